@@ -1,0 +1,63 @@
+#pragma once
+// Metric extraction from a run's output (the only user of PCRE2 and, with matrix/, nlohmann-json). Pure:
+// the caller reads the files and passes their text.
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "util/error.h"
+
+namespace sweep::parse {
+
+/// One declared metric (mirrors spec::MetricRule; the runner converts).
+struct Rule {
+  enum class Kind { regex, json };
+  std::string name;
+  std::string unit;
+  std::string better;           // "higher" | "lower"
+  Kind kind = Kind::regex;
+  std::string pattern;          // regex: must have a named group "value" or one named like the metric
+  std::string source = "stdout";
+  SourceLocation where;         // where the rule was declared, for compile errors
+};
+
+/// One extracted value. `index` counts the matches of that metric in order, from 0.
+struct Observation {
+  std::string name;
+  std::size_t index = 0;
+  double value = 0;
+  std::string unit;
+  std::string better;  // "higher", "lower" or "" (metric line without a direction)
+};
+
+struct Extraction {
+  std::vector<Observation> observations;
+  std::vector<std::string> warnings;  // e.g. "stdout:12: metric \"x\": value \"abc\" is not a number"
+};
+
+/// Compiled rules. Construction compiles every regex (PCRE2 with JIT when available) and throws
+/// Error(invalid_experiment) at the rule's location for a pattern that does not compile or lacks the
+/// named group. Thread-safe for concurrent extract() calls.
+class Extractor {
+ public:
+  explicit Extractor(std::vector<Rule> rules);
+  ~Extractor();
+  Extractor(const Extractor&) = delete;
+  Extractor& operator=(const Extractor&) = delete;
+
+  /// Source names every rule reads ("stdout", "stderr", files), each once.
+  std::vector<std::string> sources() const;
+
+  /// Applies the rules to `sources` (source name -> full text). A source that is absent is skipped.
+  /// Also reads metric lines (docs/metrics-format.md) from "stdout" and "stderr". Values that are not
+  /// finite numbers are skipped with a warning. Never throws on any input text.
+  Extraction extract(const std::map<std::string, std::string_view>& sources) const;
+
+ private:
+  struct Compiled;
+  std::vector<Rule> rules_;
+  std::vector<Compiled*> compiled_;
+};
+
+}  // namespace sweep::parse

@@ -1,0 +1,107 @@
+#pragma once
+// The experiment model: what a validated experiment YAML file means. Produced by spec::load_*
+// (spec/load.h); consumed by matrix/ (expansion) and runner/ (everything else). Every element keeps the
+// SourceLocation it came from so later stages can still point at the file.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spec/expr.h"
+#include "util/error.h"
+#include "util/value.h"
+
+namespace sweep::spec {
+
+/// The version of the experiment format this build reads (`format: 1` at the top is optional).
+inline constexpr int kExperimentFormatVersion = 1;
+
+struct Param {
+  std::string name;
+  Value value;
+};
+
+/// One entry in a matrix axis. A scalar entry `batch: [16, 32]` gives one Param named after the key;
+/// a map entry `topology: [{nodes: 1, gpus_per_node: 2}]` gives one Param per field. All choices of an
+/// axis have the same parameter names in the same order (validated).
+struct Choice {
+  std::vector<Param> params;
+  SourceLocation where;
+};
+
+struct Axis {
+  std::string key;
+  SourceLocation where;
+  std::vector<Choice> choices;  // never empty (validated)
+  /// Names of the parameters this axis defines: {key} for scalar axes, the field names for map axes.
+  std::vector<std::string> param_names;
+};
+
+/// Keys whose lists pair element-wise instead of crossing. All axes of a group have equal lengths.
+struct ZipGroup {
+  std::vector<std::string> keys;  // matrix keys, each in at most one group
+  SourceLocation where;
+};
+
+/// An exclusion: either a partial match on parameter values (all must be equal) or an expression.
+struct ExcludeRule {
+  std::vector<Param> match;  // empty when `where` is set
+  std::optional<Expr> where;
+  SourceLocation loc;
+};
+
+struct Derived {
+  std::string name;
+  Expr expr;
+  SourceLocation where;
+};
+
+struct MetricRule {
+  enum class Kind { regex, json };
+  std::string name;
+  std::string unit;            // "" when none
+  std::string better;          // "higher" or "lower"
+  Kind kind = Kind::regex;
+  std::string pattern;         // regex with a named group (?<value>...) or (?<NAME>...); or the JSON key
+  std::string source = "stdout";  // "stdout", "stderr", or a file path relative to the run directory
+  SourceLocation where;
+};
+
+struct Workload {
+  std::string command;             // a Mustache template; values are shell-quoted unless {{{raw}}}
+  SourceLocation command_where;
+  std::string launcher = "local";  // validated against the launcher table
+  std::string program;             // a bundled program by name ("" when `command` is used)
+  SourceLocation where;
+};
+
+struct Success {
+  int exit_code = 0;
+  /// Metrics that must be present for a run to count as succeeded. Defaults to every declared metric.
+  std::vector<std::string> metrics;
+  SourceLocation where;
+};
+
+struct Experiment {
+  std::string path;         // as given to the loader; used in every error message
+  std::string text;         // the exact file content, stored with the campaign and hashed
+  std::string name;         // a safe name (util/names.h)
+  std::string description;
+  std::vector<Axis> matrix;  // in file order; never empty
+  std::vector<ZipGroup> zip;
+  std::vector<ExcludeRule> exclude;
+  std::vector<Derived> derived;  // topologically sorted: each uses only parameters and earlier entries
+  int repetitions = 1;
+  Workload workload;
+  std::vector<std::pair<std::string, std::string>> resources;  // scheduler resources, in file order
+  std::optional<double> timeout_s;  // per-run wall-clock limit (resources.time), none = unlimited
+  std::vector<MetricRule> metrics;
+  Success success;
+  std::string executor = "local";
+  SourceLocation executor_where;
+
+  /// All parameter names in expansion order (axis order, then fields), then derived names.
+  std::vector<std::string> parameter_names() const;
+};
+
+}  // namespace sweep::spec

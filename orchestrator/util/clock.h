@@ -1,0 +1,29 @@
+#pragma once
+// The clock seam: everything that reads the time goes through a Clock so tests can drive it.
+#include <chrono>
+#include <string>
+
+namespace sweep {
+
+class Clock {
+ public:
+  virtual ~Clock() = default;
+  /// Wall-clock time, for timestamps stored in the database.
+  virtual std::chrono::system_clock::time_point wall() const = 0;
+  /// Monotonic time, for durations and deadlines.
+  virtual std::chrono::steady_clock::time_point steady() const = 0;
+};
+
+/// The real clocks.
+class SystemClock final : public Clock {
+ public:
+  std::chrono::system_clock::time_point wall() const override { return std::chrono::system_clock::now(); }
+  std::chrono::steady_clock::time_point steady() const override { return std::chrono::steady_clock::now(); }
+};
+
+/// UTC ISO-8601 with milliseconds, e.g. "2026-11-22T06:28:01.123Z". Sorts lexically by time.
+std::string iso8601(std::chrono::system_clock::time_point t);
+/// Compact UTC stamp for labels, e.g. "20261122-062801".
+std::string compact_stamp(std::chrono::system_clock::time_point t);
+
+}  // namespace sweep
