@@ -1,0 +1,78 @@
+#pragma once
+// Matrix expansion: the experiment's axes, zip groups, derived values and exclusions turned into
+// points. Pure: no I/O. Lazy: for_each() streams points without materialising them, so a
+// 1,000,000-point matrix plans in constant memory.
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "spec/experiment.h"
+#include "util/value.h"
+
+namespace sweep::matrix {
+
+/// The names of a point's values: the parameters (spec order), then the derived values.
+struct Schema {
+  std::vector<std::string> names;
+  std::size_t parameter_count = 0;
+
+  std::span<const std::string> parameters() const { return {names.data(), parameter_count}; }
+  std::span<const std::string> derived() const {
+    return {names.data() + parameter_count, names.size() - parameter_count};
+  }
+};
+
+/// A point as seen during iteration. `values` is in schema order and valid only inside the callback.
+struct PointView {
+  std::span<const Value> values;
+  std::uint64_t ordinal = 0;  // 0-based position among the points that survive exclusion
+};
+
+/// A materialised point.
+struct Point {
+  std::string id;  // point_id() of its parameters
+  std::uint64_t ordinal = 0;
+  std::vector<Value> values;  // schema order
+};
+
+class Expansion {
+ public:
+  /// Binds the experiment's expressions to the schema. Copies what it needs: the experiment may die.
+  explicit Expansion(const spec::Experiment& experiment);
+
+  const Schema& schema() const { return schema_; }
+  /// The number of combinations before exclusion (the product over axes, a zip group counting once).
+  std::uint64_t combinations() const;
+
+  /// Calls `fn` for every point that survives exclusion, in order: axes in file order, the last axis
+  /// varying fastest. `fn` returns false to stop early. Expression errors (e.g. division by zero)
+  /// throw Error(invalid_experiment) at the expression, naming the point's parameters.
+  void for_each(const std::function<bool(const PointView&)>& fn) const;
+
+  /// Every surviving point, materialised with its id.
+  std::vector<Point> points() const;
+
+ private:
+  struct Unit;     // an axis or a zip group: one odometer digit
+  struct Exclude;  // a compiled exclusion rule
+
+  bool excluded(std::span<const Value> values) const;
+  void evaluate_derived(std::vector<Value>& values) const;
+
+  Schema schema_;
+  std::vector<Unit> units_;
+  std::vector<spec::Derived> derived_;
+  std::vector<Exclude> excludes_;
+};
+
+/// The stable id of a point: the first 16 hex digits of the SHA-256 of its parameters (not derived
+/// values), each as "name\x1ftype\x1fcanonical-text\x1e", sorted by name. The same parameters give
+/// the same id in every campaign and every release.
+std::string point_id(const Schema& schema, std::span<const Value> values);
+
+/// "name=value, name=value" over the parameters, for messages.
+std::string describe_point(const Schema& schema, std::span<const Value> values);
+
+}  // namespace sweep::matrix

@@ -1,0 +1,152 @@
+// Store methods for attempts, metrics and provenance.
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
+#include <SQLiteCpp/Transaction.h>
+
+#include "store/sql_helpers.h"
+#include "store/store.h"
+
+namespace sweep::store {
+using namespace detail;
+
+namespace {
+
+void insert_metrics(SQLite::Database& db, std::int64_t run_id, int attempt, const std::vector<MetricRecord>& metrics) {
+  SQLite::Statement q(db, "INSERT OR REPLACE INTO metrics (run_id, attempt, name, idx, value, unit, better) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?)");
+  for (const auto& m : metrics) {
+    q.bind(1, run_id);
+    q.bind(2, attempt);
+    q.bind(3, m.name);
+    q.bind(4, m.index);
+    q.bind(5, m.value);
+    q.bind(6, m.unit);
+    q.bind(7, m.better);
+    q.exec();
+    q.reset();
+  }
+}
+
+void insert_provenance(SQLite::Database& db, std::int64_t run_id, int attempt, const KeyValues& provenance) {
+  SQLite::Statement q(db, "INSERT OR REPLACE INTO run_provenance (run_id, attempt, key, value) VALUES (?, ?, ?, ?)");
+  for (const auto& [key, value] : provenance) {
+    q.bind(1, run_id);
+    q.bind(2, attempt);
+    q.bind(3, key);
+    q.bind(4, value);
+    q.exec();
+    q.reset();
+  }
+}
+
+/// Binds the outcome columns shared by `runs` and `attempts`, starting at parameter `first`.
+void bind_outcome(SQLite::Statement& q, int first, const AttemptResult& r) {
+  q.bind(first, std::string(state_name(r.state)));
+  bind_optional(q, first + 1, r.exit_code);
+  bind_optional(q, first + 2, r.signal);
+  q.bind(first + 3, r.failure_class);
+  q.bind(first + 4, r.failure_reason);
+  q.bind(first + 5, r.ended_at);
+  bind_optional(q, first + 6, r.elapsed_s);
+}
+
+}  // namespace
+
+int Store::begin_attempt(std::int64_t run_id, const std::string& run_dir, const std::string& started_at) {
+  return guarded(path_, "start a run", [&] {
+    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement update(*db_,
+                             "UPDATE runs SET attempt = attempt + 1, state = 'running', exit_code = NULL, signal = NULL, "
+                             "failure_class = '', failure_reason = '', started_at = ?, ended_at = '', elapsed_s = NULL, "
+                             "run_dir = ? WHERE id = ? RETURNING attempt");
+    update.bind(1, started_at);
+    update.bind(2, run_dir);
+    update.bind(3, run_id);
+    if (!update.executeStep())
+      throw Error(ErrorKind::database, fmt::format("{}: no run with id {}", path_, run_id));
+    const int attempt = update.getColumn(0).getInt();
+    update.reset();
+    SQLite::Statement insert(*db_, "INSERT INTO attempts (run_id, attempt, state, started_at, run_dir) "
+                                   "VALUES (?, ?, 'running', ?, ?)");
+    insert.bind(1, run_id);
+    insert.bind(2, attempt);
+    insert.bind(3, started_at);
+    insert.bind(4, run_dir);
+    insert.exec();
+    tx.commit();
+    return attempt;
+  });
+}
+
+void Store::finish_attempt(std::int64_t run_id, int attempt, const AttemptResult& result) {
+  guarded(path_, "record a run's result", [&] {
+    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement run(*db_,
+                          "UPDATE runs SET state = ?, exit_code = ?, signal = ?, failure_class = ?, failure_reason = ?, "
+                          "ended_at = ?, elapsed_s = ? WHERE id = ? AND attempt = ?");
+    bind_outcome(run, 1, result);
+    run.bind(8, run_id);
+    run.bind(9, attempt);
+    if (run.exec() != 1)
+      throw Error(ErrorKind::database,
+                  fmt::format("{}: attempt {} is not the latest attempt of run {}", path_, attempt, run_id));
+    SQLite::Statement att(*db_,
+                          "UPDATE attempts SET state = ?, exit_code = ?, signal = ?, failure_class = ?, "
+                          "failure_reason = ?, ended_at = ?, elapsed_s = ? WHERE run_id = ? AND attempt = ?");
+    bind_outcome(att, 1, result);
+    att.bind(8, run_id);
+    att.bind(9, attempt);
+    att.exec();
+    insert_metrics(*db_, run_id, attempt, result.metrics);
+    insert_provenance(*db_, run_id, attempt, result.provenance);
+    tx.commit();
+  });
+}
+
+std::vector<RunRecord> Store::attempts(std::int64_t run_id) const {
+  return guarded(path_, "read attempts", [&] {
+    SQLite::Statement q(*db_,
+                        "SELECT r.id, r.campaign_id, r.point_id, r.repetition, a.attempt, a.state, a.exit_code, "
+                        "a.signal, a.failure_class, a.failure_reason, a.started_at, a.ended_at, a.elapsed_s, a.run_dir "
+                        "FROM attempts a JOIN runs r ON r.id = a.run_id WHERE a.run_id = ? ORDER BY a.attempt");
+    q.bind(1, run_id);
+    std::vector<RunRecord> out;
+    while (q.executeStep()) out.push_back(read_run(q));
+    return out;
+  });
+}
+
+std::vector<MetricRow> Store::metrics(std::int64_t campaign_id) const {
+  return guarded(path_, "read metrics", [&] {
+    SQLite::Statement q(*db_,
+                        "SELECT r.id, r.point_id, r.repetition, r.state, m.name, m.idx, m.value, m.unit, m.better "
+                        "FROM runs r JOIN metrics m ON m.run_id = r.id AND m.attempt = r.attempt "
+                        "WHERE r.campaign_id = ? ORDER BY r.id, m.name, m.idx");
+    q.bind(1, campaign_id);
+    std::vector<MetricRow> out;
+    while (q.executeStep()) {
+      MetricRow row;
+      row.run_id = q.getColumn(0).getInt64();
+      row.point_id = q.getColumn(1).getString();
+      row.repetition = q.getColumn(2).getInt();
+      row.state = state_from_name(q.getColumn(3).getString());
+      row.metric = MetricRecord{q.getColumn(4).getString(), q.getColumn(5).getInt64(), q.getColumn(6).getDouble(),
+                                q.getColumn(7).getString(), q.getColumn(8).getString()};
+      out.push_back(std::move(row));
+    }
+    return out;
+  });
+}
+
+KeyValues Store::provenance(std::int64_t run_id, int attempt) const {
+  return guarded(path_, "read provenance", [&] {
+    SQLite::Statement q(*db_, "SELECT key, value FROM run_provenance WHERE run_id = ? AND attempt = ? ORDER BY key");
+    q.bind(1, run_id);
+    q.bind(2, attempt);
+    KeyValues out;
+    while (q.executeStep()) out.emplace_back(q.getColumn(0).getString(), q.getColumn(1).getString());
+    return out;
+  });
+}
+
+}  // namespace sweep::store

@@ -1,0 +1,107 @@
+#pragma once
+// The rows of the results database (docs/database.md), as plain values. No SQLite types leak out of
+// store/: everything else sees these structs only.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace sweep::store {
+
+/// A run's lifecycle: pending -> running -> succeeded | failed; failed and interrupted runs go back to
+/// running as a new attempt when a campaign is resumed.
+enum class RunState { pending, running, succeeded, failed };
+std::string_view state_name(RunState s);
+/// Throws Error(database) for a name not in the table.
+RunState state_from_name(std::string_view name);
+
+using KeyValues = std::vector<std::pair<std::string, std::string>>;
+
+struct CampaignRecord {
+  std::int64_t id = 0;
+  std::string label;
+  std::string experiment;     // the experiment's name
+  std::string spec_path;
+  std::string spec_text;      // the experiment file as it was when the campaign was created
+  std::string spec_hash;      // sha256 of spec_text
+  std::string overrides;      // the --set overrides, one "key=value" per line
+  std::string executor;
+  int repetitions = 1;
+  std::string started_at;     // ISO-8601 UTC
+  std::string ended_at;       // "" while unfinished
+  std::string host;
+  std::string user;
+  std::string tool_version;
+  std::string git_commit;     // "" when the experiment is not in a git repository
+  std::optional<bool> git_dirty;
+  std::string run_root;       // directory holding the campaign's run directories
+};
+
+struct ParamRecord {
+  std::string name;
+  std::string value;  // canonical text (util/value.h)
+  std::string type;   // "bool" | "int" | "float" | "string"
+  bool derived = false;
+};
+
+struct PointRecord {
+  std::string point_id;
+  std::int64_t ordinal = 0;
+  std::vector<ParamRecord> params;  // parameters then derived values, in schema order
+};
+
+struct RunRecord {
+  std::int64_t id = 0;
+  std::int64_t campaign_id = 0;
+  std::string point_id;
+  int repetition = 0;  // 0-based
+  int attempt = 0;     // the latest attempt; 0 = never started
+  RunState state = RunState::pending;
+  std::optional<int> exit_code;
+  std::optional<int> signal;
+  std::string failure_class;   // "" unless failed: exit_code | timeout | missing_metric | signal | interrupted | spawn
+  std::string failure_reason;  // human-readable
+  std::string started_at;
+  std::string ended_at;
+  std::optional<double> elapsed_s;
+  std::string run_dir;
+};
+
+struct MetricRecord {
+  std::string name;
+  std::int64_t index = 0;
+  double value = 0;
+  std::string unit;
+  std::string better;  // "higher" | "lower" | ""
+};
+
+/// How an attempt ended, written in one transaction with its metrics and provenance.
+struct AttemptResult {
+  RunState state = RunState::failed;  // succeeded or failed
+  std::optional<int> exit_code;
+  std::optional<int> signal;
+  std::string failure_class;
+  std::string failure_reason;
+  std::string ended_at;
+  std::optional<double> elapsed_s;
+  std::vector<MetricRecord> metrics;
+  KeyValues provenance;
+};
+
+/// A metric of a run's latest attempt, joined with the run, for reports.
+struct MetricRow {
+  std::int64_t run_id = 0;
+  std::string point_id;
+  int repetition = 0;
+  RunState state = RunState::pending;
+  MetricRecord metric;
+};
+
+struct StateCount {
+  RunState state;
+  std::int64_t count = 0;
+};
+
+}  // namespace sweep::store

@@ -1,0 +1,146 @@
+#include "store/schema.h"
+
+#include <fmt/core.h>
+
+#include <SQLiteCpp/Statement.h>
+#include <SQLiteCpp/Transaction.h>
+
+#include "util/error.h"
+
+namespace sweep::store {
+namespace {
+
+// Version 1 of the schema. docs/database.md describes every table.
+constexpr const char* kSchemaV1 = R"SQL(
+CREATE TABLE schema_info (version INTEGER NOT NULL);
+CREATE TABLE campaigns (
+  id            INTEGER PRIMARY KEY,
+  label         TEXT NOT NULL UNIQUE,
+  experiment    TEXT NOT NULL,
+  spec_path     TEXT NOT NULL,
+  spec_text     TEXT NOT NULL,
+  spec_hash     TEXT NOT NULL,
+  overrides     TEXT NOT NULL DEFAULT '',
+  executor      TEXT NOT NULL,
+  repetitions   INTEGER NOT NULL,
+  started_at    TEXT NOT NULL,
+  ended_at      TEXT,
+  host          TEXT NOT NULL DEFAULT '',
+  user          TEXT NOT NULL DEFAULT '',
+  tool_version  TEXT NOT NULL DEFAULT '',
+  git_commit    TEXT NOT NULL DEFAULT '',
+  git_dirty     INTEGER,
+  run_root      TEXT NOT NULL
+);
+CREATE TABLE points (
+  campaign_id INTEGER NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+  point_id    TEXT NOT NULL,
+  ordinal     INTEGER NOT NULL,
+  PRIMARY KEY (campaign_id, point_id)
+);
+CREATE TABLE point_params (
+  campaign_id INTEGER NOT NULL,
+  point_id    TEXT NOT NULL,
+  name        TEXT NOT NULL,
+  value       TEXT NOT NULL,
+  type        TEXT NOT NULL CHECK (type IN ('bool', 'int', 'float', 'string')),
+  derived     INTEGER NOT NULL DEFAULT 0,
+  position    INTEGER NOT NULL,
+  PRIMARY KEY (campaign_id, point_id, name),
+  FOREIGN KEY (campaign_id, point_id) REFERENCES points(campaign_id, point_id) ON DELETE CASCADE
+);
+CREATE TABLE runs (
+  id             INTEGER PRIMARY KEY,
+  campaign_id    INTEGER NOT NULL,
+  point_id       TEXT NOT NULL,
+  repetition     INTEGER NOT NULL,
+  attempt        INTEGER NOT NULL DEFAULT 0,
+  state          TEXT NOT NULL CHECK (state IN ('pending', 'running', 'succeeded', 'failed')),
+  exit_code      INTEGER,
+  signal         INTEGER,
+  failure_class  TEXT NOT NULL DEFAULT '',
+  failure_reason TEXT NOT NULL DEFAULT '',
+  started_at     TEXT NOT NULL DEFAULT '',
+  ended_at       TEXT NOT NULL DEFAULT '',
+  elapsed_s      REAL,
+  run_dir        TEXT NOT NULL DEFAULT '',
+  UNIQUE (campaign_id, point_id, repetition),
+  FOREIGN KEY (campaign_id, point_id) REFERENCES points(campaign_id, point_id) ON DELETE CASCADE
+);
+CREATE TABLE attempts (
+  run_id         INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  attempt        INTEGER NOT NULL,
+  state          TEXT NOT NULL,
+  exit_code      INTEGER,
+  signal         INTEGER,
+  failure_class  TEXT NOT NULL DEFAULT '',
+  failure_reason TEXT NOT NULL DEFAULT '',
+  started_at     TEXT NOT NULL,
+  ended_at       TEXT NOT NULL DEFAULT '',
+  elapsed_s      REAL,
+  run_dir        TEXT NOT NULL,
+  PRIMARY KEY (run_id, attempt)
+);
+CREATE TABLE metrics (
+  run_id  INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  attempt INTEGER NOT NULL,
+  name    TEXT NOT NULL,
+  idx     INTEGER NOT NULL,
+  value   REAL NOT NULL,
+  unit    TEXT NOT NULL DEFAULT '',
+  better  TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (run_id, attempt, name, idx)
+);
+CREATE TABLE run_provenance (
+  run_id  INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  attempt INTEGER NOT NULL,
+  key     TEXT NOT NULL,
+  value   TEXT NOT NULL,
+  PRIMARY KEY (run_id, attempt, key)
+);
+CREATE INDEX runs_by_state ON runs (campaign_id, state);
+CREATE INDEX metrics_by_name ON metrics (name);
+INSERT INTO schema_info (version) VALUES (1);
+)SQL";
+
+/// Migrations: migrations[i] takes version i+1 to version i+2. Empty until schema version 2.
+constexpr const char* kMigrations[] = {""};
+
+int table_count(SQLite::Database& db) {
+  return db.execAndGet("SELECT count(*) FROM sqlite_master WHERE type = 'table'").getInt();
+}
+
+int stored_version(SQLite::Database& db, const std::string& path) {
+  if (!db.tableExists("schema_info"))
+    throw Error(ErrorKind::database,
+                fmt::format("{} is an SQLite database but not a sweep results database (no schema_info table)", path));
+  return db.execAndGet("SELECT version FROM schema_info").getInt();
+}
+
+}  // namespace
+
+void prepare_schema(SQLite::Database& db, const std::string& path) {
+  db.setBusyTimeout(30000);
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = NORMAL");
+  db.exec("PRAGMA foreign_keys = ON");
+
+  SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
+  if (table_count(db) == 0) {
+    db.exec(kSchemaV1);
+    tx.commit();
+    return;
+  }
+  const int version = stored_version(db, path);
+  if (version > kSchemaVersion)
+    throw Error(ErrorKind::database,
+                fmt::format("{} has schema version {}, newer than this sweep supports ({}); use a newer sweep",
+                            path, version, kSchemaVersion));
+  if (version < 1)
+    throw Error(ErrorKind::database, fmt::format("{} has an invalid schema version {}", path, version));
+  for (int v = version; v < kSchemaVersion; ++v) db.exec(kMigrations[v - 1]);
+  if (version != kSchemaVersion) db.exec(fmt::format("UPDATE schema_info SET version = {}", kSchemaVersion));
+  tx.commit();
+}
+
+}  // namespace sweep::store

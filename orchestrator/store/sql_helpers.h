@@ -1,0 +1,63 @@
+#pragma once
+// Helpers shared by the store's translation units. Internal to store/.
+#include <fmt/core.h>
+
+#include <SQLiteCpp/Column.h>
+#include <SQLiteCpp/Exception.h>
+#include <SQLiteCpp/Statement.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "store/records.h"
+#include "util/error.h"
+
+namespace sweep::store::detail {
+
+/// Runs `body`, turning any SQLite failure into Error(database) naming the file and the operation.
+template <typename Body>
+auto guarded(const std::string& path, std::string_view what, Body&& body) -> decltype(body()) {
+  try {
+    return body();
+  } catch (const SQLite::Exception& e) {
+    throw Error(ErrorKind::database, fmt::format("{}: cannot {}: {}", path, what, e.what()));
+  }
+}
+
+inline std::optional<int> optional_int(const SQLite::Column& c) {
+  return c.isNull() ? std::nullopt : std::optional<int>(c.getInt());
+}
+inline std::optional<double> optional_double(const SQLite::Column& c) {
+  return c.isNull() ? std::nullopt : std::optional<double>(c.getDouble());
+}
+template <typename T>
+void bind_optional(SQLite::Statement& q, int index, const std::optional<T>& v) {
+  if (v) q.bind(index, *v);
+  else q.bind(index);
+}
+
+inline constexpr const char* kRunColumns =
+    "r.id, r.campaign_id, r.point_id, r.repetition, r.attempt, r.state, r.exit_code, r.signal, r.failure_class, "
+    "r.failure_reason, r.started_at, r.ended_at, r.elapsed_s, r.run_dir";
+
+inline RunRecord read_run(SQLite::Statement& q) {
+  RunRecord r;
+  r.id = q.getColumn(0).getInt64();
+  r.campaign_id = q.getColumn(1).getInt64();
+  r.point_id = q.getColumn(2).getString();
+  r.repetition = q.getColumn(3).getInt();
+  r.attempt = q.getColumn(4).getInt();
+  r.state = state_from_name(q.getColumn(5).getString());
+  r.exit_code = optional_int(q.getColumn(6));
+  r.signal = optional_int(q.getColumn(7));
+  r.failure_class = q.getColumn(8).getString();
+  r.failure_reason = q.getColumn(9).getString();
+  r.started_at = q.getColumn(10).getString();
+  r.ended_at = q.getColumn(11).getString();
+  r.elapsed_s = optional_double(q.getColumn(12));
+  r.run_dir = q.getColumn(13).getString();
+  return r;
+}
+
+}  // namespace sweep::store::detail

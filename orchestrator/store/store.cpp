@@ -1,0 +1,194 @@
+#include "store/store.h"
+
+#include <fmt/core.h>
+
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
+#include <SQLiteCpp/Transaction.h>
+
+#include <array>
+
+#include "store/schema.h"
+#include "store/sql_helpers.h"
+#include "util/error.h"
+
+namespace sweep::store {
+using namespace detail;
+namespace {
+
+constexpr std::array<std::string_view, 4> kStateNames{"pending", "running", "succeeded", "failed"};
+
+constexpr const char* kCampaignColumns =
+    "id, label, experiment, spec_path, spec_text, spec_hash, overrides, executor, repetitions, started_at, "
+    "coalesce(ended_at, ''), host, user, tool_version, git_commit, git_dirty, run_root";
+
+CampaignRecord read_campaign(SQLite::Statement& q) {
+  CampaignRecord c;
+  c.id = q.getColumn(0).getInt64();
+  c.label = q.getColumn(1).getString();
+  c.experiment = q.getColumn(2).getString();
+  c.spec_path = q.getColumn(3).getString();
+  c.spec_text = q.getColumn(4).getString();
+  c.spec_hash = q.getColumn(5).getString();
+  c.overrides = q.getColumn(6).getString();
+  c.executor = q.getColumn(7).getString();
+  c.repetitions = q.getColumn(8).getInt();
+  c.started_at = q.getColumn(9).getString();
+  c.ended_at = q.getColumn(10).getString();
+  c.host = q.getColumn(11).getString();
+  c.user = q.getColumn(12).getString();
+  c.tool_version = q.getColumn(13).getString();
+  c.git_commit = q.getColumn(14).getString();
+  if (!q.getColumn(15).isNull()) c.git_dirty = q.getColumn(15).getInt() != 0;
+  c.run_root = q.getColumn(16).getString();
+  return c;
+}
+
+void insert_points(SQLite::Database& db, std::int64_t campaign_id, const std::vector<PointRecord>& points,
+                   int repetitions) {
+  SQLite::Statement point(db, "INSERT INTO points (campaign_id, point_id, ordinal) VALUES (?, ?, ?)");
+  SQLite::Statement param(db,
+                          "INSERT INTO point_params (campaign_id, point_id, name, value, type, derived, position) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?)");
+  SQLite::Statement run(db, "INSERT INTO runs (campaign_id, point_id, repetition, state) VALUES (?, ?, ?, 'pending')");
+  for (const auto& p : points) {
+    point.bind(1, campaign_id);
+    point.bind(2, p.point_id);
+    point.bind(3, p.ordinal);
+    point.exec();
+    point.reset();
+    for (std::size_t i = 0; i < p.params.size(); ++i) {
+      const auto& pr = p.params[i];
+      param.bind(1, campaign_id);
+      param.bind(2, p.point_id);
+      param.bind(3, pr.name);
+      param.bind(4, pr.value);
+      param.bind(5, pr.type);
+      param.bind(6, pr.derived ? 1 : 0);
+      param.bind(7, static_cast<int>(i));
+      param.exec();
+      param.reset();
+    }
+    for (int rep = 0; rep < repetitions; ++rep) {
+      run.bind(1, campaign_id);
+      run.bind(2, p.point_id);
+      run.bind(3, rep);
+      run.exec();
+      run.reset();
+    }
+  }
+}
+
+}  // namespace
+
+std::string_view state_name(RunState s) { return kStateNames[static_cast<std::size_t>(s)]; }
+
+RunState state_from_name(std::string_view name) {
+  for (std::size_t i = 0; i < kStateNames.size(); ++i)
+    if (kStateNames[i] == name) return static_cast<RunState>(i);
+  throw Error(ErrorKind::database, fmt::format("unknown run state \"{}\" in the database", name));
+}
+
+Store::Store(const std::string& path) : path_(path) {
+  guarded(path_, "open the results database", [&] {
+    db_ = std::make_unique<SQLite::Database>(path_, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    prepare_schema(*db_, path_);
+  });
+}
+
+Store::~Store() = default;
+
+std::optional<CampaignRecord> Store::find_campaign(std::string_view label) const {
+  return guarded(path_, "read campaigns", [&]() -> std::optional<CampaignRecord> {
+    SQLite::Statement q(*db_, fmt::format("SELECT {} FROM campaigns WHERE label = ?", kCampaignColumns));
+    q.bind(1, std::string(label));
+    if (!q.executeStep()) return std::nullopt;
+    return read_campaign(q);
+  });
+}
+
+std::vector<CampaignRecord> Store::campaigns() const {
+  return guarded(path_, "read campaigns", [&] {
+    SQLite::Statement q(*db_, fmt::format("SELECT {} FROM campaigns ORDER BY id", kCampaignColumns));
+    std::vector<CampaignRecord> out;
+    while (q.executeStep()) out.push_back(read_campaign(q));
+    return out;
+  });
+}
+
+std::int64_t Store::create_campaign(const CampaignRecord& c, const std::vector<PointRecord>& points) {
+  return guarded(path_, "create campaign " + c.label, [&] {
+    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement q(*db_,
+                        "INSERT INTO campaigns (label, experiment, spec_path, spec_text, spec_hash, overrides, executor, "
+                        "repetitions, started_at, host, user, tool_version, git_commit, git_dirty, run_root) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    int i = 1;
+    for (const std::string* s : {&c.label, &c.experiment, &c.spec_path, &c.spec_text, &c.spec_hash, &c.overrides,
+                                 &c.executor})
+      q.bind(i++, *s);
+    q.bind(i++, c.repetitions);
+    for (const std::string* s : {&c.started_at, &c.host, &c.user, &c.tool_version, &c.git_commit}) q.bind(i++, *s);
+    bind_optional(q, i++, c.git_dirty ? std::optional<int>(*c.git_dirty ? 1 : 0) : std::nullopt);
+    q.bind(i, c.run_root);
+    q.exec();
+    const std::int64_t id = db_->getLastInsertRowid();
+    insert_points(*db_, id, points, c.repetitions);
+    tx.commit();
+    return id;
+  });
+}
+
+void Store::end_campaign(std::int64_t campaign_id, const std::string& ended_at) {
+  guarded(path_, "end campaign", [&] {
+    SQLite::Statement q(*db_, "UPDATE campaigns SET ended_at = ? WHERE id = ?");
+    q.bind(1, ended_at);
+    q.bind(2, campaign_id);
+    q.exec();
+  });
+}
+
+std::vector<PointRecord> Store::points(std::int64_t campaign_id) const {
+  return guarded(path_, "read points", [&] {
+    SQLite::Statement q(*db_,
+                        "SELECT p.point_id, p.ordinal, pp.name, pp.value, pp.type, pp.derived FROM points p "
+                        "JOIN point_params pp ON pp.campaign_id = p.campaign_id AND pp.point_id = p.point_id "
+                        "WHERE p.campaign_id = ? ORDER BY p.ordinal, pp.position");
+    q.bind(1, campaign_id);
+    std::vector<PointRecord> out;
+    while (q.executeStep()) {
+      const std::string id = q.getColumn(0).getString();
+      if (out.empty() || out.back().point_id != id) out.push_back(PointRecord{id, q.getColumn(1).getInt64(), {}});
+      out.back().params.push_back(ParamRecord{q.getColumn(2).getString(), q.getColumn(3).getString(),
+                                              q.getColumn(4).getString(), q.getColumn(5).getInt() != 0});
+    }
+    return out;
+  });
+}
+
+std::vector<RunRecord> Store::runs(std::int64_t campaign_id) const {
+  return guarded(path_, "read runs", [&] {
+    SQLite::Statement q(*db_, fmt::format("SELECT {} FROM runs r JOIN points p ON p.campaign_id = r.campaign_id "
+                                          "AND p.point_id = r.point_id WHERE r.campaign_id = ? "
+                                          "ORDER BY p.ordinal, r.repetition",
+                                          kRunColumns));
+    q.bind(1, campaign_id);
+    std::vector<RunRecord> out;
+    while (q.executeStep()) out.push_back(read_run(q));
+    return out;
+  });
+}
+
+std::vector<StateCount> Store::state_counts(std::int64_t campaign_id) const {
+  return guarded(path_, "count runs", [&] {
+    std::vector<StateCount> out;
+    for (std::size_t i = 0; i < kStateNames.size(); ++i) out.push_back({static_cast<RunState>(i), 0});
+    SQLite::Statement q(*db_, "SELECT state, count(*) FROM runs WHERE campaign_id = ? GROUP BY state");
+    q.bind(1, campaign_id);
+    while (q.executeStep())
+      out[static_cast<std::size_t>(state_from_name(q.getColumn(0).getString()))].count = q.getColumn(1).getInt64();
+    return out;
+  });
+}
+
+}  // namespace sweep::store

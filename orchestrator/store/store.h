@@ -1,0 +1,66 @@
+#pragma once
+// The results database (the only user of SQLiteCpp). One SQLite file in WAL mode: readers never block
+// the campaign that writes, and every write below is one transaction, so a controller killed at any
+// moment leaves either the state before a call or the state after it, never half of one.
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "store/records.h"
+
+namespace SQLite {
+class Database;
+}
+
+namespace sweep::store {
+
+class Store {
+ public:
+  /// Opens (creating if needed) the database at `path`, whose directory must exist, and brings it to
+  /// the current schema or refuses it with Error(database) (see schema.h). Every SQLite failure of
+  /// every method surfaces as Error(database) naming the file.
+  explicit Store(const std::string& path);
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  const std::string& path() const { return path_; }
+
+  // --- campaigns -------------------------------------------------------------------------------
+  std::optional<CampaignRecord> find_campaign(std::string_view label) const;
+  /// Every campaign, oldest first.
+  std::vector<CampaignRecord> campaigns() const;
+  /// Inserts the campaign, its points with their parameters, and `repetitions` pending runs per point,
+  /// atomically. Returns the campaign id. Error(database) if the label exists.
+  std::int64_t create_campaign(const CampaignRecord& campaign, const std::vector<PointRecord>& points);
+  /// Sets ended_at.
+  void end_campaign(std::int64_t campaign_id, const std::string& ended_at);
+
+  // --- points and runs --------------------------------------------------------------------------
+  std::vector<PointRecord> points(std::int64_t campaign_id) const;
+  /// The runs of a campaign ordered by point ordinal, then repetition.
+  std::vector<RunRecord> runs(std::int64_t campaign_id) const;
+  std::vector<StateCount> state_counts(std::int64_t campaign_id) const;
+
+  /// Starts a new attempt of a run: increments its attempt, sets it running with `run_dir` and
+  /// `started_at`, and adds the attempts row. Returns the new attempt number.
+  int begin_attempt(std::int64_t run_id, const std::string& run_dir, const std::string& started_at);
+  /// Ends attempt `attempt` of a run with `result` (state, metrics and provenance together). A result
+  /// for an attempt that is no longer the run's latest is refused with Error(database).
+  void finish_attempt(std::int64_t run_id, int attempt, const AttemptResult& result);
+  /// Every attempt of a run, oldest first (state, exit code, reason, ...), as RunRecords.
+  std::vector<RunRecord> attempts(std::int64_t run_id) const;
+
+  // --- results ----------------------------------------------------------------------------------
+  /// Metrics of each run's latest attempt, for every run of the campaign (any state).
+  std::vector<MetricRow> metrics(std::int64_t campaign_id) const;
+  KeyValues provenance(std::int64_t run_id, int attempt) const;
+
+ private:
+  std::string path_;
+  std::unique_ptr<SQLite::Database> db_;
+};
+
+}  // namespace sweep::store

@@ -1,0 +1,16 @@
+#pragma once
+// Quoting for the text formats sweep writes (JSON, CSV). Pure.
+#include <string>
+#include <string_view>
+
+namespace sweep {
+
+/// Appends `text` as a JSON string literal (with quotes); control characters and invalid UTF-8 bytes
+/// are escaped as \u00XX so the output is always valid JSON.
+void append_json_string(std::string& out, std::string_view text);
+std::string json_string(std::string_view text);
+
+/// RFC 4180 field: quoted when it contains a comma, quote, CR or LF (quotes doubled), else verbatim.
+std::string csv_field(std::string_view text);
+
+}  // namespace sweep

@@ -1,0 +1,143 @@
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <thread>
+
+#include "store/store.h"
+#include "temp_dir.h"
+#include "util/error.h"
+
+using namespace sweep;
+using namespace sweep::store;
+
+namespace {
+
+CampaignRecord campaign(const std::string& label, int repetitions = 2) {
+  CampaignRecord c;
+  c.label = label;
+  c.experiment = "demo";
+  c.spec_path = "experiments/demo.yaml";
+  c.spec_text = "name: demo\n";
+  c.spec_hash = "abc";
+  c.executor = "local";
+  c.repetitions = repetitions;
+  c.started_at = "2026-11-22T00:00:00.000Z";
+  c.git_dirty = true;
+  c.run_root = "/tmp/runs";
+  return c;
+}
+
+std::vector<PointRecord> two_points() {
+  return {PointRecord{"p1", 0, {{"batch", "16", "int", false}, {"gpus", "2", "int", true}}},
+          PointRecord{"p2", 1, {{"batch", "32", "int", false}, {"gpus", "2", "int", true}}}};
+}
+
+}  // namespace
+
+TEST_CASE("a campaign is created with its points and one pending run per repetition") {
+  TempDir dir;
+  Store db(dir.file("sweep.db"));
+  const auto id = db.create_campaign(campaign("c1"), two_points());
+  const auto found = db.find_campaign("c1");
+  REQUIRE(found);
+  CHECK(found->id == id);
+  CHECK(found->git_dirty == std::optional<bool>(true));
+  CHECK(found->ended_at.empty());
+  CHECK_FALSE(db.find_campaign("c2"));
+
+  const auto points = db.points(id);
+  REQUIRE(points.size() == 2);
+  CHECK(points[1].point_id == "p2");
+  CHECK(points[1].params[0].value == "32");
+  CHECK(points[1].params[1].derived);
+
+  const auto runs = db.runs(id);
+  REQUIRE(runs.size() == 4);
+  CHECK(runs[0].point_id == "p1");
+  CHECK(runs[1].repetition == 1);
+  CHECK(runs[3].state == RunState::pending);
+  CHECK(runs[3].attempt == 0);
+  CHECK_THROWS_AS(db.create_campaign(campaign("c1"), two_points()), Error);
+}
+
+TEST_CASE("attempts record outcome, metrics and provenance together") {
+  TempDir dir;
+  Store db(dir.file("sweep.db"));
+  const auto id = db.create_campaign(campaign("c1", 1), two_points());
+  const auto run = db.runs(id).front();
+
+  CHECK(db.begin_attempt(run.id, "/r/a1", "t1") == 1);
+  AttemptResult failed;
+  failed.state = RunState::failed;
+  failed.exit_code = 3;
+  failed.failure_class = "exit_code";
+  failed.failure_reason = "exited with code 3";
+  db.finish_attempt(run.id, 1, failed);
+
+  CHECK(db.begin_attempt(run.id, "/r/a2", "t2") == 2);
+  CHECK_THROWS_AS(db.finish_attempt(run.id, 1, failed), Error);  // a stale attempt is refused
+  AttemptResult ok;
+  ok.state = RunState::succeeded;
+  ok.exit_code = 0;
+  ok.elapsed_s = 1.5;
+  ok.metrics = {{"time", 0, 1.25, "s", "lower"}, {"time", 1, 1.5, "s", "lower"}};
+  ok.provenance = {{"hostname", "n1"}};
+  db.finish_attempt(run.id, 2, ok);
+
+  const auto after = db.runs(id).front();
+  CHECK(after.state == RunState::succeeded);
+  CHECK(after.attempt == 2);
+  CHECK(after.run_dir == "/r/a2");
+  CHECK(after.elapsed_s == Approx(1.5));
+  CHECK(after.failure_class.empty());
+
+  const auto history = db.attempts(run.id);
+  REQUIRE(history.size() == 2);
+  CHECK(history[0].state == RunState::failed);
+  CHECK(history[0].exit_code == std::optional<int>(3));
+  CHECK(history[1].state == RunState::succeeded);
+
+  const auto metrics = db.metrics(id);
+  REQUIRE(metrics.size() == 2);
+  CHECK(metrics[1].metric.index == 1);
+  CHECK(metrics[1].metric.value == 1.5);
+  CHECK(db.provenance(run.id, 2) == KeyValues{{"hostname", "n1"}});
+
+  const auto counts = db.state_counts(id);
+  CHECK(counts[static_cast<int>(RunState::succeeded)].count == 1);
+  CHECK(counts[static_cast<int>(RunState::pending)].count == 1);
+}
+
+TEST_CASE("the database persists across opens") {
+  TempDir dir;
+  {
+    Store db(dir.file("sweep.db"));
+    db.create_campaign(campaign("c1"), two_points());
+    db.end_campaign(db.find_campaign("c1")->id, "t9");
+  }
+  Store again(dir.file("sweep.db"));
+  REQUIRE(again.campaigns().size() == 1);
+  CHECK(again.campaigns()[0].ended_at == "t9");
+}
+
+TEST_CASE("a reader is never refused while a campaign is writing") {
+  TempDir dir;
+  Store writer(dir.file("sweep.db"));
+  const auto id = writer.create_campaign(campaign("c1", 50), two_points());
+  const auto runs = writer.runs(id);
+  std::atomic<bool> done{false};
+  std::thread reader_thread([&] {
+    Store reader(dir.file("sweep.db"));
+    while (!done) {
+      CHECK(reader.runs(id).size() == 100);
+      reader.metrics(id);
+    }
+  });
+  AttemptResult ok;
+  ok.state = RunState::succeeded;
+  ok.metrics = {{"x", 0, 1, "", "higher"}};
+  for (const auto& r : runs) writer.finish_attempt(r.id, writer.begin_attempt(r.id, "/d", "t"), ok);
+  done = true;
+  reader_thread.join();
+  CHECK(writer.metrics(id).size() == 100);
+}

@@ -1,0 +1,20 @@
+#include <catch2/catch.hpp>
+
+#include "util/escape.h"
+
+using namespace sweep;
+
+TEST_CASE("JSON strings escape quotes, control characters and invalid UTF-8") {
+  CHECK(json_string("a\"b\\c\n") == R"("a\"b\\c\n")");
+  CHECK(json_string(std::string("\x01", 1)) == R"("\u0001")");
+  CHECK(json_string("h\xc3\xa9") == "\"h\xc3\xa9\"");           // valid UTF-8 passes through
+  CHECK(json_string("\xff\xc3") == R"("\ufffd\ufffd")");          // invalid bytes are replaced
+  CHECK(json_string("\xed\xa0\x80") == R"("\ufffd\ufffd\ufffd")");  // a surrogate is invalid
+}
+
+TEST_CASE("CSV fields are quoted only when needed") {
+  CHECK(csv_field("plain") == "plain");
+  CHECK(csv_field("a,b") == "\"a,b\"");
+  CHECK(csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
+  CHECK(csv_field("two\nlines") == "\"two\nlines\"");
+}
