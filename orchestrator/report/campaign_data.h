@@ -1,0 +1,48 @@
+#pragma once
+// Everything a report needs about one campaign, read from the database in one go.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "stats/summary.h"
+#include "store/records.h"
+
+namespace sweep::store {
+class Store;
+}
+
+namespace sweep::report {
+
+struct CampaignData {
+  store::CampaignRecord campaign;
+  std::vector<store::PointRecord> points;
+  std::vector<store::RunRecord> runs;
+  std::vector<store::MetricRow> metrics;
+};
+
+/// Reads the campaign labelled `label`; Error(not_found) listing the known labels otherwise.
+CampaignData load_campaign(const store::Store& db, const std::string& label);
+
+/// One metric of one point across its succeeded runs. Each run contributes the mean of its values
+/// of that metric (a metric matched several times in one run is averaged within the run first).
+struct MetricStats {
+  std::string unit;
+  std::string better;
+  stats::Summary summary;
+};
+
+struct PointResult {
+  const store::PointRecord* point = nullptr;
+  std::map<std::string, MetricStats> metrics;  // by metric name
+  std::size_t succeeded = 0;
+  std::size_t failed = 0;
+  std::size_t unfinished = 0;  // pending or running
+};
+
+/// Aggregates the campaign per point, in point order. Only succeeded runs contribute metrics.
+std::vector<PointResult> point_results(const CampaignData& data);
+
+/// Every metric name in the campaign, sorted.
+std::vector<std::string> metric_names(const CampaignData& data);
+
+}  // namespace sweep::report

@@ -1,0 +1,70 @@
+#include "report/campaign_view.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+
+
+namespace sweep::report {
+namespace {
+
+std::size_t count_of(const std::vector<store::StateCount>& counts, store::RunState s) {
+  for (const auto& c : counts)
+    if (c.state == s) return static_cast<std::size_t>(c.count);
+  return 0;
+}
+
+std::string point_label(const store::PointRecord& p) {
+  std::string out;
+  for (const auto& pr : p.params) {
+    if (pr.derived) continue;
+    if (!out.empty()) out += ", ";
+    out += pr.name + "=" + pr.value;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string campaign_list(const std::vector<CampaignSummary>& campaigns) {
+  if (campaigns.empty()) return "no campaigns\n";
+  std::size_t width = 5;
+  for (const auto& c : campaigns) width = std::max(width, c.campaign.label.size());
+  std::string out = fmt::format("{:<{}}  {:<20}  {:<24}  {:>7} {:>9} {:>7} {:>8}\n", "label", width, "experiment",
+                                "started", "pending", "succeeded", "failed", "running");
+  for (const auto& c : campaigns)
+    out += fmt::format("{:<{}}  {:<20}  {:<24}  {:>7} {:>9} {:>7} {:>8}\n", c.campaign.label, width,
+                       c.campaign.experiment, c.campaign.started_at, count_of(c.counts, store::RunState::pending),
+                       count_of(c.counts, store::RunState::succeeded), count_of(c.counts, store::RunState::failed),
+                       count_of(c.counts, store::RunState::running));
+  return out;
+}
+
+std::string campaign_detail(const CampaignData& data, const store::KeyValues& last_run_provenance) {
+  const auto& c = data.campaign;
+  std::string out = fmt::format(
+      "campaign     {}\nexperiment   {} ({})\nspec sha256  {}\noverrides    {}\nexecutor     {}\nstarted      {}\n"
+      "ended        {}\nhost         {}\nuser         {}\nsweep        {}\ngit commit   {}{}\nrun root     {}\n\n",
+      c.label, c.experiment, c.spec_path, c.spec_hash, c.overrides.empty() ? "none" : c.overrides, c.executor,
+      c.started_at, c.ended_at.empty() ? "(unfinished)" : c.ended_at, c.host, c.user, c.tool_version,
+      c.git_commit.empty() ? "(not in git)" : c.git_commit, c.git_dirty.value_or(false) ? " (dirty)" : "", c.run_root);
+  out += "| point | parameters | succeeded | failed | unfinished |\n| --- | --- | ---: | ---: | ---: |\n";
+  for (const auto& r : point_results(data))
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", r.point->point_id, point_label(*r.point), r.succeeded, r.failed,
+                       r.unfinished);
+  bool any_failed = false;
+  for (const auto& r : data.runs)
+    if (r.state == store::RunState::failed) {
+      if (!any_failed) out += "\nfailed runs:\n";
+      any_failed = true;
+      out += fmt::format("  {} rep {} attempt {}: {}: {} ({})\n", r.point_id, r.repetition, r.attempt, r.failure_class,
+                         r.failure_reason, r.run_dir);
+    }
+  if (!last_run_provenance.empty()) {
+    out += "\nprovenance of the latest run:\n";
+    for (const auto& [k, v] : last_run_provenance) out += fmt::format("  {:<16} {}\n", k, v);
+  }
+  return out;
+}
+
+}  // namespace sweep::report

@@ -1,0 +1,22 @@
+#pragma once
+// Text views of campaigns for `sweep ls` and `sweep show`. Pure over CampaignData/records.
+#include <string>
+#include <vector>
+
+#include "report/campaign_data.h"
+
+namespace sweep::report {
+
+struct CampaignSummary {
+  store::CampaignRecord campaign;
+  std::vector<store::StateCount> counts;
+};
+
+/// One line per campaign: label, experiment, started, and run counts per state.
+std::string campaign_list(const std::vector<CampaignSummary>& campaigns);
+
+/// One campaign in detail: provenance, counts, a per-point progress table, failed runs with reasons,
+/// and the provenance of the most recent run.
+std::string campaign_detail(const CampaignData& data, const store::KeyValues& last_run_provenance);
+
+}  // namespace sweep::report

@@ -1,0 +1,69 @@
+#include "report/markdown.h"
+
+#include <fmt/core.h>
+
+namespace sweep::report {
+namespace {
+
+std::string escape_cell(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n') out += ' ';
+    else out.push_back(c);
+  }
+  return out;
+}
+
+void append_row(std::string& out, const std::vector<std::string>& cells) {
+  out += "|";
+  for (const auto& c : cells) out += " " + escape_cell(c) + " |";
+  out += "\n";
+}
+
+std::size_t count_state(const CampaignData& data, store::RunState state) {
+  std::size_t n = 0;
+  for (const auto& r : data.runs) n += r.state == state;
+  return n;
+}
+
+}  // namespace
+
+std::string markdown_table(const Table& t) {
+  std::string out;
+  if (!t.title.empty()) out += t.unit.empty() ? fmt::format("### {}\n\n", t.title) : fmt::format("### {} ({})\n\n", t.title, t.unit);
+  std::vector<std::string> header = t.row_names;
+  header.insert(header.end(), t.columns.begin(), t.columns.end());
+  append_row(out, header);
+  out += "|";
+  for (std::size_t i = 0; i < header.size(); ++i) out += i < t.row_names.size() ? " --- |" : " ---: |";
+  out += "\n";
+  for (std::size_t r = 0; r < t.row_values.size(); ++r) {
+    std::vector<std::string> cells = t.row_values[r];
+    for (const auto& cell : t.cells[r]) cells.push_back(format_cell(cell));
+    append_row(out, cells);
+  }
+  return out;
+}
+
+std::string markdown_report(const CampaignData& data, const std::vector<Table>& tables) {
+  const auto& c = data.campaign;
+  std::string out = fmt::format("# Campaign {}\n\n", c.label);
+  out += fmt::format("Experiment `{}` ({}), started {}{}, on {} by {}; sweep {}{}.\n\n", c.experiment, c.spec_path,
+                     c.started_at, c.ended_at.empty() ? " (unfinished)" : ", ended " + c.ended_at, c.host, c.user,
+                     c.tool_version, c.git_commit.empty() ? "" : fmt::format(", commit {}{}", c.git_commit.substr(0, 12),
+                                                                            c.git_dirty.value_or(false) ? " (dirty)" : ""));
+  out += fmt::format("Runs: {} planned, {} succeeded, {} failed. Cells show mean ± sd (n) over succeeded runs.\n\n",
+                     data.runs.size(), count_state(data, store::RunState::succeeded),
+                     count_state(data, store::RunState::failed));
+  for (const auto& t : tables) out += markdown_table(t) + "\n";
+  if (count_state(data, store::RunState::failed) == 0) return out;
+  out += "## Failed runs\n\n| point | repetition | attempt | class | reason | run directory |\n| --- | ---: | ---: | --- | --- | --- |\n";
+  for (const auto& r : data.runs)
+    if (r.state == store::RunState::failed)
+      append_row(out, {r.point_id, std::to_string(r.repetition), std::to_string(r.attempt), r.failure_class,
+                       r.failure_reason, r.run_dir});
+  return out;
+}
+
+}  // namespace sweep::report

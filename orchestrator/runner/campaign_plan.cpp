@@ -1,0 +1,71 @@
+#include "runner/campaign_plan.h"
+
+#include <fmt/core.h>
+
+#include "util/error.h"
+
+namespace sweep::runner {
+namespace {
+
+std::vector<std::string> with_run_variables(std::vector<std::string> names) {
+  names.insert(names.end(), kRunVariables.begin(), kRunVariables.end());
+  return names;
+}
+
+}  // namespace
+
+CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& template_dir)
+    : experiment_(std::move(experiment)),
+      command_(experiment_.workload.command, experiment_.workload.command_where),
+      job_script_(templating::load_template_file(fmt::format("{}/{}/run.sh.mustache", template_dir,
+                                                             experiment_.executor))) {
+  matrix::Expansion expansion(experiment_);
+  schema_ = expansion.schema();
+  points_ = expansion.points();
+  for (std::size_t i = 0; i < points_.size(); ++i) index_.emplace(points_[i].id, i);
+  if (points_.empty())
+    fail_at({experiment_.path, 1, 1}, "every point of the matrix is excluded: there is nothing to run");
+  command_.check_names(with_run_variables(schema_.names));
+  auto script_names = with_run_variables(schema_.names);
+  script_names.push_back("command");
+  job_script_.check_names(script_names);
+}
+
+std::vector<store::PointRecord> CampaignPlan::point_records() const {
+  std::vector<store::PointRecord> out;
+  out.reserve(points_.size());
+  for (const auto& p : points_) {
+    store::PointRecord rec{p.id, static_cast<std::int64_t>(p.ordinal), {}};
+    for (std::size_t i = 0; i < schema_.names.size(); ++i)
+      rec.params.push_back({schema_.names[i], p.values[i].text(), std::string(type_name(p.values[i].type())),
+                            i >= schema_.parameter_count});
+    out.push_back(std::move(rec));
+  }
+  return out;
+}
+
+const matrix::Point& CampaignPlan::point(const std::string& point_id) const {
+  if (auto it = index_.find(point_id); it != index_.end()) return points_[it->second];
+  throw Error(ErrorKind::internal, fmt::format("point {} is not in the plan of {}", point_id, experiment_.name));
+}
+
+templating::Variables CampaignPlan::variables(const matrix::Point& point, const RunContext& run) const {
+  templating::Variables vars;
+  for (std::size_t i = 0; i < schema_.names.size(); ++i) vars[schema_.names[i]] = point.values[i].text();
+  vars["campaign"] = run.campaign;
+  vars["experiment"] = experiment_.name;
+  vars["point_id"] = point.id;
+  vars["run_id"] = std::to_string(run.run_id);
+  vars["repetition"] = std::to_string(run.repetition);
+  vars["attempt"] = std::to_string(run.attempt);
+  vars["run_dir"] = run.run_dir;
+  return vars;
+}
+
+std::string CampaignPlan::render_script(const matrix::Point& point, const RunContext& run) const {
+  auto vars = variables(point, run);
+  vars["command"] = command_.render(vars, templating::Escape::shell);
+  return job_script_.render(vars, templating::Escape::shell);
+}
+
+}  // namespace sweep::runner

@@ -1,0 +1,60 @@
+#pragma once
+// A campaign's plan: the validated experiment, its expanded points and its compiled templates.
+// Building a plan touches nothing on disk except reading the job-script template, so an invalid
+// experiment (bad expression, unknown template variable) fails here, before anything is written.
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "matrix/expand.h"
+#include "spec/experiment.h"
+#include "store/records.h"
+#include "templating/render.h"
+
+namespace sweep::runner {
+
+/// The variables a run adds to its point's values in templates (docs/experiment-format.md).
+inline const std::vector<std::string> kRunVariables{"campaign", "experiment", "point_id", "run_id",
+                                                    "repetition", "attempt", "run_dir"};
+
+/// Identifies one attempt of one run when rendering its templates.
+struct RunContext {
+  std::string campaign;
+  std::int64_t run_id = 0;
+  int repetition = 0;
+  int attempt = 1;
+  std::string run_dir;
+};
+
+class CampaignPlan {
+ public:
+  /// Expands `experiment` and compiles its command and the executor's job-script template
+  /// (`template_dir`/<executor>/run.sh.mustache). Throws Error(invalid_experiment) for a template that
+  /// uses an undefined variable, pointing at the template.
+  CampaignPlan(spec::Experiment experiment, const std::string& template_dir);
+
+  const spec::Experiment& experiment() const { return experiment_; }
+  const matrix::Schema& schema() const { return schema_; }
+  const std::vector<matrix::Point>& points() const { return points_; }
+  std::size_t run_count() const { return points_.size() * static_cast<std::size_t>(experiment_.repetitions); }
+
+  /// The points as database rows (parameters and derived values with their types).
+  std::vector<store::PointRecord> point_records() const;
+  /// The point with this id; Error(internal) if it is not in the plan.
+  const matrix::Point& point(const std::string& point_id) const;
+
+  /// The rendered job script for one attempt of a run of `point`.
+  std::string render_script(const matrix::Point& point, const RunContext& run) const;
+
+ private:
+  templating::Variables variables(const matrix::Point& point, const RunContext& run) const;
+
+  spec::Experiment experiment_;
+  matrix::Schema schema_;
+  std::vector<matrix::Point> points_;
+  std::unordered_map<std::string, std::size_t> index_;  // point id -> position in points_
+  templating::Template command_;
+  templating::Template job_script_;
+};
+
+}  // namespace sweep::runner

@@ -1,0 +1,112 @@
+#include "runner/ingest.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "util/strings.h"
+
+namespace sweep::runner {
+namespace {
+
+/// Reads up to kMaxIngestBytes of a file; a missing file reads as absent.
+std::optional<std::string> read_capped(const std::string& path, std::vector<std::string>& warnings) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string text;
+  in.seekg(0, std::ios::end);
+  const auto size = static_cast<std::size_t>(std::max<std::streamoff>(0, in.tellg()));
+  in.seekg(0);
+  const std::size_t take = std::min(size, kMaxIngestBytes);
+  text.resize(take);
+  in.read(text.data(), static_cast<std::streamsize>(take));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (size > take)
+    warnings.push_back(fmt::format("{}: only the first {} of {} bytes were read for metrics", path, take, size));
+  return text;
+}
+
+std::string signal_text(int sig) {
+  const char* name = sigabbrev_np(sig);
+  return name ? fmt::format("signal {} (SIG{})", sig, name) : fmt::format("signal {}", sig);
+}
+
+void write_exit_status(const std::string& run_dir, const exec::Outcome& o, const store::AttemptResult& r) {
+  std::ofstream out(run_dir + "/exit_status");
+  out << "format=1\n"
+      << "exit_code=" << o.exit_code << "\n"
+      << "signal=" << o.signal << "\n"
+      << "timed_out=" << (o.timed_out ? 1 : 0) << "\n"
+      << fmt::format("elapsed_s={:.6f}\n", o.elapsed_s) << "state=" << store::state_name(r.state) << "\n"
+      << "failure_class=" << r.failure_class << "\n";
+}
+
+store::AttemptResult failed(const char* cls, std::string reason) {
+  store::AttemptResult r;
+  r.state = store::RunState::failed;
+  r.failure_class = cls;
+  r.failure_reason = std::move(reason);
+  return r;
+}
+
+}  // namespace
+
+store::AttemptResult judge(const exec::Outcome& outcome, const parse::Extraction& extraction,
+                           const spec::Success& success) {
+  store::AttemptResult r;
+  std::set<std::string> found;
+  for (const auto& o : extraction.observations) found.insert(o.name);
+  std::vector<std::string> missing;
+  for (const auto& name : success.metrics)
+    if (!found.count(name)) missing.push_back(name);
+
+  if (outcome.timed_out)
+    r = failed(failure::kTimeout, fmt::format("exceeded its time limit after {:.1f} s", outcome.elapsed_s));
+  else if (outcome.signal != 0)
+    r = failed(failure::kSignal, "killed by " + signal_text(outcome.signal));
+  else if (outcome.exit_code != success.exit_code)
+    r = failed(failure::kExitCode, fmt::format("exited with code {} (expected {})", outcome.exit_code, success.exit_code));
+  else if (!missing.empty())
+    r = failed(failure::kMissingMetric, fmt::format("required metric{} not found: {}", missing.size() > 1 ? "s" : "",
+                                                    join(missing, ", ")));
+  else
+    r.state = store::RunState::succeeded;
+
+  if (outcome.signal == 0 && outcome.exit_code >= 0) r.exit_code = outcome.exit_code;
+  if (outcome.signal != 0) r.signal = outcome.signal;
+  r.elapsed_s = outcome.elapsed_s;
+  for (const auto& o : extraction.observations)
+    r.metrics.push_back({o.name, static_cast<std::int64_t>(o.index), o.value, o.unit, o.better});
+  return r;
+}
+
+store::AttemptResult ingest(const exec::Outcome& outcome, const std::string& run_dir,
+                            const parse::Extractor& extractor, const spec::Success& success) {
+  std::vector<std::string> warnings;
+  std::map<std::string, std::string> texts;
+  std::vector<std::string> sources = extractor.sources();
+  for (const char* standard : {"stdout", "stderr"})
+    if (std::find(sources.begin(), sources.end(), standard) == sources.end()) sources.emplace_back(standard);
+  for (const auto& source : sources)
+    if (auto text = read_capped(run_dir + "/" + source, warnings)) texts.emplace(source, std::move(*text));
+
+  std::map<std::string, std::string_view> views(texts.begin(), texts.end());
+  parse::Extraction extraction = extractor.extract(views);
+  warnings.insert(warnings.end(), extraction.warnings.begin(), extraction.warnings.end());
+
+  store::AttemptResult result = judge(outcome, extraction, success);
+  write_exit_status(run_dir, outcome, result);
+  if (!warnings.empty()) {
+    std::ofstream out(run_dir + "/ingest_warnings");
+    for (const auto& w : warnings) out << w << "\n";
+    result.provenance.emplace_back("ingest_warnings", std::to_string(warnings.size()));
+  }
+  return result;
+}
+
+}  // namespace sweep::runner

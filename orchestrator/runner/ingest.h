@@ -1,0 +1,36 @@
+#pragma once
+// Turning a finished attempt (its executor outcome and run directory) into the result stored in the
+// database: metrics extracted from its output, and a verdict with a failure class and reason.
+#include <string>
+
+#include "exec/executor.h"
+#include "parse/extract.h"
+#include "spec/experiment.h"
+#include "store/records.h"
+
+namespace sweep::runner {
+
+/// The failure classes of a local run, stored in runs.failure_class (docs/database.md).
+namespace failure {
+inline constexpr const char* kExitCode = "exit_code";
+inline constexpr const char* kTimeout = "timeout";
+inline constexpr const char* kSignal = "signal";
+inline constexpr const char* kMissingMetric = "missing_metric";
+inline constexpr const char* kInterrupted = "interrupted";
+inline constexpr const char* kSpawn = "spawn";
+}  // namespace failure
+
+/// The largest part of an output file that is read for metrics; the rest is skipped with a warning.
+inline constexpr std::size_t kMaxIngestBytes = 256u << 20;
+
+/// Decides succeeded/failed from the outcome and the extracted metrics, in this order: timeout,
+/// signal, exit code other than success.exit_code, then any required metric missing. Pure.
+store::AttemptResult judge(const exec::Outcome& outcome, const parse::Extraction& extraction,
+                           const spec::Success& success);
+
+/// Reads the attempt's output files from `run_dir`, extracts metrics, judges the attempt, and writes
+/// `run_dir`/exit_status (format 1) and, when there were any, `run_dir`/ingest_warnings.
+store::AttemptResult ingest(const exec::Outcome& outcome, const std::string& run_dir,
+                            const parse::Extractor& extractor, const spec::Success& success);
+
+}  // namespace sweep::runner

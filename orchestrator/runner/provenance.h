@@ -1,0 +1,27 @@
+#pragma once
+// Facts recorded with every campaign and run: where it ran and from what code.
+#include <optional>
+#include <string>
+
+#include "store/records.h"
+
+namespace sweep::runner {
+
+struct HostFacts {
+  std::string hostname;
+  std::string user;
+  store::KeyValues run_provenance;  // hostname, cpu_model, cpu_count, kernel, os
+};
+
+/// Reads this machine's facts (hostname, user, /proc/cpuinfo, uname, /etc/os-release).
+HostFacts host_facts();
+
+struct GitState {
+  std::string commit;              // "" when `dir` is not in a git work tree or git is absent
+  std::optional<bool> dirty;       // uncommitted changes; nullopt when unknown
+};
+
+/// The HEAD commit and dirty state of the repository containing `dir`.
+GitState git_state(const std::string& dir);
+
+}  // namespace sweep::runner
