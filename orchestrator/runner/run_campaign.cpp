@@ -9,6 +9,7 @@
 #include <map>
 
 #include "exec/local_executor.h"
+#include "exec/orphans.h"
 #include "parse/extract.h"
 #include "runner/campaign_plan.h"
 #include "runner/ingest.h"
@@ -138,6 +139,7 @@ void write_script(const std::string& path, const std::string& text) {
 
 }  // namespace
 
+
 void CampaignRunner::open_campaign() {
   const auto& e = plan_.experiment();
   if (auto existing = db_.find_campaign(resolved_.label)) {
@@ -179,11 +181,35 @@ void CampaignRunner::record_failure(std::int64_t run_id, int attempt, const char
   db_.finish_attempt(run_id, attempt, r);
 }
 
+namespace {
+
+/// The exit status a job script wrote to <run_dir>/exit_code when its workload ended, if it did.
+std::optional<int> recorded_exit_code(const std::string& run_dir) {
+  std::ifstream in(run_dir + "/exit_code");
+  int code = -1;
+  if (in >> code) return code;
+  return std::nullopt;
+}
+
+}  // namespace
+
 void CampaignRunner::reconcile_interrupted() {
-  for (const auto& run : db_.runs(campaign_.id)) {
-    if (run.state == store::RunState::running)
-      record_failure(run.id, run.attempt, failure::kInterrupted,
-                     "the controller stopped while this attempt was running");
+  for (auto run : db_.runs(campaign_.id)) {
+    if (run.state == store::RunState::running) {
+      exec::kill_job_leftovers(run.run_dir);  // whatever the dead controller left running
+      if (const auto code = recorded_exit_code(run.run_dir)) {
+        // The workload finished but its result was never recorded: ingest it instead of rerunning.
+        store::AttemptResult result =
+            ingest(exec::Outcome{"", *code, 0, false, 0}, run.run_dir, extractor_, plan_.experiment().success);
+        result.elapsed_s.reset();
+        result.ended_at = iso8601(clock_.wall());
+        db_.finish_attempt(run.id, run.attempt, result);
+        run.state = result.state;
+      } else {
+        record_failure(run.id, run.attempt, failure::kInterrupted,
+                       "the controller stopped while this attempt was running");
+      }
+    }
     if (run.state == store::RunState::succeeded) ++done_;
     else queue_.push_back(run);
   }
@@ -200,7 +226,8 @@ void CampaignRunner::start_next() {
   const int recorded = db_.begin_attempt(run.id, dir, iso8601(clock_.wall()));
   const std::string job_id = std::to_string(run.id);
   try {
-    executor_.start(exec::Job{job_id, dir + "/run.sh", dir, options_.timeout_s ? options_.timeout_s : plan_.experiment().timeout_s, {}});
+    const auto timeout = options_.timeout_s ? options_.timeout_s : plan_.experiment().timeout_s;
+    executor_.start(exec::Job{job_id, dir + "/run.sh", dir, timeout, {{exec::kJobMarker, dir}}});
   } catch (const Error& e) {
     record_failure(run.id, recorded, failure::kSpawn, e.message());
     ++failed_;

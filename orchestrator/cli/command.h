@@ -1,0 +1,44 @@
+#pragma once
+// The subcommand table of `sweep`. Each subcommand lives in its own file, registers its options on a
+// CLI11 subcommand, and returns an action that main() runs after parsing. No logic lives here: the
+// actions call runner/, report/, matrix/ and store/.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+namespace sweep::cli {
+
+/// Runs the parsed subcommand and returns the process exit code (util/exit_codes.h).
+using Action = std::function<int()>;
+
+/// Options every subcommand that touches results shares.
+struct Paths {
+  std::string results_dir = "results";
+  std::string db_path;  // "" = <results_dir>/sweep.db
+  std::string reports_dir = "reports";
+  std::string db() const { return db_path.empty() ? results_dir + "/sweep.db" : db_path; }
+  void add_to(CLI::App& app, bool with_reports = false);
+};
+
+struct Command {
+  const char* name;
+  const char* help;
+  void (*add)(CLI::App& sub, Action& action);
+};
+
+void add_plan(CLI::App& sub, Action& action);
+void add_run(CLI::App& sub, Action& action);
+void add_report(CLI::App& sub, Action& action);
+void add_ls(CLI::App& sub, Action& action);
+void add_show(CLI::App& sub, Action& action);
+
+inline constexpr Command kCommands[] = {
+    {"plan", "Validate an experiment and print its expanded points without running anything", add_plan},
+    {"run", "Run (or resume) a campaign of an experiment", add_run},
+    {"report", "Render a campaign's tables as Markdown and CSV under reports/<campaign>/", add_report},
+    {"ls", "List the campaigns in the results database", add_ls},
+    {"show", "Show one campaign in detail: provenance, per-point progress, failures", add_show},
+};
+
+}  // namespace sweep::cli

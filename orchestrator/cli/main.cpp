@@ -1,0 +1,43 @@
+// The `sweep` command line: parses arguments, runs one subcommand, and maps errors to exit codes.
+#include <fmt/core.h>
+
+#include <filesystem>
+
+#include "cli/command.h"
+#include "util/error.h"
+#include "util/exit_codes.h"
+#include "util/version.h"
+
+namespace {
+
+int run_main(int argc, char** argv) {
+  CLI::App app{"sweep: run experiment campaigns on GPU clusters and report on them", "sweep"};
+  app.set_version_flag("--version", std::string("sweep ") + sweep::kToolVersion);
+  app.require_subcommand(1);
+  sweep::cli::Action action;
+  for (const auto& command : sweep::cli::kCommands) command.add(*app.add_subcommand(command.name, command.help), action);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : static_cast<int>(sweep::ExitCode::usage);
+  }
+  return action();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run_main(argc, argv);
+  } catch (const sweep::Error& e) {
+    fmt::print(stderr, "sweep: {}\n", e.what());
+    return sweep::exit_code_for(e.kind());
+  } catch (const std::filesystem::filesystem_error& e) {
+    fmt::print(stderr, "sweep: {}\n", e.what());
+    return static_cast<int>(sweep::ExitCode::io);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "sweep: internal error: {}\n", e.what());
+    return static_cast<int>(sweep::ExitCode::internal);
+  }
+}

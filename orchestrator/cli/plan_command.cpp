@@ -1,0 +1,34 @@
+// sweep plan <experiment.yaml> [--set k=v]... [--format table|json|csv]
+#include <cstdio>
+
+#include "cli/command.h"
+#include "cli/overrides.h"
+#include "matrix/expand.h"
+#include "matrix/plan_format.h"
+#include "spec/load.h"
+
+namespace sweep::cli {
+
+void add_plan(CLI::App& sub, Action& action) {
+  struct Options {
+    std::string experiment;
+    std::vector<std::string> sets;
+    std::string format = "table";
+  };
+  auto o = std::make_shared<Options>();
+  sub.add_option("experiment", o->experiment, "Experiment YAML file")->required();
+  sub.add_option("--set", o->sets, "Override a matrix key or top-level value: key=value (repeatable)");
+  sub.add_option("--format", o->format, "table, json or csv")->capture_default_str();
+  sub.callback([o, &action] {
+    action = [o] {
+      const auto format = matrix::plan_format_from_name(o->format);
+      const auto experiment = spec::load_file(o->experiment, parse_overrides(o->sets));
+      const matrix::Expansion expansion(experiment);
+      matrix::write_plan(stdout, experiment.name, expansion, experiment.repetitions, format);
+      std::fflush(stdout);
+      return 0;
+    };
+  });
+}
+
+}  // namespace sweep::cli

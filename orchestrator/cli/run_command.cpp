@@ -1,0 +1,84 @@
+// sweep run <experiment.yaml> [--label L] [--jobs N] [--timeout S] [--dry-run]   |   sweep run --resume L
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <thread>
+
+#include "cli/command.h"
+#include "cli/overrides.h"
+#include "runner/run_campaign.h"
+#include "util/error.h"
+#include "util/exit_codes.h"
+
+#ifndef SWEEP_DEFAULT_TEMPLATE_DIR
+#error "SWEEP_DEFAULT_TEMPLATE_DIR must be defined by the build"
+#endif
+
+namespace sweep::cli {
+namespace {
+
+void on_stop_signal(int) { runner::request_stop(); }
+
+std::string default_template_dir() {
+  const char* env = std::getenv("SWEEP_TEMPLATES");
+  return env && *env ? env : SWEEP_DEFAULT_TEMPLATE_DIR;
+}
+
+int print_summary(const runner::RunSummary& s, bool dry_run) {
+  if (dry_run) {
+    fmt::print("dry run: rendered {} job scripts into {}\n", s.planned, s.run_root);
+    return 0;
+  }
+  fmt::print("campaign {}: {} runs planned, {} succeeded, {} failed ({} attempts started now)\n", s.label, s.planned,
+             s.succeeded, s.failed, s.executed);
+  fmt::print("database: {}\nruns:     {}\n", s.db_path, s.run_root);
+  if (s.interrupted) {
+    fmt::print(stderr, "sweep: interrupted; resume with: sweep run --resume {}\n", s.label);
+    return static_cast<int>(ExitCode::interrupted);
+  }
+  return s.failed > 0 ? static_cast<int>(ExitCode::runs_failed) : 0;
+}
+
+}  // namespace
+
+void add_run(CLI::App& sub, Action& action) {
+  struct Options {
+    runner::RunOptions run;
+    Paths paths;
+    std::vector<std::string> sets;
+    double timeout_s = 0;
+  };
+  auto o = std::make_shared<Options>();
+  o->run.jobs = std::max(1u, std::thread::hardware_concurrency());
+  o->run.template_dir = default_template_dir();
+  sub.add_option("experiment", o->run.experiment_path, "Experiment YAML file");
+  sub.add_option("--set", o->sets, "Override a matrix key or top-level value: key=value (repeatable)");
+  sub.add_option("--label", o->run.label, "Campaign label (default: <experiment name>-<UTC time>)");
+  sub.add_option("--resume", o->run.resume, "Resume the campaign with this label, taking its experiment from the database");
+  sub.add_option("--jobs,-j", o->run.jobs, "Runs in parallel")->capture_default_str()->check(CLI::PositiveNumber);
+  sub.add_option("--timeout", o->timeout_s, "Per-run time limit in seconds (overrides resources.time)")
+      ->check(CLI::PositiveNumber);
+  sub.add_option("--templates", o->run.template_dir, "Job-script template directory")->capture_default_str();
+  sub.add_flag("--dry-run", o->run.dry_run, "Render the job scripts and exit without running or recording anything");
+  o->paths.add_to(sub);
+  sub.callback([o, &action] {
+    action = [o] {
+      if (o->run.experiment_path.empty() == o->run.resume.empty())
+        throw Error(ErrorKind::usage, "give either an experiment file or --resume <label>");
+      if (!o->run.resume.empty() && (!o->sets.empty() || !o->run.label.empty()))
+        throw Error(ErrorKind::usage, "--resume takes the experiment, --set values and label from the database");
+      o->run.overrides = parse_overrides(o->sets);
+      o->run.results_dir = o->paths.results_dir;
+      o->run.db_path = o->paths.db();
+      if (o->timeout_s > 0) o->run.timeout_s = o->timeout_s;
+      o->run.progress = ::isatty(STDERR_FILENO) != 0;
+      std::signal(SIGINT, on_stop_signal);
+      std::signal(SIGTERM, on_stop_signal);
+      return print_summary(runner::run_campaign(o->run), o->run.dry_run);
+    };
+  });
+}
+
+}  // namespace sweep::cli

@@ -1,0 +1,42 @@
+#include "exec/capture.h"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/process.hpp>
+
+#include <future>
+
+namespace sweep::exec {
+
+namespace bp = boost::process;
+
+std::optional<Captured> capture(const std::vector<std::string>& argv, const std::string& cwd,
+                                std::chrono::milliseconds timeout) {
+  if (argv.empty()) return std::nullopt;
+  const boost::filesystem::path exe = bp::search_path(argv[0]);
+  if (exe.empty()) return std::nullopt;
+  try {
+    boost::asio::io_context ios;
+    std::future<std::string> out;
+    std::future<std::string> err;
+    const std::vector<std::string> args(argv.begin() + 1, argv.end());
+    bp::child child(exe, bp::args(args), bp::std_in < bp::null, bp::std_out > out, bp::std_err > err,
+                    bp::start_dir(cwd.empty() ? "." : cwd), ios);
+    Captured result;
+    ios.run_for(timeout);
+    if (child.running()) {
+      child.terminate();
+      result.timed_out = true;
+    }
+    child.wait();
+    if (!result.timed_out) {
+      result.exit_code = child.exit_code();
+      result.out = out.get();
+      result.err = err.get();
+    }
+    return result;
+  } catch (const bp::process_error&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace sweep::exec

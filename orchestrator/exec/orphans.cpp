@@ -1,0 +1,54 @@
+#include "exec/orphans.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <thread>
+#include <vector>
+
+namespace sweep::exec {
+namespace {
+
+/// Pids whose /proc/<pid>/environ contains `entry` as a whole NUL-separated item.
+std::vector<pid_t> marked_processes(const std::string& entry) {
+  std::vector<pid_t> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(e.path() / "environ", std::ios::binary);
+    const std::string env((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::size_t pos = 0;
+    while ((pos = env.find(entry, pos)) != std::string::npos) {
+      const bool starts = pos == 0 || env[pos - 1] == '\0';
+      const bool ends = pos + entry.size() == env.size() || env[pos + entry.size()] == '\0';
+      if (starts && ends) {
+        out.push_back(static_cast<pid_t>(std::stol(name)));
+        break;
+      }
+      pos += entry.size();
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::size_t kill_job_leftovers(const std::string& run_dir) {
+  const std::string entry = std::string(kJobMarker) + "=" + run_dir;
+  std::size_t killed = 0;
+  for (int round = 0; round < 40; ++round) {
+    const auto pids = marked_processes(entry);
+    if (pids.empty()) break;
+    for (pid_t pid : pids)
+      if (pid != ::getpid() && ::kill(pid, SIGKILL) == 0 && round == 0) ++killed;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return killed;
+}
+
+}  // namespace sweep::exec

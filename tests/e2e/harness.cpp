@@ -1,0 +1,87 @@
+#include "e2e/harness.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+extern char** environ;
+
+namespace e2e {
+namespace fs = std::filesystem;
+
+Sandbox::Sandbox() {
+  std::string templ = (fs::temp_directory_path() / "sweep-e2e-XXXXXX").string();
+  if (!::mkdtemp(templ.data())) throw std::runtime_error("mkdtemp failed");
+  dir_ = templ;
+}
+
+Sandbox::~Sandbox() {
+  std::error_code ec;
+  fs::remove_all(dir_, ec);
+}
+
+std::string Sandbox::write(const std::string& rel, const std::string& text) const {
+  const fs::path p = dir_ / rel;
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << text;
+  return p.string();
+}
+
+namespace {
+
+int spawn(const fs::path& cwd, const std::vector<std::string>& args, const std::string& out, const std::string& err) {
+  std::vector<std::string> argv{SWEEP_BIN};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> cargv;
+  for (auto& a : argv) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addchdir_np(&fa, cwd.c_str());
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, SWEEP_BIN, &fa, nullptr, cargv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) throw std::runtime_error("cannot spawn " SWEEP_BIN);
+  return pid;
+}
+
+}  // namespace
+
+Result Sandbox::sweep(const std::vector<std::string>& args) const {
+  const std::string out = path(".sweep.out"), err = path(".sweep.err");
+  const int pid = spawn(dir_, args, out, err);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  Result r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = read_file(out);
+  r.err = read_file(err);
+  return r;
+}
+
+int Sandbox::spawn_sweep(const std::vector<std::string>& args) const {
+  return spawn(dir_, args, path(".sweep.bg.out"), path(".sweep.bg.err"));
+}
+
+SQLite::Database Sandbox::db() const { return SQLite::Database(path("results/sweep.db"), SQLite::OPEN_READONLY); }
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string repo_file(const std::string& rel) { return std::string(SWEEP_SOURCE_DIR) + "/" + rel; }
+
+long long scalar(SQLite::Database& db, const std::string& sql) { return db.execAndGet(sql).getInt64(); }
+
+}  // namespace e2e

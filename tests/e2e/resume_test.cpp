@@ -1,0 +1,84 @@
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "e2e/harness.h"
+
+using namespace e2e;
+
+namespace {
+// Each run sleeps briefly, then appends its point id to a ledger shared by all runs: the ledger
+// counts completed executions, whatever the database says.
+const char* kSlow = R"(name: slow
+matrix:
+  i: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]
+workload:
+  command: |
+    sleep 0.3
+    echo "{{point_id}}" >> {{ledger}}
+    echo "value={{i}}"
+metrics:
+  - name: value
+    better: higher
+    regex: 'value=(?<value>\d+)'
+)";
+}
+
+TEST_CASE("a controller killed with SIGKILL resumes to exactly the planned runs", "[resume]") {
+  for (int delay_ms : {150, 700, 1500}) {
+    Sandbox box;
+    const std::string ledger = box.path("ledger");
+    std::string spec = kSlow;
+    spec.replace(spec.find("{{ledger}}"), 10, ledger);
+    box.write("slow.yaml", spec);
+
+    const int pid = box.spawn_sweep({"run", "slow.yaml", "--label", "s", "--jobs", "2"});
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+
+    const auto resumed = box.sweep({"run", "slow.yaml", "--label", "s", "--jobs", "2"});
+    INFO("killed after " << delay_ms << " ms: " << resumed.out << resumed.err);
+    REQUIRE(resumed.exit_code == 0);
+    auto db = box.db();
+    CHECK(scalar(db, "SELECT count(*) FROM runs") == 16);
+    CHECK(scalar(db, "SELECT count(*) FROM runs WHERE state = 'succeeded'") == 16);
+    CHECK(scalar(db, "SELECT count(*) FROM attempts WHERE state = 'succeeded'") == 16);
+    CHECK(scalar(db, "SELECT count(*) FROM metrics") == 16);
+    CHECK(scalar(db, "SELECT count(*) FROM campaigns") == 1);
+
+    std::map<std::string, int> completions;
+    std::istringstream lines(read_file(ledger));
+    for (std::string line; std::getline(lines, line);) ++completions[line];
+    CHECK(completions.size() == 16);
+    for (const auto& [point, n] : completions) CHECK(n == 1);
+  }
+}
+
+TEST_CASE("--resume takes the experiment from the database and re-runs failed runs") {
+  Sandbox box;
+  const auto flag = box.path("flag");
+  box.write("flaky.yaml", "name: flaky\nmatrix:\n  x: [1, 2]\nworkload:\n  command: test -e " + flag +
+                              " || test {{x}} = 1\n");
+  const auto first = box.sweep({"run", "flaky.yaml", "--label", "k"});
+  CHECK(first.exit_code == 1);
+  box.write("flag", "");
+  std::filesystem::remove(box.path("flaky.yaml"));  // --resume needs only the database
+  const auto again = box.sweep({"run", "--resume", "k"});
+  INFO(again.out << again.err);
+  CHECK(again.exit_code == 0);
+  CHECK_THAT(again.out, Catch::Contains("2 runs planned, 2 succeeded, 0 failed (1 attempts started now)"));
+  auto db = box.db();
+  CHECK(scalar(db, "SELECT count(*) FROM attempts") == 3);
+  CHECK(scalar(db, "SELECT max(attempt) FROM runs") == 2);
+
+  const auto other = box.sweep({"run", "--resume", "nope"});
+  CHECK(other.exit_code == 4);
+}
