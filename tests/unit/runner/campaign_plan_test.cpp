@@ -1,0 +1,47 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "runner/campaign_plan.h"
+#include "spec/load.h"
+#include "temp_dir.h"
+#include "util/error.h"
+
+using namespace sweep;
+
+namespace {
+
+std::string template_dir(const TempDir& dir, const std::string& script) {
+  std::filesystem::create_directories(dir.path / "local");
+  std::ofstream(dir.path / "local" / "run.sh.mustache") << script;
+  return dir.path.string();
+}
+
+spec::Experiment experiment(const std::string& command) {
+  return spec::load_text("name: t\nmatrix:\n  model: [gpt2, \"it's\"]\nworkload:\n  command: " + command + "\n",
+                         "t.yaml");
+}
+
+}  // namespace
+
+TEST_CASE("job scripts get the rendered command and the run variables, values shell-quoted") {
+  TempDir dir;
+  const runner::CampaignPlan plan(experiment("train --model {{model}} --out {{run_dir}}"),
+                                  template_dir(dir, "cd {{run_dir}}\n# {{campaign}} {{repetition}}\n{{{command}}}\n"));
+  REQUIRE(plan.points().size() == 2);
+  CHECK(plan.run_count() == 2);
+  const auto script = plan.render_script(plan.points()[1], {"camp", 7, 0, 1, "/r/a b"});
+  CHECK(script == "cd '/r/a b'\n# camp 0\ntrain --model 'it'\\''s' --out '/r/a b'\n");
+  const auto records = plan.point_records();
+  CHECK(records[1].params[0].value == "it's");
+  CHECK(records[1].params[0].type == "string");
+}
+
+TEST_CASE("a template variable that no point defines is an error at the command") {
+  TempDir dir;
+  CHECK_THROWS_WITH(runner::CampaignPlan(experiment("train {{modle}}"), template_dir(dir, "{{{command}}}\n")),
+                    Catch::StartsWith("t.yaml:5:") && Catch::Contains("did you mean \"model\""));
+  CHECK_THROWS_WITH(runner::CampaignPlan(experiment("train"), template_dir(dir, "{{{command}}} {{nope}}\n")),
+                    Catch::Contains("run.sh.mustache") && Catch::Contains("nope"));
+}

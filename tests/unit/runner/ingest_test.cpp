@@ -1,0 +1,67 @@
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include "runner/ingest.h"
+#include "temp_dir.h"
+
+using namespace sweep;
+using store::RunState;
+
+namespace {
+
+parse::Extraction found(std::initializer_list<const char*> names) {
+  parse::Extraction e;
+  for (const char* n : names) e.observations.push_back({n, 0, 1.0, "", "higher"});
+  return e;
+}
+
+exec::Outcome exited(int code) { return exec::Outcome{"1", code, 0, false, 0.5}; }
+
+}  // namespace
+
+TEST_CASE("judging an attempt: timeout, signal, exit code, then missing metrics") {
+  spec::Success success;
+  success.metrics = {"a", "b"};
+  const struct {
+    exec::Outcome outcome;
+    parse::Extraction extraction;
+    RunState state;
+    const char* cls;
+    const char* reason;
+  } cases[] = {
+      {exited(0), found({"a", "b"}), RunState::succeeded, "", ""},
+      {exited(3), found({"a", "b"}), RunState::failed, "exit_code", "exited with code 3 (expected 0)"},
+      {exited(0), found({"a"}), RunState::failed, "missing_metric", "required metric not found: b"},
+      {exited(0), found({}), RunState::failed, "missing_metric", "required metrics not found: a, b"},
+      {exec::Outcome{"1", -1, 9, false, 1}, found({"a", "b"}), RunState::failed, "signal", "killed by signal 9 (SIGKILL)"},
+      {exec::Outcome{"1", -1, 15, true, 2}, found({}), RunState::failed, "timeout", "exceeded its time limit after 2.0 s"},
+  };
+  for (const auto& c : cases) {
+    const auto r = runner::judge(c.outcome, c.extraction, success);
+    CHECK(r.state == c.state);
+    CHECK(r.failure_class == c.cls);
+    CHECK(r.failure_reason == c.reason);
+  }
+  const auto kept = runner::judge(exited(3), found({"a"}), success);
+  CHECK(kept.metrics.size() == 1);  // metrics of failed attempts are kept
+  CHECK(kept.exit_code == std::optional<int>(3));
+}
+
+TEST_CASE("ingest reads the run directory and writes exit_status") {
+  TempDir dir;
+  std::ofstream(dir.file("stdout")) << "x=5\nx=7\n";
+  std::ofstream(dir.file("stderr")) << "";
+  parse::Extractor extractor({{"x", "", "higher", parse::Rule::Kind::regex, "x=(?<value>\\d+)", "stdout", {}}});
+  spec::Success success;
+  success.metrics = {"x"};
+  const auto r = runner::ingest(exited(0), dir.path.string(), extractor, success);
+  CHECK(r.state == RunState::succeeded);
+  REQUIRE(r.metrics.size() == 2);
+  CHECK(r.metrics[1].value == 7);
+  CHECK(r.metrics[1].index == 1);
+  std::ifstream status(dir.file("exit_status"));
+  std::string first;
+  std::getline(status, first);
+  CHECK(first == "format=1");
+}
