@@ -9,19 +9,6 @@
 
 namespace sweep::matrix {
 
-/// One odometer digit: an axis, or a zip group whose axes advance together. Each of its `length`
-/// positions assigns values to a fixed set of schema slots.
-struct Expansion::Unit {
-  std::vector<std::size_t> slots;
-  std::vector<std::vector<Value>> rows;  // rows[position][k] goes to slots[k]
-};
-
-/// An exclusion compiled to slot indices: either a partial match or a bound expression.
-struct Expansion::Exclude {
-  std::vector<std::pair<std::size_t, Value>> match;
-  std::optional<spec::Expr> where;
-};
-
 namespace {
 
 bool same_value(const Value& a, const Value& b) {

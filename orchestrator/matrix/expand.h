@@ -55,8 +55,17 @@ class Expansion {
   std::vector<Point> points() const;
 
  private:
-  struct Unit;     // an axis or a zip group: one odometer digit
-  struct Exclude;  // a compiled exclusion rule
+  /// One odometer digit: an axis, or a zip group whose axes advance together. Each of its positions
+  /// assigns values to a fixed set of schema slots.
+  struct Unit {
+    std::vector<std::size_t> slots;
+    std::vector<std::vector<Value>> rows;  // rows[position][k] goes to slots[k]
+  };
+  /// An exclusion compiled to slot indices: either a partial match or a bound expression.
+  struct Exclude {
+    std::vector<std::pair<std::size_t, Value>> match;
+    std::optional<spec::Expr> where;
+  };
 
   bool excluded(std::span<const Value> values) const;
   void evaluate_derived(std::vector<Value>& values) const;
