@@ -8,7 +8,7 @@ namespace sweep::runner {
 namespace {
 
 std::vector<std::string> with_run_variables(std::vector<std::string> names) {
-  names.insert(names.end(), kRunVariables.begin(), kRunVariables.end());
+  for (const auto name : spec::kRunVariables) names.emplace_back(name);
   return names;
 }
 

@@ -13,10 +13,6 @@
 
 namespace sweep::runner {
 
-/// The variables a run adds to its point's values in templates (docs/experiment-format.md).
-inline const std::vector<std::string> kRunVariables{"campaign", "experiment", "point_id", "run_id",
-                                                    "repetition", "attempt", "run_dir"};
-
 /// Identifies one attempt of one run when rendering its templates.
 struct RunContext {
   std::string campaign;

@@ -2,9 +2,11 @@
 // The experiment model: what a validated experiment YAML file means. Produced by spec::load_*
 // (spec/load.h); consumed by matrix/ (expansion) and runner/ (everything else). Every element keeps the
 // SourceLocation it came from so later stages can still point at the file.
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "spec/expr.h"
@@ -16,9 +18,16 @@ namespace sweep::spec {
 /// The version of the experiment format this build reads (`format: 1` at the top is optional).
 inline constexpr int kExperimentFormatVersion = 1;
 
+/// Variables the runner adds to every run's template variables, next to the parameters and derived
+/// values. Parameter and derived names may not take these names (validated at load).
+inline constexpr std::array<std::string_view, 7> kRunVariables{
+    "campaign", "experiment", "point_id", "run_id", "repetition", "attempt", "run_dir"};
+
 struct Param {
   std::string name;
   Value value;
+
+  friend bool operator==(const Param&, const Param&) = default;
 };
 
 /// One entry in a matrix axis. A scalar entry `batch: [16, 32]` gives one Param named after the key;
@@ -101,6 +110,9 @@ struct Experiment {
   SourceLocation executor_where;
 
   /// All parameter names in expansion order (axis order, then fields), then derived names.
+  /// Every Expr in a loaded Experiment (derived and exclude `where`) is bound to exactly this list, so
+  /// one slot vector [parameter values..., derived values...] serves them all; derived entry i only
+  /// reads slots before its own.
   std::vector<std::string> parameter_names() const;
 };
 

@@ -1,0 +1,205 @@
+// spec::load_file / load_text: the table of top-level keys, the order they are read in, and --set.
+#include "spec/load.h"
+
+#include <fmt/core.h>
+#include <yaml-cpp/depthguard.h>
+
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include "spec/load_sections.h"
+#include "util/names.h"
+#include "util/strings.h"
+
+namespace sweep::spec {
+namespace {
+
+constexpr std::array<std::string_view, 5> kKeywords{"and", "or", "not", "true", "false"};
+
+void read_format(const Field& f, const Source& src, LoadState&) {
+  if (!f.value.IsScalar() || f.value.Scalar() != std::to_string(kExperimentFormatVersion))
+    fail_at(location(f, src), fmt::format("unsupported \"format\" {} (this build reads format {})", describe(f.value),
+                                          kExperimentFormatVersion));
+}
+
+void read_name(const Field& f, const Source& src, LoadState& st) {
+  const std::string name = scalar_text(f, src, "a name");
+  try {
+    require_safe_name(name, "name");
+  } catch (const Error& e) {
+    fail_at(location(f, src), e.message());
+  }
+  st.exp.name = name;
+}
+
+void read_description(const Field& f, const Source& src, LoadState& st) {
+  st.exp.description = scalar_text(f, src, "a string");
+}
+
+void read_repetitions(const Field& f, const Source& src, LoadState& st) {
+  st.exp.repetitions = static_cast<int>(integer_in(f, src, 1, INT_MAX, "an integer >= 1"));
+}
+
+void read_reserved(const Field&, const Source&, LoadState&) {}
+
+/// Readers run in table order: phase 1, then the --set overrides, then phase 2 (which reads what
+/// phase 1 and the overrides produced).
+struct TopKey {
+  std::string_view name;
+  int phase;
+  bool required;
+  bool overridable;  // by --set name=value
+  Reader read;
+};
+
+constexpr std::array<TopKey, 14> kTopKeys{{
+    {"format", 1, false, false, read_format},
+    {"name", 1, true, true, read_name},
+    {"description", 1, false, true, read_description},
+    {"matrix", 1, true, false, read_matrix},
+    {"repetitions", 1, false, true, read_repetitions},
+    {"workload", 1, true, false, read_workload},
+    {"resources", 1, false, false, read_resources},
+    {"metrics", 1, false, false, read_metrics},
+    {"executor", 1, false, true, read_executor},
+    {"report", 1, false, false, read_reserved},  // reserved for report settings; accepted and ignored
+    {"zip", 2, false, false, read_zip},
+    {"derived", 2, false, false, read_derived},
+    {"exclude", 2, false, false, read_exclude},  // after derived: `where` may use derived values
+    {"success", 2, false, false, read_success},  // after metrics
+}};
+
+std::vector<std::string_view> top_key_names(bool overridable_only) {
+  std::vector<std::string_view> out;
+  for (const TopKey& k : kTopKeys)
+    if (!overridable_only || k.overridable) out.push_back(k.name);
+  return out;
+}
+
+void run_phase(int phase, const std::vector<Field>& fields, const Source& src, LoadState& st) {
+  for (const TopKey& k : kTopKeys)
+    if (k.phase == phase)
+      if (const Field* f = find_field(fields, k.name)) k.read(*f, src, st);
+}
+
+void check_required(const std::vector<Field>& fields, const Source& src) {
+  for (const TopKey& k : kTopKeys)
+    if (k.required && !find_field(fields, k.name))
+      fail_at(SourceLocation{src.file, 1, 1}, fmt::format("missing required key \"{}\"", k.name));
+}
+
+YAML::Node parse_override_value(const Override& o, const Source& src) {
+  try {
+    return YAML::Load(o.value);
+  } catch (const YAML::Exception& e) {
+    fail_at(SourceLocation{src.file}, fmt::format("cannot read the value: {}", e.msg));
+  }
+}
+
+[[noreturn]] void fail_unknown_override(const Override& o, const Source& src, const Experiment& exp) {
+  for (const Axis& a : exp.matrix)
+    if (std::find(a.param_names.begin(), a.param_names.end(), o.key) != a.param_names.end())
+      fail_at(SourceLocation{src.file}, fmt::format("cannot --set \"{}\": it is a field of map axis \"{}\", and a map "
+                                                    "axis cannot be --set",
+                                                    o.key, a.key));
+  std::vector<std::string> top;
+  for (std::string_view k : top_key_names(true)) top.emplace_back(k);
+  std::vector<std::string> keys = top;
+  for (const Axis& a : exp.matrix) keys.push_back(a.key);
+  const std::string hint = did_you_mean(o.key, keys);
+  fail_at(SourceLocation{src.file},
+          hint.empty() ? fmt::format("unknown key \"{}\" for --set (expected a matrix key or one of: {})", o.key,
+                                     join(top, ", "))
+                       : fmt::format("unknown key \"{}\" for --set{}", o.key, hint));
+}
+
+void apply_override(const Override& o, LoadState& st) {
+  const Source src{fmt::format("--set {}={}", o.key, o.value), o.value, false};
+  if (o.key.empty()) fail_at(SourceLocation{src.file}, "--set needs key=value with a non-empty key");
+  const Field f{o.key, YAML::Node(), parse_override_value(o, src)};
+  for (Axis& axis : st.exp.matrix)
+    if (axis.key == o.key) return override_axis(axis, f, src, st);
+  for (const TopKey& k : kTopKeys)
+    if (k.overridable && k.name == o.key) return k.read(f, src, st);
+  fail_unknown_override(o, src, st.exp);
+}
+
+YAML::Node parse_document(const std::string& text, const Source& src) {
+  std::vector<YAML::Node> docs;
+  try {
+    docs = YAML::LoadAll(text);
+  } catch (const YAML::DeepRecursion& e) {  // its message reads "bad file" in yaml-cpp 0.7
+    fail_at(SourceLocation{src.file, e.mark.line + 1, e.mark.column + 1},
+            fmt::format("the YAML is nested too deeply (more than {} levels)", e.depth() - 1));
+  } catch (const YAML::Exception& e) {
+    fail_at(SourceLocation{src.file, e.mark.line + 1, e.mark.column + 1}, e.msg);
+  }
+  if (docs.empty() || docs.front().IsNull())
+    fail_at(SourceLocation{src.file, 1, 1},
+            "the experiment is empty; it needs at least \"name\", \"matrix\" and "
+            "\"workload\"");
+  if (docs.size() > 1)
+    fail_at(location(docs[1], src), "the file holds more than one YAML document; an experiment is one document");
+  if (!docs.front().IsMap())
+    fail_at(location(docs.front(), src), fmt::format("the top level must be a map of keys (name, matrix, workload, "
+                                                     "...), got {}",
+                                                     describe(docs.front())));
+  return docs.front();
+}
+
+}  // namespace
+
+void check_param_name(const std::string& name, const SourceLocation& at, std::string_view what) {
+  if (!is_identifier(name))
+    fail_at(at, fmt::format("{} \"{}\" must be a name of letters, digits and _ that does not start with a digit", what,
+                            name));
+  if (std::find(kKeywords.begin(), kKeywords.end(), name) != kKeywords.end())
+    fail_at(at, fmt::format("{} \"{}\" is a keyword of the expression language; choose another name", what, name));
+  if (std::find(kRunVariables.begin(), kRunVariables.end(), name) != kRunVariables.end())
+    fail_at(at, fmt::format("{} \"{}\" is reserved for a run variable; choose another name", what, name));
+}
+
+Experiment load_text(const std::string& text, const std::string& path, const std::vector<Override>& overrides) {
+  check_text(text, path);
+  const Source src{path, text, true};
+  const YAML::Node root = parse_document(text, src);
+  check_document(root, src);
+
+  Experiment exp;
+  exp.path = path;
+  exp.text = text;
+  LoadState st{exp, {}, {}};
+  const std::vector<Field> fields = map_fields(Field{"", YAML::Node(), root}, src);
+  const std::vector<std::string_view> names = top_key_names(false);
+  check_keys(fields, names, src);
+  check_required(fields, src);
+  run_phase(1, fields, src, st);
+  for (const Override& o : overrides) apply_override(o, st);
+  run_phase(2, fields, src, st);
+  return exp;
+}
+
+Experiment load_file(const std::string& path, const std::vector<Override>& overrides) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status))
+    throw Error(ErrorKind::not_found, fmt::format("experiment file \"{}\" does not exist", path));
+  if (std::filesystem::is_directory(status))
+    throw Error(ErrorKind::io, fmt::format("experiment file \"{}\" is a directory", path));
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec && size > kMaxExperimentBytes)
+    fail_at(SourceLocation{path}, fmt::format("the file is {} bytes; experiment files are limited to 16 MiB", size));
+  std::ifstream in(path, std::ios::binary);
+  if (!in.is_open()) throw Error(ErrorKind::io, fmt::format("cannot open experiment file \"{}\"", path));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) throw Error(ErrorKind::io, fmt::format("cannot read experiment file \"{}\"", path));
+  return load_text(buffer.str(), path, overrides);
+}
+
+}  // namespace sweep::spec

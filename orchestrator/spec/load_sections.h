@@ -1,0 +1,48 @@
+#pragma once
+// Private to spec/load*.cpp: one reader per top-level key of the experiment format. load.cpp owns the
+// table that maps keys to readers and the order they run in.
+#include <string>
+#include <vector>
+
+#include "spec/experiment.h"
+#include "spec/yaml_read.h"
+
+namespace sweep::spec {
+
+/// What one load accumulates besides the Experiment itself.
+struct LoadState {
+  Experiment& exp;
+  std::vector<std::string> map_axes;         // matrix keys whose choices are maps
+  std::vector<std::string> overridden_axes;  // matrix keys replaced by --set
+};
+
+/// Reads one top-level entry into st.exp. `src` is the file, or the --set override for overridable keys.
+using Reader = void (*)(const Field& f, const Source& src, LoadState& st);
+
+// load_matrix.cpp
+void read_matrix(const Field& f, const Source& src, LoadState& st);
+void read_zip(const Field& f, const Source& src, LoadState& st);
+void read_exclude(const Field& f, const Source& src, LoadState& st);  // after read_derived
+/// Replaces the choices of scalar axis `axis` by the single value of `f` (a --set override).
+void override_axis(Axis& axis, const Field& f, const Source& src, LoadState& st);
+
+// load_derived.cpp
+void read_derived(const Field& f, const Source& src, LoadState& st);  // after matrix and overrides
+
+// load_workload.cpp
+void read_workload(const Field& f, const Source& src, LoadState& st);
+void read_resources(const Field& f, const Source& src, LoadState& st);
+void read_executor(const Field& f, const Source& src, LoadState& st);
+
+// load_metrics.cpp
+void read_metrics(const Field& f, const Source& src, LoadState& st);
+void read_success(const Field& f, const Source& src, LoadState& st);  // after read_metrics
+
+/// Throws unless `name` can name a parameter or derived value: an identifier that is neither a keyword
+/// of the expression language nor a run variable. `what` starts the message ("matrix key").
+void check_param_name(const std::string& name, const SourceLocation& at, std::string_view what);
+
+/// `unknown WHAT "name" (available: a, b) (did you mean "a"?)` unless `name` is in `table`.
+void check_in_table(const Field& f, const Source& src, std::span<const std::string_view> table, std::string_view what);
+
+}  // namespace sweep::spec

@@ -1,0 +1,152 @@
+// Readers of `workload`, `resources` (with the Slurm time limit) and `executor`, and the tables of
+// known launchers, executors and bundled programs.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+
+#include "spec/load_sections.h"
+#include "util/strings.h"
+
+namespace sweep::spec {
+namespace {
+
+// Adding a launcher, executor or bundled program is one entry here (plus its implementation elsewhere).
+constexpr std::array<std::string_view, 1> kLaunchers{"local"};
+constexpr std::array<std::string_view, 1> kExecutors{"local"};
+constexpr std::array<std::string_view, 0> kBundledPrograms{};
+
+constexpr std::array<std::string_view, 3> kWorkloadKeys{"command", "program", "launcher"};
+
+constexpr std::string_view kTimeFormats = "minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED";
+
+void read_command(const Field& f, const Source& src, Workload& w) {
+  w.command = scalar_text(f, src, "a command string");
+  if (trim(w.command).empty()) fail_at(location(f, src), "\"workload.command\" must not be empty");
+  w.command_where = content_location(f, src);
+}
+
+[[noreturn]] void fail_program(const Field& f, const Source& src) {
+  const std::string name = scalar_text(f, src, "the name of a bundled program");
+  const std::vector<std::string> names(kBundledPrograms.begin(), kBundledPrograms.end());
+  fail_at(location(f, src),
+          fmt::format("bundled program \"{}\" is not available in this build (available: {}){}; "
+                      "use workload.command",
+                      name, names.empty() ? "none yet" : join(names, ", "), did_you_mean(name, names)));
+}
+
+std::optional<std::int64_t> digits_value(std::string_view s) {
+  std::int64_t v = 0;
+  if (s.empty() || s.size() > 9) return std::nullopt;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size() || v < 0) return std::nullopt;
+  return v;
+}
+
+/// Seconds in a Slurm time string with colons ("MM", "MM:SS", "HH:MM:SS", with `has_days` "HH",
+/// "HH:MM", "HH:MM:SS"). Throws for malformed text or minutes/seconds (and hours after days) >= 60/24.
+double clock_seconds(const Field& f, const Source& src, std::string_view text, bool has_days) {
+  const std::vector<std::string> parts = split(text, ':');
+  std::vector<std::int64_t> v;
+  for (const std::string& p : parts) {
+    const auto n = digits_value(p);
+    if (!n || parts.size() > 3) fail_expected(f, src, fmt::format("a time limit ({})", kTimeFormats));
+    v.push_back(*n);
+  }
+  // Units of each field from the left: with days the first field is hours; otherwise minutes first
+  // unless all three fields are given.
+  const bool hours_first = has_days || v.size() == 3;
+  const std::array<std::int64_t, 3> unit =
+      hours_first ? std::array<std::int64_t, 3>{3600, 60, 1} : std::array<std::int64_t, 3>{60, 1, 0};
+  for (std::size_t i = 1; i < v.size(); ++i)
+    if (v[i] >= 60)
+      fail_at(location(f, src), fmt::format("\"{}\": {} must be < 60 in \"{}\"", f.path,
+                                            unit[i] == 60 ? "minutes" : "seconds", f.value.Scalar()));
+  if (has_days && v[0] >= 24)
+    fail_at(location(f, src), fmt::format("\"{}\": hours must be < 24 after days in \"{}\"", f.path, f.value.Scalar()));
+  double total = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) total += static_cast<double>(v[i] * unit[i]);
+  return total;
+}
+
+/// resources.time as seconds; nullopt for UNLIMITED/INFINITE. Plain numbers are minutes, like Slurm.
+std::optional<double> time_limit(const Field& f, const Source& src) {
+  const std::string text = scalar_text(f, src, fmt::format("a time limit ({})", kTimeFormats));
+  if (text == "UNLIMITED" || text == "INFINITE" || text == "unlimited" || text == "infinite") return std::nullopt;
+  const Value v = scalar_value(f, src);
+  double seconds = 0;
+  if (v.is_number()) {
+    seconds = v.as_number() * 60;
+  } else {
+    const std::size_t dash = text.find('-');
+    const std::optional<std::int64_t> days = dash == std::string::npos ? 0 : digits_value(text.substr(0, dash));
+    if (!days) fail_expected(f, src, fmt::format("a time limit ({})", kTimeFormats));
+    seconds =
+        static_cast<double>(*days * 86400) +
+        clock_seconds(f, src, dash == std::string::npos ? text : text.substr(dash + 1), dash != std::string::npos);
+  }
+  if (!(seconds > 0) || !std::isfinite(seconds))
+    fail_at(location(f, src),
+            fmt::format("\"{}\" must be a positive time limit (use UNLIMITED for none), got \"{}\"", f.path, text));
+  return seconds;
+}
+
+/// [A-Za-z][A-Za-z0-9_-]*, which covers Slurm's option names (cpus-per-task, gres, ...).
+bool is_resource_name(std::string_view key) {
+  const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  if (key.empty() || !letter(key[0])) return false;
+  return std::all_of(key.begin(), key.end(),
+                     [&](char c) { return letter(c) || (c >= '0' && c <= '9') || c == '_' || c == '-'; });
+}
+
+}  // namespace
+
+void check_in_table(const Field& f, const Source& src, std::span<const std::string_view> table, std::string_view what) {
+  const bool vowel = !what.empty() && std::string_view("aeiou").find(what[0]) != std::string_view::npos;
+  const std::string name = scalar_text(f, src, fmt::format("the name of {} {}", vowel ? "an" : "a", what));
+  if (std::find(table.begin(), table.end(), name) != table.end()) return;
+  const std::vector<std::string> names(table.begin(), table.end());
+  fail_at(location(f, src),
+          fmt::format("unknown {} \"{}\" (available: {}){}", what, name, join(names, ", "), did_you_mean(name, names)));
+}
+
+void read_workload(const Field& f, const Source& src, LoadState& st) {
+  Workload& w = st.exp.workload;
+  w.where = location(f, src);
+  const std::vector<Field> fields = map_fields(f, src);
+  check_keys(fields, kWorkloadKeys, src);
+  const Field* command = find_field(fields, "command");
+  const Field* program = find_field(fields, "program");
+  if (!command && !program) fail_at(w.where, "\"workload\" needs \"command\" (or \"program\" for a bundled program)");
+  if (command && program)
+    fail_at(location(program->key, src), "\"workload\" takes either \"command\" or \"program\", not both");
+  if (program) fail_program(*program, src);
+  read_command(*command, src, w);
+  if (const Field* launcher = find_field(fields, "launcher")) {
+    check_in_table(*launcher, src, kLaunchers, "launcher");
+    w.launcher = launcher->value.Scalar();
+  }
+}
+
+void read_resources(const Field& f, const Source& src, LoadState& st) {
+  for (const Field& r : map_fields(f, src)) {
+    const std::string key = key_name(r);
+    if (!is_resource_name(key))
+      fail_at(location(r.key, src), fmt::format("resource name \"{}\" must start with a letter and contain only "
+                                                "letters, digits, _ and -",
+                                                key));
+    const std::string value = scalar_text(r, src, "a single value (string or number)");
+    if (key == "time") st.exp.timeout_s = time_limit(r, src);
+    st.exp.resources.emplace_back(key, value);
+  }
+}
+
+void read_executor(const Field& f, const Source& src, LoadState& st) {
+  check_in_table(f, src, kExecutors, "executor");
+  st.exp.executor = f.value.Scalar();
+  st.exp.executor_where = location(f, src);
+}
+
+}  // namespace sweep::spec

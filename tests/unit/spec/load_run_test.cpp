@@ -1,0 +1,180 @@
+// spec::load_text: workload, resources (time limits), metrics, success and executor.
+#include "load_helpers.h"
+
+using namespace sweep;
+using namespace sweep::spec;
+using spec_test::load;
+using spec_test::load_error;
+
+namespace {
+
+const std::string kTop = "name: t\nmatrix: {n: [1]}\n";    // lines 1-2
+const std::string kWorkload = "workload: {command: x}\n";  // line 3 after kTop
+
+std::optional<double> timeout_of(const std::string& time) {
+  return load(kTop + kWorkload + "resources: {time: " + time + "}\n").timeout_s;
+}
+
+std::string time_error(const std::string& time) {
+  return load_error(kTop + kWorkload + "resources: {time: " + time + "}\n");
+}
+
+std::string metric_error(const std::string& metric) {
+  return load_error(kTop + kWorkload + "metrics:\n  - " + metric + "\n");
+}
+
+}  // namespace
+
+TEST_CASE("workload: command and launcher") {
+  const Experiment e = load(kTop + "workload:\n  command: \"run {{n}}\"\n  launcher: local\n");
+  CHECK(e.workload.command == "run {{n}}");
+  CHECK(e.workload.command_where.str() == "x.yaml:4:13");  // the first character inside the quotes
+  CHECK(e.workload.launcher == "local");
+  CHECK(e.workload.program.empty());
+  CHECK(e.workload.where.str() == "x.yaml:4:3");
+}
+
+TEST_CASE("workload: errors") {
+  CHECK(load_error(kTop + "workload:\n  launcher: local\n") ==
+        "x.yaml:4:3: \"workload\" needs \"command\" (or \"program\" for a bundled program)");
+  CHECK(load_error(kTop + "workload:\n  program: collbench\n") ==
+        "x.yaml:4:12: bundled program \"collbench\" is not available in this build (available: none yet); use "
+        "workload.command");
+  CHECK(load_error(kTop + "workload:\n  command: x\n  program: collbench\n") ==
+        "x.yaml:5:3: \"workload\" takes either \"command\" or \"program\", not both");
+  CHECK(load_error(kTop + "workload:\n  command: x\n  launcher: srun\n") ==
+        "x.yaml:5:13: unknown launcher \"srun\" (available: local)");
+  CHECK(load_error(kTop + "workload:\n  command: x\n  launcher: locl\n") ==
+        "x.yaml:5:13: unknown launcher \"locl\" (available: local) (did you mean \"local\"?)");
+  CHECK(load_error(kTop + "workload:\n  comand: x\n") ==
+        "x.yaml:4:3: unknown key \"comand\" (did you mean \"command\"?)");
+  CHECK(load_error(kTop + "workload:\n  command: \"  \"\n") == "x.yaml:4:12: \"workload.command\" must not be empty");
+  CHECK(load_error(kTop + "workload:\n  command: [a, b]\n") ==
+        "x.yaml:4:12: \"workload.command\" must be a command string, got a list");
+  CHECK(load_error(kTop + "workload: run\n") == "x.yaml:3:11: \"workload\" must be a map, got \"run\"");
+}
+
+TEST_CASE("resources: scalars kept as strings in file order") {
+  const Experiment e =
+      load(kTop + kWorkload + "resources:\n  partition: gpu\n  mem: 16G\n  exclusive: true\n  gpus: 2\n");
+  CHECK(e.resources == std::vector<std::pair<std::string, std::string>>{
+                           {"partition", "gpu"}, {"mem", "16G"}, {"exclusive", "true"}, {"gpus", "2"}});
+  CHECK(!e.timeout_s);
+  CHECK(load_error(kTop + kWorkload + "resources:\n  gres: [gpu]\n") ==
+        "x.yaml:5:9: \"resources.gres\" must be a single value (string or number), got a list");
+  CHECK(load_error(kTop + kWorkload + "resources:\n  _x: 1\n") ==
+        "x.yaml:5:3: resource name \"_x\" must start with a letter and contain only letters, digits, _ and -");
+  CHECK(load_error(kTop + kWorkload + "resources: [a]\n") == "x.yaml:4:12: \"resources\" must be a map, got a list");
+}
+
+TEST_CASE("resources.time: Slurm formats become the per-run timeout") {
+  CHECK(timeout_of("30") == 1800.0);  // plain number: minutes
+  CHECK(timeout_of("1.5") == 90.0);
+  CHECK(timeout_of("\"45\"") == 2700.0);                                   // MM
+  CHECK(timeout_of("\"10:30\"") == 630.0);                                 // MM:SS
+  CHECK(timeout_of("\"90:00\"") == 5400.0);                                // leading minutes may exceed 59
+  CHECK(timeout_of("\"1:02:03\"") == 3723.0);                              // HH:MM:SS
+  CHECK(timeout_of("\"2-12\"") == 2 * 86400.0 + 12 * 3600);                // D-HH
+  CHECK(timeout_of("\"1-00:30\"") == 86400.0 + 30 * 60);                   // D-HH:MM
+  CHECK(timeout_of("\"1-02:03:04\"") == 86400.0 + 2 * 3600 + 3 * 60 + 4);  // D-HH:MM:SS
+  CHECK(timeout_of("1:02:03") == 3723.0);                                  // unquoted works too
+  CHECK(!timeout_of("UNLIMITED"));
+  CHECK(!timeout_of("INFINITE"));
+}
+
+TEST_CASE("resources.time: errors") {
+  const std::string formats = "minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED";
+  CHECK(time_error("\"1:99\"") == "x.yaml:4:19: \"resources.time\": seconds must be < 60 in \"1:99\"");
+  CHECK(time_error("\"1:60:00\"") == "x.yaml:4:19: \"resources.time\": minutes must be < 60 in \"1:60:00\"");
+  CHECK(time_error("\"1-24\"") == "x.yaml:4:19: \"resources.time\": hours must be < 24 after days in \"1-24\"");
+  CHECK(time_error("abc") == "x.yaml:4:19: \"resources.time\" must be a time limit (" + formats + "), got \"abc\"");
+  CHECK(time_error("\"1:2:3:4\"") ==
+        "x.yaml:4:19: \"resources.time\" must be a time limit (" + formats + "), got \"1:2:3:4\"");
+  CHECK(time_error("\"x-1\"") == "x.yaml:4:19: \"resources.time\" must be a time limit (" + formats + "), got \"x-1\"");
+  CHECK(time_error("0") ==
+        "x.yaml:4:19: \"resources.time\" must be a positive time limit (use UNLIMITED for none), got \"0\"");
+  CHECK(time_error("-5") ==
+        "x.yaml:4:19: \"resources.time\" must be a positive time limit (use UNLIMITED for none), got \"-5\"");
+}
+
+TEST_CASE("metrics: regex and json rules") {
+  const Experiment e = load(kTop + kWorkload +
+                            "metrics:\n"
+                            "  - {name: busbw, unit: GB/s, better: higher, regex: 'busbw (?<busbw>[0-9.]+)'}\n"
+                            "  - {name: t.step, better: lower, regex: 'x (?P<value>\\d+)', source: stderr}\n"
+                            "  - {name: loss, better: lower, json: loss, source: logs/out.jsonl}\n");
+  REQUIRE(e.metrics.size() == 3);
+  CHECK(e.metrics[0].name == "busbw");
+  CHECK(e.metrics[0].unit == "GB/s");
+  CHECK(e.metrics[0].where.str() == "x.yaml:5:5");
+  CHECK(e.metrics[1].source == "stderr");
+  CHECK(e.metrics[1].unit.empty());
+  CHECK(e.metrics[2].kind == MetricRule::Kind::json);
+  CHECK(e.metrics[2].pattern == "loss");
+  CHECK(e.metrics[2].source == "logs/out.jsonl");
+  CHECK(e.success.metrics == std::vector<std::string>{"busbw", "t.step", "loss"});  // default: all
+}
+
+TEST_CASE("metrics: errors") {
+  CHECK(metric_error("{better: higher, regex: '(?<value>1)'}") == "x.yaml:5:5: \"metrics[0]\" is missing \"name\"");
+  CHECK(metric_error("{name: a, regex: '(?<value>1)'}") ==
+        "x.yaml:5:5: \"metrics[0]\" is missing \"better\" (higher or lower)");
+  CHECK(metric_error("{name: a, better: up, json: a}") ==
+        "x.yaml:5:23: \"metrics[0].better\" must be \"higher\" or \"lower\", got \"up\"");
+  CHECK(metric_error("{name: 1a, better: lower, json: a}") ==
+        "x.yaml:5:12: metric name \"1a\" must match [A-Za-z_][A-Za-z0-9_.]*");
+  CHECK(metric_error("{name: a, better: lower}") ==
+        "x.yaml:5:5: metric \"a\" needs exactly one of \"regex\" or \"json\"");
+  CHECK(metric_error("{name: a, better: lower, regex: '(?<value>1)', json: a}") ==
+        "x.yaml:5:52: metric \"a\" takes either \"regex\" or \"json\", not both");
+  CHECK(metric_error("{name: bw, better: lower, regex: 'bw ([0-9]+)'}") ==
+        "x.yaml:5:39: metric \"bw\": the regex needs a named group (?<value>...) or (?<bw>...) around the number");
+  CHECK(metric_error("{name: a, better: lower, json: ''}") == "x.yaml:5:36: \"metrics[0].json\" must not be empty");
+  CHECK(metric_error("{name: a, better: lower, json: a, source: /tmp/x}") ==
+        "x.yaml:5:47: \"metrics[0].source\" must be stdout, stderr or a path inside the run directory (relative, "
+        "without \"..\"), got \"/tmp/x\"");
+  CHECK(metric_error("{name: a, better: lower, json: a, source: out/../../x}") ==
+        "x.yaml:5:47: \"metrics[0].source\" must be stdout, stderr or a path inside the run directory (relative, "
+        "without \"..\"), got \"out/../../x\"");
+  CHECK(metric_error("{name: a, better: lower, json: a, units: s}") ==
+        "x.yaml:5:39: unknown key \"units\" (did you mean \"unit\"?)");
+  CHECK(metric_error("busbw") ==
+        "x.yaml:5:5: \"metrics[0]\" must be a map {name: ..., better: ..., regex: ...}, got \"busbw\"");
+  CHECK(load_error(kTop + kWorkload +
+                   "metrics:\n  - {name: a, better: lower, json: a}\n  - {name: a, better: lower, json: b}\n") ==
+        "x.yaml:6:5: duplicate metric \"a\" (first declared at line 5)");
+}
+
+TEST_CASE("success: exit code and required metrics") {
+  const std::string metrics =
+      "metrics:\n  - {name: bw, better: higher, json: bw}\n  - {name: lat, better: lower, json: lat}\n";
+  const Experiment e = load(kTop + kWorkload + metrics + "success:\n  exit_code: 3\n  metrics: [lat]\n");
+  CHECK(e.success.exit_code == 3);
+  CHECK(e.success.metrics == std::vector<std::string>{"lat"});
+  CHECK(e.success.where.str() == "x.yaml:8:3");
+  CHECK(load(kTop + kWorkload + metrics + "success: {metrics: []}\n").success.metrics.empty());
+  CHECK(load(kTop + kWorkload + metrics + "success: {exit_code: 1}\n").success.metrics ==
+        std::vector<std::string>{"bw", "lat"});
+}
+
+TEST_CASE("success: errors") {
+  const std::string metrics = "metrics:\n  - {name: bw, better: higher, json: bw}\n";  // lines 4-5; success 6
+  CHECK(load_error(kTop + kWorkload + metrics + "success: {metrics: [bww]}\n") ==
+        "x.yaml:6:21: unknown metric \"bww\" in success.metrics (did you mean \"bw\"?)");
+  CHECK(load_error(kTop + kWorkload + "success: {metrics: [bw]}\n") ==
+        "x.yaml:4:21: unknown metric \"bw\" in success.metrics (no metrics are declared)");
+  CHECK(load_error(kTop + kWorkload + metrics + "success: {metrics: [bw, bw]}\n") ==
+        "x.yaml:6:25: metric \"bw\" is listed twice in success.metrics");
+  CHECK(load_error(kTop + kWorkload + metrics + "success: {exit_code: 256}\n") ==
+        "x.yaml:6:22: \"success.exit_code\" must be an integer from 0 to 255, got \"256\"");
+  CHECK(load_error(kTop + kWorkload + metrics + "success: {exitcode: 0}\n") ==
+        "x.yaml:6:11: unknown key \"exitcode\" (did you mean \"exit_code\"?)");
+}
+
+TEST_CASE("executor: a table of known executors") {
+  CHECK(load(kTop + kWorkload + "executor: local\n").executor_where.str() == "x.yaml:4:11");
+  CHECK(load_error(kTop + kWorkload + "executor: slurm\n") ==
+        "x.yaml:4:11: unknown executor \"slurm\" (available: local)");
+  CHECK(load_error(kTop + kWorkload + "executor: [local]\n") ==
+        "x.yaml:4:11: \"executor\" must be the name of an executor, got a list");
+}
