@@ -4,6 +4,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+extern char** environ;
+
 #include <fstream>
 #include <thread>
 
@@ -28,6 +30,24 @@ std::string first_field(const std::string& path, const std::string& key, char se
   return "";
 }
 
+/// Environment variables that change how communication and scheduling behave; recorded as env.NAME.
+constexpr std::string_view kRecordedEnvPrefixes[] = {"CUDA_VISIBLE_DEVICES", "NCCL_", "OMPI_", "UCX_",
+                                                     "GLOO_", "SLURM_", "OMP_NUM_THREADS"};
+
+void add_environment(store::KeyValues& out) {
+  for (char** env = environ; *env; ++env) {
+    const std::string_view entry(*env);
+    const auto eq = entry.find('=');
+    if (eq == std::string_view::npos) continue;
+    const std::string_view name = entry.substr(0, eq);
+    for (const auto prefix : kRecordedEnvPrefixes)
+      if (name.substr(0, prefix.size()) == prefix) {
+        out.emplace_back("env." + std::string(name), std::string(entry.substr(eq + 1)));
+        break;
+      }
+  }
+}
+
 }  // namespace
 
 HostFacts host_facts() {
@@ -45,6 +65,7 @@ HostFacts host_facts() {
       {"kernel", std::string(uts.sysname) + " " + uts.release},
       {"os", first_field("/etc/os-release", "PRETTY_NAME", '=')},
   };
+  add_environment(facts.run_provenance);
   return facts;
 }
 

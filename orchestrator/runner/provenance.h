@@ -10,7 +10,8 @@ namespace sweep::runner {
 struct HostFacts {
   std::string hostname;
   std::string user;
-  store::KeyValues run_provenance;  // hostname, cpu_model, cpu_count, kernel, os
+  store::KeyValues run_provenance;  // hostname, cpu_model, cpu_count, kernel, os, env.<NAME> for
+                                    // CUDA_VISIBLE_DEVICES, NCCL_*, OMPI_*, UCX_*, GLOO_*, SLURM_*, OMP_NUM_THREADS
 };
 
 /// Reads this machine's facts (hostname, user, /proc/cpuinfo, uname, /etc/os-release).
