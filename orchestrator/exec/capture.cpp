@@ -3,7 +3,9 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/process.hpp>
 
+#include <chrono>
 #include <future>
+#include <thread>
 
 namespace sweep::exec {
 
@@ -22,7 +24,11 @@ std::optional<Captured> capture(const std::vector<std::string>& argv, const std:
     bp::child child(exe, bp::args(args), bp::std_in < bp::null, bp::std_out > out, bp::std_err > err,
                     bp::start_dir(cwd.empty() ? "." : cwd), ios);
     Captured result;
-    ios.run_for(timeout);
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    ios.run_until(deadline);  // returns early once both outputs reach EOF
+    // EOF comes a moment before the exited process can be reaped: give it until the deadline.
+    while (child.running() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
     if (child.running()) {
       child.terminate();
       result.timed_out = true;
