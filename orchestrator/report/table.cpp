@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -136,7 +137,12 @@ std::vector<Table> build_tables(const CampaignData& data, const std::vector<Poin
   return tables;
 }
 
-std::string format_number(double value) { return fmt::format("{:.4g}", value); }
+std::string format_number(double value) {
+  // Large magnitudes print as integers (219046, not 2.19e+05); the rest to 4 significant digits.
+  const double magnitude = std::fabs(value);
+  if (magnitude >= 1e4 && magnitude < 1e15) return fmt::format("{:.0f}", value);
+  return fmt::format("{:.4g}", value);
+}
 
 std::string format_cell(const Cell& cell) {
   if (!cell.present) return "–";

@@ -37,7 +37,7 @@ std::vector<Table> build_tables(const CampaignData& data, const std::vector<Poin
 
 /// "12.35 ± 0.04 (5)": mean and sample sd to 4 significant digits, then n.
 std::string format_cell(const Cell& cell);
-/// A number to 4 significant digits without trailing noise ("1234", "0.01235", "1.2e+09").
+/// A number to 4 significant digits ("1234", "0.01235", "1.2e+15"), or as an integer from 1e4 to 1e15.
 std::string format_number(double value);
 
 }  // namespace sweep::report
