@@ -62,7 +62,7 @@ TEST_CASE("a controller killed with SIGKILL resumes to exactly the planned runs"
   }
 }
 
-TEST_CASE("--resume takes the experiment from the database and re-runs failed runs") {
+TEST_CASE("resuming by label takes the experiment from the database and re-runs failed runs") {
   Sandbox box;
   const auto flag = box.path("flag");
   box.write("flaky.yaml", "name: flaky\nmatrix:\n  x: [1, 2]\nworkload:\n  command: test -e " + flag +
