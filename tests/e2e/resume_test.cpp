@@ -82,3 +82,27 @@ TEST_CASE("resuming by label takes the experiment from the database and re-runs 
   const auto other = box.sweep({"run", "--resume", "nope"});
   CHECK(other.exit_code == 4);
 }
+
+TEST_CASE("SIGINT stops a campaign with exit code 130, and it resumes to completion") {
+  Sandbox box;
+  std::string spec = kSlow;
+  spec.replace(spec.find("{{ledger}}"), 10, box.path("ledger"));
+  box.write("slow.yaml", spec);
+  const int pid = box.spawn_sweep({"run", "slow.yaml", "--label", "i", "--jobs", "2"});
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 130);
+  CHECK_THAT(read_file(box.path(".sweep.bg.err")), Catch::Contains("resume with: sweep run --resume i"));
+  {
+    auto db = box.db();
+    CHECK(scalar(db, "SELECT count(*) FROM runs WHERE state = 'running'") == 0);
+    CHECK(scalar(db, "SELECT count(*) FROM campaigns WHERE ended_at IS NULL") == 1);
+  }
+  const auto resumed = box.sweep({"run", "--resume", "i"});
+  CHECK(resumed.exit_code == 0);
+  auto db = box.db();
+  CHECK(scalar(db, "SELECT count(*) FROM runs WHERE state = 'succeeded'") == 16);
+}
