@@ -46,7 +46,8 @@ class Extractor {
   Extractor(const Extractor&) = delete;
   Extractor& operator=(const Extractor&) = delete;
 
-  /// Source names every rule reads ("stdout", "stderr", files), each once.
+  /// Source names extract() reads, each once: "stdout" and "stderr" always (metric lines), then every
+  /// other source a rule reads (files relative to the run directory), in declaration order.
   std::vector<std::string> sources() const;
 
   /// Applies the rules to `sources` (source name -> full text). A source that is absent is skipped.

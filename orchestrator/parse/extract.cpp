@@ -1,0 +1,139 @@
+#include "parse/extract.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <memory>
+#include <optional>
+
+#include "parse/collector.h"
+#include "parse/json_lines.h"
+#include "parse/metric_lines.h"
+#include "parse/regex_rule.h"
+#include "util/strings.h"
+
+namespace sweep::parse {
+
+namespace {
+
+/// The sources whose JSON lines are read as metric lines, in this order.
+constexpr std::array<std::string_view, 2> kMetricLineSources{"stdout", "stderr"};
+
+bool reads_metric_lines(std::string_view source) {
+  return std::find(kMetricLineSources.begin(), kMetricLineSources.end(), source) != kMetricLineSources.end();
+}
+
+}  // namespace
+
+/// A rule ready to apply: a compiled regex, or a json key split into its dotted path.
+struct Extractor::Compiled {
+  std::optional<RegexRule> regex;
+  std::vector<std::string> path;
+  std::string needle;  // what a JSON line must contain to be worth parsing for this rule
+
+  /// Throws Error(invalid_experiment) at rule.where for a rule that cannot be applied.
+  static std::unique_ptr<Compiled> from(const Rule& rule);
+
+  /// One pass over the lines of `source`: applies the json rules that read it and, for stdout and
+  /// stderr, the metric-line reader. Each candidate line is parsed once.
+  static void read_json_lines(const std::vector<Rule>& rules, const std::vector<Compiled*>& compiled,
+                              const std::string& source, std::string_view text, Collector& out);
+};
+
+namespace {
+
+/// Adds the observation of json rule `rule` on one parsed line, if the line holds its key.
+void apply_json_rule(const Rule& rule, const std::vector<std::string>& path, std::string_view source, std::size_t line,
+                     const nlohmann::json& object, Collector& out) {
+  const nlohmann::json* found = find_key(object, rule.pattern, path);
+  if (!found) return;
+  double value = 0;
+  if (found->is_number()) {
+    value = found->get<double>();
+    if (std::isfinite(value)) return out.add(rule.name, std::nullopt, value, rule.unit, rule.better);
+    return out.bad_number(found->dump(), NumberStatus::not_finite, source, line, rule.name);
+  }
+  if (found->is_string()) {
+    if (out.number(found->get_ref<const std::string&>(), source, line, rule.name, value))
+      out.add(rule.name, std::nullopt, value, rule.unit, rule.better);
+    return;
+  }
+  out.bad_number(found->dump(), NumberStatus::not_a_number, source, line, rule.name);
+}
+
+}  // namespace
+
+Extractor::Extractor(std::vector<Rule> rules) : rules_(std::move(rules)) {
+  // Built in owning form first, so a rule that fails to compile leaks nothing.
+  std::vector<std::unique_ptr<Compiled>> owned;
+  for (const Rule& rule : rules_) owned.push_back(Compiled::from(rule));
+  for (auto& c : owned) compiled_.push_back(c.release());
+}
+
+Extractor::~Extractor() {
+  for (Compiled* c : compiled_) delete c;
+}
+
+std::vector<std::string> Extractor::sources() const {
+  std::vector<std::string> out(kMetricLineSources.begin(), kMetricLineSources.end());
+  for (const Rule& rule : rules_)
+    if (std::find(out.begin(), out.end(), rule.source) == out.end()) out.push_back(rule.source);
+  return out;
+}
+
+Extraction Extractor::extract(const std::map<std::string, std::string_view>& sources) const {
+  Collector out;
+  try {
+    for (std::size_t i = 0; i < rules_.size(); ++i) {
+      const auto text = sources.find(rules_[i].source);
+      if (compiled_[i]->regex && text != sources.end())
+        compiled_[i]->regex->apply(rules_[i], text->first, text->second, out);
+    }
+    for (const std::string& source : this->sources()) {
+      if (const auto text = sources.find(source); text != sources.end())
+        Compiled::read_json_lines(rules_, compiled_, source, text->second, out);
+    }
+  } catch (const std::exception& e) {  // only resource exhaustion can get here
+    out.warn("extract", 0, fmt::format("extraction stopped: {}", e.what()));
+  }
+  return out.finish();
+}
+
+void Extractor::Compiled::read_json_lines(const std::vector<Rule>& rules, const std::vector<Compiled*>& compiled,
+                                          const std::string& source, std::string_view text, Collector& out) {
+  std::vector<std::size_t> json_rules;
+  std::vector<std::string> needles;
+  RulesByName by_name;
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    by_name.emplace(rules[i].name, &rules[i]);
+    if (compiled[i]->regex || rules[i].source != source) continue;
+    json_rules.push_back(i);
+    needles.push_back(compiled[i]->needle);
+  }
+  const bool metric_lines = reads_metric_lines(source);
+  if (metric_lines) needles.emplace_back(kMetricLineNeedle);
+  if (needles.empty()) return;
+  for_each_json_line(text, needles, [&](std::size_t line, std::string_view line_text, const nlohmann::json& object) {
+    for (const std::size_t i : json_rules) apply_json_rule(rules[i], compiled[i]->path, source, line, object, out);
+    if (metric_lines) read_metric_line(source, line, line_text, object, by_name, out);
+  });
+}
+
+std::unique_ptr<Extractor::Compiled> Extractor::Compiled::from(const Rule& rule) {
+  auto compiled = std::make_unique<Compiled>();
+  switch (rule.kind) {
+    case Rule::Kind::regex:
+      compiled->regex.emplace(rule);
+      break;
+    case Rule::Kind::json:
+      if (rule.pattern.empty()) fail_at(rule.where, fmt::format("metric \"{}\": the json key is empty", rule.name));
+      compiled->path = split(rule.pattern, '.');
+      compiled->needle = needle_for_key(rule.pattern);
+      break;
+  }
+  return compiled;
+}
+
+}  // namespace sweep::parse
