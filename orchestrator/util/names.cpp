@@ -26,7 +26,7 @@ void require_safe_name(std::string_view name, std::string_view what) {
 std::string to_safe_name(std::string_view text) {
   std::string out;
   for (char c : text) out.push_back(safe_char(c) ? c : '_');
-  if (out.empty()) out = "_";
+  if (out.empty()) out.push_back('_');
   if (out.front() == '.' || out.front() == '-') out.front() = '_';
   if (out.size() > 128) out.resize(128);
   return out;
