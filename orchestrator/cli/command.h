@@ -32,6 +32,9 @@ void add_run(CLI::App& sub, Action& action);
 void add_report(CLI::App& sub, Action& action);
 void add_ls(CLI::App& sub, Action& action);
 void add_show(CLI::App& sub, Action& action);
+void add_status(CLI::App& sub, Action& action);
+void add_collect(CLI::App& sub, Action& action);
+void add_cancel(CLI::App& sub, Action& action);
 
 inline constexpr Command kCommands[] = {
     {"plan", "Validate an experiment and print its expanded points without running anything", add_plan},
@@ -39,6 +42,9 @@ inline constexpr Command kCommands[] = {
     {"report", "Render a campaign's tables as Markdown and CSV under reports/<campaign>/", add_report},
     {"ls", "List the campaigns in the results database", add_ls},
     {"show", "Show one campaign in detail: provenance, per-point progress, failures", add_show},
+    {"status", "Show a campaign's run counts per state and per point", add_status},
+    {"collect", "Slurm: ingest what a detached campaign finished, retry, submit more, and exit (cron-safe)", add_collect},
+    {"cancel", "Slurm: cancel everything a campaign has queued", add_cancel},
 };
 
 }  // namespace sweep::cli

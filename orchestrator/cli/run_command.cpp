@@ -8,6 +8,7 @@
 
 #include "cli/command.h"
 #include "cli/overrides.h"
+#include "cli/summary.h"
 #include "runner/run_campaign.h"
 #include "util/error.h"
 #include "util/exit_codes.h"
@@ -24,21 +25,6 @@ void on_stop_signal(int) { runner::request_stop(); }
 std::string default_template_dir() {
   const char* env = std::getenv("SWEEP_TEMPLATES");
   return env && *env ? env : SWEEP_DEFAULT_TEMPLATE_DIR;
-}
-
-int print_summary(const runner::RunSummary& s, bool dry_run) {
-  if (dry_run) {
-    fmt::print("dry run: rendered {} job scripts into {}\n", s.planned, s.run_root);
-    return 0;
-  }
-  fmt::print("campaign {}: {} runs planned, {} succeeded, {} failed ({} attempts started now)\n", s.label, s.planned,
-             s.succeeded, s.failed, s.executed);
-  fmt::print("database: {}\nruns:     {}\n", s.db_path, s.run_root);
-  if (s.interrupted) {
-    fmt::print(stderr, "sweep: interrupted; resume with: sweep run --resume {}\n", s.label);
-    return static_cast<int>(ExitCode::interrupted);
-  }
-  return s.failed > 0 ? static_cast<int>(ExitCode::runs_failed) : 0;
 }
 
 }  // namespace
@@ -62,6 +48,10 @@ void add_run(CLI::App& sub, Action& action) {
       ->check(CLI::PositiveNumber);
   sub.add_option("--templates", o->run.template_dir, "Job-script template directory")->capture_default_str();
   sub.add_flag("--dry-run", o->run.dry_run, "Render the job scripts and exit without running or recording anything");
+  sub.add_option("--executor", o->run.executor, "Run on this executor instead of the experiment's")
+      ->check(CLI::IsMember({"local", "slurm"}));
+  add_slurm_options(sub, o->run);
+  sub.add_flag("--detach", o->run.detach, "Slurm: submit and exit; follow up with sweep collect / status / cancel");
   o->paths.add_to(sub);
   sub.callback([o, &action] {
     action = [o] {
@@ -74,6 +64,8 @@ void add_run(CLI::App& sub, Action& action) {
       o->run.db_path = o->paths.db();
       if (o->timeout_s > 0) o->run.timeout_s = o->timeout_s;
       o->run.progress = ::isatty(STDERR_FILENO) != 0;
+      if (o->run.detach && o->run.executor != "slurm" && o->run.resume.empty() && o->run.executor != "")
+        throw Error(ErrorKind::usage, "--detach needs the slurm executor");
       std::signal(SIGINT, on_stop_signal);
       std::signal(SIGTERM, on_stop_signal);
       return print_summary(runner::run_campaign(o->run), o->run.dry_run);

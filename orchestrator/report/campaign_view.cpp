@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <map>
 
 
 namespace sweep::report {
@@ -40,6 +41,38 @@ std::string campaign_list(const std::vector<CampaignSummary>& campaigns) {
   return out;
 }
 
+namespace {
+
+std::string point_table(const CampaignData& data) {
+  std::string out = "| point | parameters | succeeded | failed | unfinished |\n| --- | --- | ---: | ---: | ---: |\n";
+  for (const auto& r : point_results(data))
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", r.point->point_id, point_label(*r.point), r.succeeded, r.failed,
+                       r.unfinished);
+  return out;
+}
+
+}  // namespace
+
+std::string campaign_status(const CampaignData& data) {
+  std::map<std::string, std::size_t> states;
+  std::map<std::string, std::size_t> classes;
+  for (const auto& r : data.runs) {
+    ++states[std::string(store::state_name(r.state))];
+    if (r.state == store::RunState::failed) ++classes[r.failure_class];
+  }
+  std::string out = fmt::format("campaign {} ({} executor), {} runs: ", data.campaign.label, data.campaign.executor,
+                                data.runs.size());
+  for (const char* s : {"succeeded", "failed", "running", "pending"})
+    out += fmt::format("{} {}{}", s, states[s], std::string_view(s) == "pending" ? "" : ", ");
+  out += data.campaign.ended_at.empty() ? "\n" : fmt::format("; ended {}\n", data.campaign.ended_at);
+  if (!classes.empty()) {
+    out += "failures:";
+    for (const auto& [cls, n] : classes) out += fmt::format(" {} {}", cls, n);
+    out += "\n";
+  }
+  return out + "\n" + point_table(data);
+}
+
 std::string campaign_detail(const CampaignData& data, const store::KeyValues& last_run_provenance) {
   const auto& c = data.campaign;
   std::string out = fmt::format(
@@ -48,10 +81,7 @@ std::string campaign_detail(const CampaignData& data, const store::KeyValues& la
       c.label, c.experiment, c.spec_path, c.spec_hash, c.overrides.empty() ? "none" : c.overrides, c.executor,
       c.started_at, c.ended_at.empty() ? "(unfinished)" : c.ended_at, c.host, c.user, c.tool_version,
       c.git_commit.empty() ? "(not in git)" : c.git_commit, c.git_dirty.value_or(false) ? " (dirty)" : "", c.run_root);
-  out += "| point | parameters | succeeded | failed | unfinished |\n| --- | --- | ---: | ---: | ---: |\n";
-  for (const auto& r : point_results(data))
-    out += fmt::format("| {} | {} | {} | {} | {} |\n", r.point->point_id, point_label(*r.point), r.succeeded, r.failed,
-                       r.unfinished);
+  out += point_table(data);
   bool any_failed = false;
   for (const auto& r : data.runs)
     if (r.state == store::RunState::failed) {

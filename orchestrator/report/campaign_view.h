@@ -19,4 +19,7 @@ std::string campaign_list(const std::vector<CampaignSummary>& campaigns);
 /// and the provenance of the most recent run.
 std::string campaign_detail(const CampaignData& data, const store::KeyValues& last_run_provenance);
 
+/// A campaign's progress: run counts per state, failures per class, and a per-point table.
+std::string campaign_status(const CampaignData& data);
+
 }  // namespace sweep::report

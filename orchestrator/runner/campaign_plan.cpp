@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include "runner/launchers.h"
+#include "runner/slurm_script.h"
 #include "util/error.h"
 
 namespace sweep::runner {
@@ -29,6 +31,31 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
   auto script_names = with_run_variables(schema_.names);
   script_names.push_back("command");
   job_script_.check_names(script_names);
+  launch_ = launch_prefix(experiment_.workload);
+  for (const spec::Resource& r : experiment_.resources) {
+    templating::Template t(r.value, r.where);
+    t.check_names(schema_.names);
+    resources_.push_back(std::move(t));
+  }
+  if (experiment_.executor == "slurm") {
+    array_script_.emplace(templating::load_template_file(fmt::format("{}/slurm/array.sh.mustache", template_dir)));
+    array_script_->check_names(std::vector<std::string>(kArrayVariables.begin(), kArrayVariables.end()));
+    for (const auto& point : points_) sbatch_options(point);  // every point's resources render, or Error
+  }
+}
+
+std::vector<std::string> CampaignPlan::sbatch_options(const matrix::Point& point) const {
+  templating::Variables vars;
+  for (std::size_t i = 0; i < schema_.names.size(); ++i) vars[schema_.names[i]] = point.values[i].text();
+  std::vector<std::pair<const spec::Resource*, std::string>> rendered;
+  for (std::size_t i = 0; i < resources_.size(); ++i)
+    rendered.emplace_back(&experiment_.resources[i], resources_[i].render(vars, templating::Escape::none));
+  return runner::sbatch_options(rendered);
+}
+
+const templating::Template& CampaignPlan::array_script() const {
+  if (!array_script_) throw Error(ErrorKind::internal, "the array script is only loaded for the slurm executor");
+  return *array_script_;
 }
 
 std::vector<store::PointRecord> CampaignPlan::point_records() const {
@@ -64,7 +91,7 @@ templating::Variables CampaignPlan::variables(const matrix::Point& point, const 
 
 std::string CampaignPlan::render_script(const matrix::Point& point, const RunContext& run) const {
   auto vars = variables(point, run);
-  vars["command"] = command_.render(vars, templating::Escape::shell);
+  vars["command"] = launch_ + command_.render(vars, templating::Escape::shell);
   return job_script_.render(vars, templating::Escape::shell);
 }
 

@@ -3,6 +3,7 @@
 // Building a plan touches nothing on disk except reading the job-script template, so an invalid
 // experiment (bad expression, unknown template variable) fails here, before anything is written.
 #include <string>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -42,6 +43,12 @@ class CampaignPlan {
   /// The rendered job script for one attempt of a run of `point`.
   std::string render_script(const matrix::Point& point, const RunContext& run) const;
 
+  /// The point's `#SBATCH` options (runner/slurm_script.h); runs with equal options share an array.
+  std::vector<std::string> sbatch_options(const matrix::Point& point) const;
+  /// The Slurm array-script template (templates/slurm/array.sh.mustache); loaded only for the slurm
+  /// executor, Error(internal) otherwise.
+  const templating::Template& array_script() const;
+
  private:
   templating::Variables variables(const matrix::Point& point, const RunContext& run) const;
 
@@ -51,6 +58,9 @@ class CampaignPlan {
   std::unordered_map<std::string, std::size_t> index_;  // point id -> position in points_
   templating::Template command_;
   templating::Template job_script_;
+  std::string launch_;  // the launcher's words before the command
+  std::vector<templating::Template> resources_;  // experiment_.resources[i], compiled
+  std::optional<templating::Template> array_script_;
 };
 
 }  // namespace sweep::runner

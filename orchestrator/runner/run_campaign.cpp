@@ -12,6 +12,8 @@
 #include "exec/orphans.h"
 #include "parse/extract.h"
 #include "runner/campaign_plan.h"
+#include "runner/campaign_setup.h"
+#include "runner/slurm_driver.h"
 #include "runner/ingest.h"
 #include "runner/progress.h"
 #include "runner/provenance.h"
@@ -28,53 +30,6 @@ namespace fs = std::filesystem;
 namespace {
 
 std::atomic<bool> g_stop{false};
-
-std::string overrides_text(const std::vector<spec::Override>& overrides) {
-  std::string out;
-  for (const auto& o : overrides) out += o.key + "=" + o.value + "\n";
-  return out;
-}
-
-std::vector<spec::Override> parse_overrides_text(const std::string& text) {
-  std::vector<spec::Override> out;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    const std::size_t end = text.find('\n', start);
-    const std::string line = text.substr(start, end - start);
-    const std::size_t eq = line.find('=');
-    if (eq != std::string::npos) out.push_back({line.substr(0, eq), line.substr(eq + 1)});
-    start = end == std::string::npos ? text.size() : end + 1;
-  }
-  return out;
-}
-
-std::vector<parse::Rule> extraction_rules(const spec::Experiment& e) {
-  std::vector<parse::Rule> rules;
-  for (const auto& m : e.metrics)
-    rules.push_back({m.name, m.unit, m.better,
-                     m.kind == spec::MetricRule::Kind::regex ? parse::Rule::Kind::regex : parse::Rule::Kind::json,
-                     m.pattern, m.source, m.where});
-  return rules;
-}
-
-/// The experiment and identity of the campaign to run: from the file, or from the database on resume.
-struct Resolved {
-  spec::Experiment experiment;
-  std::string label;
-  std::string overrides;
-};
-
-Resolved resolve(const RunOptions& o, store::Store* db, const SystemClock& clock) {
-  if (!o.resume.empty()) {
-    const auto c = db ? db->find_campaign(o.resume) : std::nullopt;
-    if (!c) throw Error(ErrorKind::not_found, fmt::format("no campaign labelled \"{}\" in {}", o.resume, db ? db->path() : o.db_path));
-    return {spec::load_text(c->spec_text, c->spec_path, parse_overrides_text(c->overrides)), c->label, c->overrides};
-  }
-  Resolved r{spec::load_file(o.experiment_path, o.overrides), o.label, overrides_text(o.overrides)};
-  if (r.label.empty()) r.label = r.experiment.name + "-" + compact_stamp(clock.wall());
-  require_safe_name(r.label, "campaign label");
-  return r;
-}
 
 }  // namespace
 
@@ -121,56 +76,7 @@ class CampaignRunner {
 };
 
 
-namespace {
-
-std::string attempt_dir(const std::string& run_root, const store::RunRecord& run, int attempt) {
-  return fmt::format("{}/{}/rep{}/attempt{}", run_root, run.point_id, run.repetition, attempt);
-}
-
-void write_script(const std::string& path, const std::string& text) {
-  {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out.flush()) throw Error(ErrorKind::io, fmt::format("cannot write job script {}", path));
-  }
-  fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                            fs::perms::others_read | fs::perms::others_exec);
-}
-
-}  // namespace
-
-
-void CampaignRunner::open_campaign() {
-  const auto& e = plan_.experiment();
-  if (auto existing = db_.find_campaign(resolved_.label)) {
-    if (options_.resume.empty() &&
-        (existing->spec_hash != sha256_hex(e.text) || existing->overrides != resolved_.overrides))
-      throw Error(ErrorKind::usage,
-                  fmt::format("campaign \"{}\" already exists with a different experiment or --set values; "
-                              "resume it with --resume {} or choose another --label",
-                              resolved_.label, resolved_.label));
-    campaign_ = *existing;
-    for (const auto& p : db_.points(campaign_.id)) plan_.point(p.point_id);  // same points, or Error
-    return;
-  }
-  const auto git = git_state(fs::absolute(e.path).parent_path().string());
-  campaign_.label = resolved_.label;
-  campaign_.experiment = e.name;
-  campaign_.spec_path = e.path;
-  campaign_.spec_text = e.text;
-  campaign_.spec_hash = sha256_hex(e.text);
-  campaign_.overrides = resolved_.overrides;
-  campaign_.executor = e.executor;
-  campaign_.repetitions = e.repetitions;
-  campaign_.started_at = iso8601(clock_.wall());
-  campaign_.host = host_.hostname;
-  campaign_.user = host_.user;
-  campaign_.tool_version = kToolVersion;
-  campaign_.git_commit = git.commit;
-  campaign_.git_dirty = git.dirty;
-  campaign_.run_root = fs::absolute(fs::path(options_.results_dir) / resolved_.label).lexically_normal().string();
-  campaign_.id = db_.create_campaign(campaign_, plan_.point_records());
-}
+void CampaignRunner::open_campaign() { campaign_ = runner::open_campaign(db_, options_, resolved_, plan_, clock_); }
 
 void CampaignRunner::record_failure(std::int64_t run_id, int attempt, const char* cls, const std::string& reason) {
   store::AttemptResult r;
@@ -180,18 +86,6 @@ void CampaignRunner::record_failure(std::int64_t run_id, int attempt, const char
   r.ended_at = iso8601(clock_.wall());
   db_.finish_attempt(run_id, attempt, r);
 }
-
-namespace {
-
-/// The exit status a job script wrote to <run_dir>/exit_code when its workload ended, if it did.
-std::optional<int> recorded_exit_code(const std::string& run_dir) {
-  std::ifstream in(run_dir + "/exit_code");
-  int code = -1;
-  if (in >> code) return code;
-  return std::nullopt;
-}
-
-}  // namespace
 
 void CampaignRunner::reconcile_interrupted() {
   for (auto run : db_.runs(campaign_.id)) {
@@ -251,6 +145,13 @@ void CampaignRunner::finish(const exec::Outcome& outcome) {
   result.ended_at = iso8601(clock_.wall());
   result.provenance.insert(result.provenance.end(), host_.run_provenance.begin(), host_.run_provenance.end());
   db_.finish_attempt(a.run.id, a.attempt, result);
+  if (result.state == store::RunState::failed &&
+      retry_allowed(plan_.experiment(), result.failure_class, db_.attempts(a.run.id))) {
+    store::RunRecord again = a.run;
+    again.attempt = a.attempt;
+    queue_.push_back(again);
+    return;
+  }
   ++(result.state == store::RunState::succeeded ? done_ : failed_);
 }
 
@@ -273,11 +174,7 @@ RunSummary CampaignRunner::run() {
   progress_.update(counts(), finished_here_, true);
   progress_.finish();
 
-  RunSummary summary{campaign_.label, db_.path(), campaign_.run_root, plan_.run_count(), 0, 0, executed_, g_stop.load()};
-  for (const auto& c : db_.state_counts(campaign_.id)) {
-    if (c.state == store::RunState::succeeded) summary.succeeded = static_cast<std::size_t>(c.count);
-    if (c.state == store::RunState::failed) summary.failed = static_cast<std::size_t>(c.count);
-  }
+  const RunSummary summary = summarize(db_, campaign_, plan_.run_count(), executed_, g_stop.load());
   if (!summary.interrupted) db_.end_campaign(campaign_.id, iso8601(clock_.wall()));
   return summary;
 }
@@ -298,6 +195,31 @@ RunSummary dry_run(const RunOptions& o, const CampaignPlan& plan, const std::str
 
 }  // namespace
 
+namespace {
+
+/// collect and cancel: the campaign comes from the database and must use the slurm executor.
+RunSummary drive_existing(const RunOptions& options, SlurmMode mode) {
+  g_stop = false;
+  SystemClock clock;
+  const std::string db_path = options.db_path.empty() ? options.results_dir + "/sweep.db" : options.db_path;
+  if (!std::filesystem::exists(db_path))
+    throw Error(ErrorKind::not_found, fmt::format("no results database at {}", db_path));
+  store::Store db(db_path);
+  Resolved resolved = resolve(options, &db, clock);
+  if (resolved.experiment.executor != "slurm")
+    throw Error(ErrorKind::usage, fmt::format("campaign \"{}\" uses the {} executor; collect and cancel are for "
+                                              "slurm campaigns (resume a local one with sweep run --resume {})",
+                                              resolved.label, resolved.experiment.executor, resolved.label));
+  CampaignPlan plan(resolved.experiment, options.template_dir);
+  return run_slurm_campaign(options, std::move(plan), std::move(resolved), db, g_stop, mode);
+}
+
+}  // namespace
+
+RunSummary collect_campaign(const RunOptions& options) { return drive_existing(options, SlurmMode::collect); }
+
+RunSummary cancel_campaign(const RunOptions& options) { return drive_existing(options, SlurmMode::cancel); }
+
 RunSummary run_campaign(const RunOptions& options) {
   g_stop = false;
   SystemClock clock;
@@ -310,6 +232,9 @@ RunSummary run_campaign(const RunOptions& options) {
 
   fs::create_directories(fs::path(db_path).parent_path().empty() ? "." : fs::path(db_path).parent_path());
   if (!db) db = std::make_unique<store::Store>(db_path);
+  if (plan.experiment().executor == "slurm")
+    return run_slurm_campaign(options, std::move(plan), std::move(resolved), *db, g_stop,
+                              options.detach ? SlurmMode::detach : SlurmMode::run);
   CampaignRunner runner(options, std::move(plan), std::move(resolved), *db);
   return runner.run();
 }

@@ -80,8 +80,19 @@ struct Workload {
   std::string command;             // a Mustache template; values are shell-quoted unless {{{raw}}}
   SourceLocation command_where;
   std::string launcher = "local";  // validated against the launcher table
+  std::string mpi;                 // srun's --mpi plugin ("pmix", ...); "" = the cluster's default
   std::string program;             // a bundled program by name ("" when `command` is used)
   SourceLocation where;
+};
+
+/// One entry of `resources`: a key of spec/resources.h and its value, a Mustache template over the
+/// parameters (`nodes: "{{nodes}}"`). `extra` gives one entry per list item.
+struct Resource {
+  std::string key;
+  std::string value;
+  SourceLocation where;
+
+  friend bool operator==(const Resource& a, const Resource& b) { return a.key == b.key && a.value == b.value; }
 };
 
 struct Success {
@@ -102,8 +113,10 @@ struct Experiment {
   std::vector<Derived> derived;  // topologically sorted: each uses only parameters and earlier entries
   int repetitions = 1;
   Workload workload;
-  std::vector<std::pair<std::string, std::string>> resources;  // scheduler resources, in file order
-  std::optional<double> timeout_s;  // per-run wall-clock limit (resources.time), none = unlimited
+  std::vector<Resource> resources;  // scheduler resources, in file order
+  std::optional<double> timeout_s;  // per-run wall-clock limit (resources.time unless templated), none = unlimited
+  /// Further attempts allowed per failure class (spec/failure_classes.h names), from `retries`.
+  std::map<std::string, int, std::less<>> retries;
   std::vector<MetricRule> metrics;
   Success success;
   std::string executor = "local";

@@ -57,7 +57,7 @@ struct TopKey {
   Reader read;
 };
 
-constexpr std::array<TopKey, 14> kTopKeys{{
+constexpr std::array<TopKey, 15> kTopKeys{{
     {"format", 1, false, false, read_format},
     {"name", 1, true, true, read_name},
     {"description", 1, false, true, read_description},
@@ -67,6 +67,7 @@ constexpr std::array<TopKey, 14> kTopKeys{{
     {"resources", 1, false, false, read_resources},
     {"metrics", 1, false, false, read_metrics},
     {"executor", 1, false, true, read_executor},
+    {"retries", 1, false, false, read_retries},
     {"report", 1, false, false, read_reserved},  // reserved for report settings; accepted and ignored
     {"zip", 2, false, false, read_zip},
     {"derived", 2, false, false, read_derived},

@@ -34,6 +34,9 @@ void read_workload(const Field& f, const Source& src, LoadState& st);
 void read_resources(const Field& f, const Source& src, LoadState& st);
 void read_executor(const Field& f, const Source& src, LoadState& st);
 
+// load_retries.cpp
+void read_retries(const Field& f, const Source& src, LoadState& st);
+
 // load_metrics.cpp
 void read_metrics(const Field& f, const Source& src, LoadState& st);
 void read_success(const Field& f, const Source& src, LoadState& st);  // after read_metrics

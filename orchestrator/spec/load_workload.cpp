@@ -5,20 +5,22 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cctype>
 #include <cmath>
 
 #include "spec/load_sections.h"
+#include "spec/resources.h"
 #include "util/strings.h"
 
 namespace sweep::spec {
 namespace {
 
 // Adding a launcher, executor or bundled program is one entry here (plus its implementation elsewhere).
-constexpr std::array<std::string_view, 1> kLaunchers{"local"};
-constexpr std::array<std::string_view, 1> kExecutors{"local"};
+constexpr std::array<std::string_view, 4> kLaunchers{"local", "srun", "mpirun", "torchrun-env"};
+constexpr std::array<std::string_view, 2> kExecutors{"local", "slurm"};
 constexpr std::array<std::string_view, 0> kBundledPrograms{};
 
-constexpr std::array<std::string_view, 3> kWorkloadKeys{"command", "program", "launcher"};
+constexpr std::array<std::string_view, 4> kWorkloadKeys{"command", "program", "launcher", "mpi"};
 
 constexpr std::string_view kTimeFormats = "minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED";
 
@@ -93,14 +95,6 @@ std::optional<double> time_limit(const Field& f, const Source& src) {
   return seconds;
 }
 
-/// [A-Za-z][A-Za-z0-9_-]*, which covers Slurm's option names (cpus-per-task, gres, ...).
-bool is_resource_name(std::string_view key) {
-  const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
-  if (key.empty() || !letter(key[0])) return false;
-  return std::all_of(key.begin(), key.end(),
-                     [&](char c) { return letter(c) || (c >= '0' && c <= '9') || c == '_' || c == '-'; });
-}
-
 }  // namespace
 
 void check_in_table(const Field& f, const Source& src, std::span<const std::string_view> table, std::string_view what) {
@@ -128,18 +122,34 @@ void read_workload(const Field& f, const Source& src, LoadState& st) {
     check_in_table(*launcher, src, kLaunchers, "launcher");
     w.launcher = launcher->value.Scalar();
   }
+  if (const Field* mpi = find_field(fields, "mpi")) {
+    w.mpi = scalar_text(*mpi, src, "an srun MPI plugin name such as pmix");
+    if (w.launcher != "srun" && w.launcher != "torchrun-env")
+      fail_at(location(mpi->key, src), "\"workload.mpi\" needs launcher srun or torchrun-env (it becomes srun --mpi)");
+    if (!std::all_of(w.mpi.begin(), w.mpi.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
+      fail_expected(*mpi, src, "an srun MPI plugin name such as pmix");
+  }
 }
 
 void read_resources(const Field& f, const Source& src, LoadState& st) {
-  for (const Field& r : map_fields(f, src)) {
+  std::vector<std::string_view> names;
+  for (const ResourceKey& k : kResourceKeys) names.push_back(k.name);
+  const std::vector<Field> fields = map_fields(f, src);
+  check_keys(fields, names, src);
+  for (const Field& r : fields) {
     const std::string key = key_name(r);
-    if (!is_resource_name(key))
-      fail_at(location(r.key, src), fmt::format("resource name \"{}\" must start with a letter and contain only "
-                                                "letters, digits, _ and -",
-                                                key));
+    if (find_resource_key(key)->kind == ResourceKey::Kind::list) {
+      for (const Field& item : list_items(r, src))
+        st.exp.resources.push_back({key, scalar_text(item, src, "an sbatch option such as --signal=USR1@60"),
+                                    content_location(item, src)});
+      continue;
+    }
     const std::string value = scalar_text(r, src, "a single value (string or number)");
-    if (key == "time") st.exp.timeout_s = time_limit(r, src);
-    st.exp.resources.emplace_back(key, value);
+    if (value.find_first_of("\r\n") != std::string::npos)
+      fail_at(location(r, src), fmt::format("\"{}\" must be on one line", r.path));
+    // A templated time limit is known per point only; the local executor then has no limit.
+    if (key == "time" && value.find("{{") == std::string::npos) st.exp.timeout_s = time_limit(r, src);
+    st.exp.resources.push_back({key, value, content_location(r, src)});
   }
 }
 

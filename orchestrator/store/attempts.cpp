@@ -52,27 +52,32 @@ void bind_outcome(SQLite::Statement& q, int first, const AttemptResult& r) {
 
 }  // namespace
 
+int detail::start_attempt(SQLite::Database& db, const std::string& path, std::int64_t run_id,
+                          const std::string& run_dir, const std::string& started_at) {
+  SQLite::Statement update(db,
+                           "UPDATE runs SET attempt = attempt + 1, state = 'running', exit_code = NULL, signal = NULL, "
+                           "failure_class = '', failure_reason = '', started_at = ?, ended_at = '', elapsed_s = NULL, "
+                           "run_dir = ? WHERE id = ? RETURNING attempt");
+  update.bind(1, started_at);
+  update.bind(2, run_dir);
+  update.bind(3, run_id);
+  if (!update.executeStep()) throw Error(ErrorKind::database, fmt::format("{}: no run with id {}", path, run_id));
+  const int attempt = update.getColumn(0).getInt();
+  update.reset();
+  SQLite::Statement insert(db, "INSERT INTO attempts (run_id, attempt, state, started_at, run_dir) "
+                               "VALUES (?, ?, 'running', ?, ?)");
+  insert.bind(1, run_id);
+  insert.bind(2, attempt);
+  insert.bind(3, started_at);
+  insert.bind(4, run_dir);
+  insert.exec();
+  return attempt;
+}
+
 int Store::begin_attempt(std::int64_t run_id, const std::string& run_dir, const std::string& started_at) {
   return guarded(path_, "start a run", [&] {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
-    SQLite::Statement update(*db_,
-                             "UPDATE runs SET attempt = attempt + 1, state = 'running', exit_code = NULL, signal = NULL, "
-                             "failure_class = '', failure_reason = '', started_at = ?, ended_at = '', elapsed_s = NULL, "
-                             "run_dir = ? WHERE id = ? RETURNING attempt");
-    update.bind(1, started_at);
-    update.bind(2, run_dir);
-    update.bind(3, run_id);
-    if (!update.executeStep())
-      throw Error(ErrorKind::database, fmt::format("{}: no run with id {}", path_, run_id));
-    const int attempt = update.getColumn(0).getInt();
-    update.reset();
-    SQLite::Statement insert(*db_, "INSERT INTO attempts (run_id, attempt, state, started_at, run_dir) "
-                                   "VALUES (?, ?, 'running', ?, ?)");
-    insert.bind(1, run_id);
-    insert.bind(2, attempt);
-    insert.bind(3, started_at);
-    insert.bind(4, run_dir);
-    insert.exec();
+    const int attempt = start_attempt(*db_, path_, run_id, run_dir, started_at);
     tx.commit();
     return attempt;
   });

@@ -99,6 +99,33 @@ struct MetricRow {
   MetricRecord metric;
 };
 
+/// One scheduler submission: a job array whose task `task` is attempt `attempt` of run `run_id`.
+/// Recorded as "submitting" (with its tasks, whose attempts are then running) before the scheduler is
+/// called, and as "submitted" with the job id, or "failed" with the error, after it answers.
+struct SubmissionTask {
+  int task = 0;
+  std::int64_t run_id = 0;
+  int attempt = 0;
+};
+
+struct SubmissionRecord {
+  std::int64_t id = 0;
+  std::int64_t campaign_id = 0;
+  std::string state;   // "submitting" | "submitted" | "failed"
+  std::string job_id;  // the array's job id once submitted
+  std::string dir;     // holds the array script and its task table
+  std::string created_at;
+  std::string submitted_at;
+  std::string error;
+  std::vector<SubmissionTask> tasks;  // by task id
+};
+
+/// A run to start as part of a submission, with the run directory of its new attempt.
+struct NewAttempt {
+  std::int64_t run_id = 0;
+  std::string run_dir;
+};
+
 struct StateCount {
   RunState state;
   std::int64_t count = 0;

@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include <iterator>
+
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 
@@ -103,8 +105,32 @@ CREATE INDEX metrics_by_name ON metrics (name);
 INSERT INTO schema_info (version) VALUES (1);
 )SQL";
 
-/// Migrations: migrations[i] takes version i+1 to version i+2. Empty until schema version 2.
-constexpr const char* kMigrations[] = {""};
+/// Version 2: scheduler submissions (docs/database.md). A submission is one sbatch call (one job
+/// array); each of its tasks is one attempt of one run, keyed by the array task id it was given.
+constexpr const char* kSubmissionsV2 = R"SQL(
+CREATE TABLE submissions (
+  id           INTEGER PRIMARY KEY,
+  campaign_id  INTEGER NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+  state        TEXT NOT NULL CHECK (state IN ('submitting', 'submitted', 'failed')),
+  job_id       TEXT NOT NULL DEFAULT '',
+  dir          TEXT NOT NULL,
+  created_at   TEXT NOT NULL,
+  submitted_at TEXT NOT NULL DEFAULT '',
+  error        TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE submission_tasks (
+  submission_id INTEGER NOT NULL REFERENCES submissions(id) ON DELETE CASCADE,
+  task          INTEGER NOT NULL,
+  run_id        INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  attempt       INTEGER NOT NULL,
+  PRIMARY KEY (submission_id, task)
+);
+CREATE INDEX submissions_by_campaign ON submissions (campaign_id, state);
+)SQL";
+
+/// Migrations: migrations[i] takes version i+1 to version i+2.
+constexpr const char* kMigrations[] = {kSubmissionsV2};
+static_assert(std::size(kMigrations) == kSchemaVersion - 1, "one migration per schema version after 1");
 
 int table_count(SQLite::Database& db) {
   return db.execAndGet("SELECT count(*) FROM sqlite_master WHERE type = 'table'").getInt();
@@ -128,6 +154,8 @@ void prepare_schema(SQLite::Database& db, const std::string& path) {
   SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
   if (table_count(db) == 0) {
     db.exec(kSchemaV1);
+    for (const char* migration : kMigrations) db.exec(migration);
+    db.exec(fmt::format("UPDATE schema_info SET version = {}", kSchemaVersion));
     tx.commit();
     return;
   }

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <SQLiteCpp/Column.h>
+#include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Exception.h>
 #include <SQLiteCpp/Statement.h>
 
@@ -59,5 +60,10 @@ inline RunRecord read_run(SQLite::Statement& q) {
   r.run_dir = q.getColumn(13).getString();
   return r;
 }
+
+/// Begins a new attempt of a run inside the caller's transaction: the run becomes running with
+/// `run_dir`, and an attempts row is added. Returns the new attempt number. (store/attempts.cpp)
+int start_attempt(SQLite::Database& db, const std::string& path, std::int64_t run_id, const std::string& run_dir,
+                  const std::string& started_at);
 
 }  // namespace sweep::store::detail

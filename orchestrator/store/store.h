@@ -53,6 +53,18 @@ class Store {
   /// Every attempt of a run, oldest first (state, exit code, reason, ...), as RunRecords.
   std::vector<RunRecord> attempts(std::int64_t run_id) const;
 
+  // --- scheduler submissions (store/submissions.cpp) ---------------------------------------------
+  /// In one transaction: begins a new attempt of each run (as begin_attempt) and records a
+  /// "submitting" submission whose task i is attempts[i]. Returns the submission with its tasks.
+  SubmissionRecord begin_submission(std::int64_t campaign_id, const std::string& dir, const std::string& created_at,
+                                    const std::vector<NewAttempt>& attempts);
+  /// Records the scheduler's answer: "submitted" with `job_id`.
+  void mark_submitted(std::int64_t submission_id, const std::string& job_id, const std::string& at);
+  /// Records that the submission never reached the scheduler, with the reason.
+  void mark_submission_failed(std::int64_t submission_id, const std::string& error);
+  /// The campaign's submissions, oldest first, with their tasks.
+  std::vector<SubmissionRecord> submissions(std::int64_t campaign_id) const;
+
   // --- results ----------------------------------------------------------------------------------
   /// Metrics of each run's latest attempt, for every run of the campaign (any state).
   std::vector<MetricRow> metrics(std::int64_t campaign_id) const;

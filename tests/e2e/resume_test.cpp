@@ -74,7 +74,7 @@ TEST_CASE("resuming by label takes the experiment from the database and re-runs 
   const auto again = box.sweep({"run", "--resume", "k"});
   INFO(again.out << again.err);
   CHECK(again.exit_code == 0);
-  CHECK_THAT(again.out, Catch::Contains("2 runs planned, 2 succeeded, 0 failed (1 attempts started now)"));
+  CHECK_THAT(again.out, Catch::Contains("2 runs planned, 2 succeeded, 0 failed, 0 unfinished (1 attempts started now)"));
   auto db = box.db();
   CHECK(scalar(db, "SELECT count(*) FROM attempts") == 3);
   CHECK(scalar(db, "SELECT max(attempt) FROM runs") == 2);

@@ -42,10 +42,13 @@ TEST_CASE("workload: errors") {
         "workload.command");
   CHECK(load_error(kTop + "workload:\n  command: x\n  program: collbench\n") ==
         "x.yaml:5:3: \"workload\" takes either \"command\" or \"program\", not both");
-  CHECK(load_error(kTop + "workload:\n  command: x\n  launcher: srun\n") ==
-        "x.yaml:5:13: unknown launcher \"srun\" (available: local)");
+  CHECK(load_error(kTop + "workload:\n  command: x\n  launcher: slurm\n") ==
+        "x.yaml:5:13: unknown launcher \"slurm\" (available: local, srun, mpirun, torchrun-env)");
   CHECK(load_error(kTop + "workload:\n  command: x\n  launcher: locl\n") ==
-        "x.yaml:5:13: unknown launcher \"locl\" (available: local) (did you mean \"local\"?)");
+        "x.yaml:5:13: unknown launcher \"locl\" (available: local, srun, mpirun, torchrun-env) (did you mean \"local\"?)");
+  CHECK(load_error(kTop + "workload:\n  command: x\n  mpi: pmix\n") ==
+        "x.yaml:5:3: \"workload.mpi\" needs launcher srun or torchrun-env (it becomes srun --mpi)");
+  CHECK(load(kTop + "workload:\n  command: x\n  launcher: srun\n  mpi: pmix\n").workload.mpi == "pmix");
   CHECK(load_error(kTop + "workload:\n  comand: x\n") ==
         "x.yaml:4:3: unknown key \"comand\" (did you mean \"command\"?)");
   CHECK(load_error(kTop + "workload:\n  command: \"  \"\n") == "x.yaml:4:12: \"workload.command\" must not be empty");
@@ -56,14 +59,14 @@ TEST_CASE("workload: errors") {
 
 TEST_CASE("resources: scalars kept as strings in file order") {
   const Experiment e =
-      load(kTop + kWorkload + "resources:\n  partition: gpu\n  mem: 16G\n  exclusive: true\n  gpus: 2\n");
-  CHECK(e.resources == std::vector<std::pair<std::string, std::string>>{
-                           {"partition", "gpu"}, {"mem", "16G"}, {"exclusive", "true"}, {"gpus", "2"}});
+      load(kTop + kWorkload + "resources:\n  partition: gpu\n  mem: 16G\n  exclusive: true\n  gres: gpu:2\n");
+  CHECK(e.resources == std::vector<Resource>{
+                           {"partition", "gpu", {}}, {"mem", "16G", {}}, {"exclusive", "true", {}}, {"gres", "gpu:2", {}}});
   CHECK(!e.timeout_s);
   CHECK(load_error(kTop + kWorkload + "resources:\n  gres: [gpu]\n") ==
         "x.yaml:5:9: \"resources.gres\" must be a single value (string or number), got a list");
-  CHECK(load_error(kTop + kWorkload + "resources:\n  _x: 1\n") ==
-        "x.yaml:5:3: resource name \"_x\" must start with a letter and contain only letters, digits, _ and -");
+  CHECK_THAT(load_error(kTop + kWorkload + "resources:\n  gpus: 2\n"),
+             Catch::StartsWith("x.yaml:5:3: unknown key \"gpus\"") && Catch::Contains("gres"));
   CHECK(load_error(kTop + kWorkload + "resources: [a]\n") == "x.yaml:4:12: \"resources\" must be a map, got a list");
 }
 
@@ -171,10 +174,30 @@ TEST_CASE("success: errors") {
         "x.yaml:6:11: unknown key \"exitcode\" (did you mean \"exit_code\"?)");
 }
 
+TEST_CASE("retries: per failure class, by Slurm state name or stored class name") {
+  const Experiment e = load(kTop + kWorkload + "retries: {NODE_FAIL: 2, PREEMPTED: 3, timeout: 0}\n");
+  CHECK(e.retries == std::map<std::string, int, std::less<>>{{"node_fail", 2}, {"preempted", 3}, {"timeout", 0}});
+  CHECK_THAT(load_error(kTop + kWorkload + "retries: {NODE_FIAL: 2}\n"),
+             Catch::StartsWith("x.yaml:4:11: unknown failure class \"NODE_FIAL\" in \"retries\"") &&
+                 Catch::EndsWith("(did you mean \"NODE_FAIL\"?)"));
+  CHECK(load_error(kTop + kWorkload + "retries: {TIMEOUT: -1}\n") ==
+        "x.yaml:4:20: \"retries.TIMEOUT\" must be a number of retries from 0 to 100, got \"-1\"");
+}
+
+TEST_CASE("resources: the sbatch keys, extra options and templated values") {
+  const Experiment e = load(kTop + kWorkload +
+                            "resources:\n  nodes: \"{{n}}\"\n  time: \"{{t}}\"\n  extra: [--signal=USR1@60, --requeue]\n");
+  CHECK(e.resources == std::vector<Resource>{{"nodes", "{{n}}", {}}, {"time", "{{t}}", {}},
+                                             {"extra", "--signal=USR1@60", {}}, {"extra", "--requeue", {}}});
+  CHECK(e.resources[2].where.str() == "x.yaml:7:11");
+  CHECK(!e.timeout_s);  // a templated time limit is known per point only
+}
+
 TEST_CASE("executor: a table of known executors") {
   CHECK(load(kTop + kWorkload + "executor: local\n").executor_where.str() == "x.yaml:4:11");
-  CHECK(load_error(kTop + kWorkload + "executor: slurm\n") ==
-        "x.yaml:4:11: unknown executor \"slurm\" (available: local)");
+  CHECK(load(kTop + kWorkload + "executor: slurm\n").executor == "slurm");
+  CHECK(load_error(kTop + kWorkload + "executor: slrum\n") ==
+        "x.yaml:4:11: unknown executor \"slrum\" (available: local, slurm) (did you mean \"slurm\"?)");
   CHECK(load_error(kTop + kWorkload + "executor: [local]\n") ==
         "x.yaml:4:11: \"executor\" must be the name of an executor, got a list");
 }

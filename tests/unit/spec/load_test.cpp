@@ -58,8 +58,8 @@ TEST_CASE("load: the full example experiment") {
   CHECK(e.workload.command == "python train.py --model {{model}} --batch {{batch}}\n");
   CHECK(e.workload.command_where.str() == kFull + ":27:5");  // first content line of the block
   CHECK(e.workload.launcher == "local");
-  CHECK(e.resources == std::vector<std::pair<std::string, std::string>>{
-                           {"partition", "gpu"}, {"time", "1-02:30:00"}, {"cpus-per-task", "8"}});
+  CHECK(e.resources == std::vector<Resource>{
+                           {"partition", "gpu", {}}, {"time", "1-02:30:00", {}}, {"cpus-per-task", "8", {}}});
   CHECK(e.timeout_s == Approx(86400 + 2 * 3600 + 30 * 60));
   REQUIRE(e.metrics.size() == 2);
   CHECK(e.metrics[0].kind == MetricRule::Kind::regex);
@@ -145,7 +145,7 @@ TEST_CASE("load: unknown keys suggest the closest valid key") {
         "x.yaml:6:1: unknown key \"repetitons\" (did you mean \"repetitions\"?)");
   CHECK(load_error(kHead + "zzzzzz: 1\n") ==
         "x.yaml:6:1: unknown key \"zzzzzz\" (valid keys: format, name, description, matrix, repetitions, workload, "
-        "resources, metrics, executor, report, zip, derived, exclude, success)");
+        "resources, metrics, executor, retries, report, zip, derived, exclude, success)");
 }
 
 TEST_CASE("load: duplicate keys at any level name the first definition") {
@@ -221,8 +221,8 @@ TEST_CASE("load: --set replaces top-level scalars, validated like the file") {
   CHECK(e.description == "from the command line");
   CHECK(load_error(kHead, {{"repetitions", "abc"}}) ==
         "--set repetitions=abc: \"repetitions\" must be an integer >= 1, got \"abc\"");
-  CHECK(load_error(kHead, {{"executor", "slurm"}}) ==
-        "--set executor=slurm: unknown executor \"slurm\" (available: local)");
+  CHECK(load_error(kHead, {{"executor", "pbs"}}) ==
+        "--set executor=pbs: unknown executor \"pbs\" (available: local, slurm)");
   CHECK(load_error(kHead, {{"name", "a/b"}}) ==
         "--set name=a/b: name \"a/b\" may only contain letters, digits and . _ + - (found '/')");
 }

@@ -141,3 +141,43 @@ TEST_CASE("a reader is never refused while a campaign is writing") {
   reader_thread.join();
   CHECK(writer.metrics(id).size() == 100);
 }
+
+TEST_CASE("a submission begins its tasks' attempts atomically and records the scheduler's answer") {
+  TempDir dir;
+  Store db(dir.file("sweep.db"));
+  const auto id = db.create_campaign(campaign("s1", 1), two_points());
+  const auto runs = db.runs(id);
+  REQUIRE(runs.size() == 2);
+  const auto sub = db.begin_submission(id, "/tmp/sub", "2026-11-22T00:00:01.000Z",
+                                       {{runs[0].id, "/tmp/r0/attempt1"}, {runs[1].id, "/tmp/r1/attempt1"}});
+  CHECK(sub.state == "submitting");
+  REQUIRE(sub.tasks.size() == 2);
+  CHECK(sub.tasks[1].task == 1);
+  CHECK(sub.tasks[1].run_id == runs[1].id);
+  CHECK(sub.tasks[1].attempt == 1);
+  for (const auto& r : db.runs(id)) CHECK(r.state == RunState::running);
+
+  db.mark_submitted(sub.id, "4242", "2026-11-22T00:00:02.000Z");
+  auto subs = db.submissions(id);
+  REQUIRE(subs.size() == 1);
+  CHECK(subs[0].state == "submitted");
+  CHECK(subs[0].job_id == "4242");
+  CHECK(subs[0].tasks.size() == 2);
+
+  const auto second = db.begin_submission(id, "/tmp/sub2", "t", {{runs[0].id, "/tmp/r0/attempt2"}});
+  CHECK(second.tasks[0].attempt == 2);
+  db.mark_submission_failed(second.id, "sbatch: error: invalid partition");
+  subs = db.submissions(id);
+  CHECK(subs[1].state == "failed");
+  CHECK(subs[1].error == "sbatch: error: invalid partition");
+}
+
+TEST_CASE("a submission naming an unknown run leaves nothing behind") {
+  TempDir dir;
+  Store db(dir.file("sweep.db"));
+  const auto id = db.create_campaign(campaign("s2", 1), two_points());
+  const auto runs = db.runs(id);
+  CHECK_THROWS_AS(db.begin_submission(id, "/tmp/sub", "t", {{runs[0].id, "/a"}, {999999, "/b"}}), Error);
+  CHECK(db.submissions(id).empty());
+  CHECK(db.runs(id)[0].state == RunState::pending);
+}

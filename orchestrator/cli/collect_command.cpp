@@ -1,0 +1,59 @@
+// sweep collect <campaign>   |   sweep cancel <campaign>
+#include <unistd.h>
+
+#include "cli/command.h"
+#include "cli/summary.h"
+#include "runner/run_campaign.h"
+
+#ifndef SWEEP_DEFAULT_TEMPLATE_DIR
+#error "SWEEP_DEFAULT_TEMPLATE_DIR must be defined by the build"
+#endif
+
+namespace sweep::cli {
+namespace {
+
+struct Options {
+  runner::RunOptions run;
+  Paths paths;
+};
+
+std::shared_ptr<Options> add_common(CLI::App& sub) {
+  auto o = std::make_shared<Options>();
+  const char* env = std::getenv("SWEEP_TEMPLATES");
+  o->run.template_dir = env && *env ? env : SWEEP_DEFAULT_TEMPLATE_DIR;
+  sub.add_option("campaign", o->run.resume, "Campaign label")->required();
+  sub.add_option("--templates", o->run.template_dir, "Job-script template directory")->capture_default_str();
+  o->paths.add_to(sub);
+  return o;
+}
+
+void prepare(Options& o) {
+  o.run.results_dir = o.paths.results_dir;
+  o.run.db_path = o.paths.db();
+}
+
+}  // namespace
+
+void add_collect(CLI::App& sub, Action& action) {
+  auto o = add_common(sub);
+  add_slurm_options(sub, o->run);
+  sub.callback([o, &action] {
+    action = [o] {
+      prepare(*o);
+      o->run.collect = true;
+      return print_summary(runner::collect_campaign(o->run));
+    };
+  });
+}
+
+void add_cancel(CLI::App& sub, Action& action) {
+  auto o = add_common(sub);
+  sub.callback([o, &action] {
+    action = [o] {
+      prepare(*o);
+      return print_summary(runner::cancel_campaign(o->run));
+    };
+  });
+}
+
+}  // namespace sweep::cli

@@ -1,0 +1,37 @@
+#include "cli/summary.h"
+
+#include <fmt/core.h>
+
+#include "util/exit_codes.h"
+
+namespace sweep::cli {
+
+int print_summary(const runner::RunSummary& s, bool dry_run) {
+  if (dry_run) {
+    fmt::print("dry run: rendered {} job scripts into {}\n", s.planned, s.run_root);
+    return 0;
+  }
+  fmt::print("campaign {}: {} runs planned, {} succeeded, {} failed, {} unfinished ({} attempts started now)\n",
+             s.label, s.planned, s.succeeded, s.failed, s.unfinished, s.executed);
+  fmt::print("database: {}\nruns:     {}\n", s.db_path, s.run_root);
+  if (s.interrupted) {
+    fmt::print(stderr, "sweep: interrupted; resume with: sweep run --resume {}\n", s.label);
+    return static_cast<int>(ExitCode::interrupted);
+  }
+  return s.failed > 0 ? static_cast<int>(ExitCode::runs_failed) : 0;
+}
+
+void add_slurm_options(CLI::App& sub, runner::RunOptions& o) {
+  sub.add_option("--max-running", o.max_running, "Slurm: at most N tasks of each job array run at once (%N)");
+  sub.add_option("--max-queued", o.max_queued, "Slurm: at most N of the campaign's tasks in the queue at once")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  sub.add_option("--max-pending", o.max_pending_s,
+                 "Slurm: cancel a task pending this many seconds for a reason that cannot resolve")
+      ->capture_default_str()->check(CLI::NonNegativeNumber);
+  sub.add_option("--poll-min", o.poll_min_s, "Slurm: shortest poll interval in seconds (the floor)")
+      ->capture_default_str()->check(CLI::Range(0.05, 3600.0));
+  sub.add_option("--poll-max", o.poll_max_s, "Slurm: longest poll interval in seconds")
+      ->capture_default_str()->check(CLI::Range(0.05, 3600.0));
+}
+
+}  // namespace sweep::cli

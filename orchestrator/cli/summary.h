@@ -1,0 +1,16 @@
+#pragma once
+// What `sweep run`, `collect` and `cancel` print when they end, and their exit code.
+#include <CLI/CLI.hpp>
+
+#include "runner/run_campaign.h"
+
+namespace sweep::cli {
+
+/// Prints the campaign's counts and where its results are; returns the exit code (util/exit_codes.h):
+/// interrupted, runs_failed when any run failed, else ok.
+int print_summary(const runner::RunSummary& s, bool dry_run = false);
+
+/// The Slurm executor's options shared by run and collect: throttles, pending limit, poll interval.
+void add_slurm_options(CLI::App& sub, runner::RunOptions& options);
+
+}  // namespace sweep::cli

@@ -1,0 +1,143 @@
+#include "runner/campaign_setup.h"
+
+#include <fmt/core.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "runner/provenance.h"
+#include "util/error.h"
+#include "util/names.h"
+#include "util/sha256.h"
+#include "util/version.h"
+
+namespace sweep::runner {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string overrides_text(const std::vector<spec::Override>& overrides) {
+  std::string out;
+  for (const auto& o : overrides) out += o.key + "=" + o.value + "\n";
+  return out;
+}
+
+std::vector<spec::Override> parse_overrides_text(const std::string& text) {
+  std::vector<spec::Override> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    const std::string line = text.substr(start, end - start);
+    const std::size_t eq = line.find('=');
+    if (eq != std::string::npos) out.push_back({line.substr(0, eq), line.substr(eq + 1)});
+    start = end == std::string::npos ? text.size() : end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+Resolved resolve(const RunOptions& o, store::Store* db, const SystemClock& clock) {
+  Resolved r;
+  if (!o.resume.empty()) {
+    const auto c = db ? db->find_campaign(o.resume) : std::nullopt;
+    if (!c) throw Error(ErrorKind::not_found, fmt::format("no campaign labelled \"{}\" in {}", o.resume, db ? db->path() : o.db_path));
+    r = {spec::load_text(c->spec_text, c->spec_path, parse_overrides_text(c->overrides)), c->label, c->overrides};
+    r.experiment.executor = c->executor;
+    return r;
+  }
+  r = {spec::load_file(o.experiment_path, o.overrides), o.label, overrides_text(o.overrides)};
+  if (!o.executor.empty()) r.experiment.executor = o.executor;
+  if (r.label.empty()) r.label = r.experiment.name + "-" + compact_stamp(clock.wall());
+  require_safe_name(r.label, "campaign label");
+  return r;
+}
+
+store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options, const Resolved& resolved,
+                                    const CampaignPlan& plan, const SystemClock& clock) {
+  const auto& e = plan.experiment();
+  if (auto existing = db.find_campaign(resolved.label)) {
+    if (options.resume.empty() &&
+        (existing->spec_hash != sha256_hex(e.text) || existing->overrides != resolved.overrides))
+      throw Error(ErrorKind::usage,
+                  fmt::format("campaign \"{}\" already exists with a different experiment or --set values; "
+                              "resume it with --resume {} or choose another --label",
+                              resolved.label, resolved.label));
+    for (const auto& p : db.points(existing->id)) plan.point(p.point_id);  // same points, or Error
+    return *existing;
+  }
+  const HostFacts host = host_facts();
+  const auto git = git_state(fs::absolute(e.path).parent_path().string());
+  store::CampaignRecord c;
+  c.label = resolved.label;
+  c.experiment = e.name;
+  c.spec_path = e.path;
+  c.spec_text = e.text;
+  c.spec_hash = sha256_hex(e.text);
+  c.overrides = resolved.overrides;
+  c.executor = e.executor;
+  c.repetitions = e.repetitions;
+  c.started_at = iso8601(clock.wall());
+  c.host = host.hostname;
+  c.user = host.user;
+  c.tool_version = kToolVersion;
+  c.git_commit = git.commit;
+  c.git_dirty = git.dirty;
+  c.run_root = fs::absolute(fs::path(options.results_dir) / resolved.label).lexically_normal().string();
+  c.id = db.create_campaign(c, plan.point_records());
+  return c;
+}
+
+std::vector<parse::Rule> extraction_rules(const spec::Experiment& e) {
+  std::vector<parse::Rule> rules;
+  for (const auto& m : e.metrics)
+    rules.push_back({m.name, m.unit, m.better,
+                     m.kind == spec::MetricRule::Kind::regex ? parse::Rule::Kind::regex : parse::Rule::Kind::json,
+                     m.pattern, m.source, m.where});
+  return rules;
+}
+
+std::string attempt_dir(const std::string& run_root, const store::RunRecord& run, int attempt) {
+  return fmt::format("{}/{}/rep{}/attempt{}", run_root, run.point_id, run.repetition, attempt);
+}
+
+void write_script(const std::string& path, const std::string& text) {
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out.flush()) throw Error(ErrorKind::io, fmt::format("cannot write job script {}", path));
+  }
+  fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                            fs::perms::others_read | fs::perms::others_exec);
+}
+
+std::optional<int> recorded_exit_code(const std::string& run_dir) {
+  std::ifstream in(run_dir + "/exit_code");
+  int code = -1;
+  if (in >> code) return code;
+  return std::nullopt;
+}
+
+bool retry_allowed(const spec::Experiment& e, const std::string& failure_class,
+                   const std::vector<store::RunRecord>& attempts) {
+  const auto it = e.retries.find(failure_class);
+  if (it == e.retries.end()) return false;
+  int failed_so = 0;
+  for (const auto& a : attempts)
+    if (a.state == store::RunState::failed && a.failure_class == failure_class) ++failed_so;
+  return failed_so <= it->second;
+}
+
+RunSummary summarize(store::Store& db, const store::CampaignRecord& campaign, std::size_t planned,
+                     std::size_t executed, bool interrupted) {
+  RunSummary s{campaign.label, db.path(), campaign.run_root, planned, 0, 0, executed, interrupted};
+  for (const auto& c : db.state_counts(campaign.id)) {
+    if (c.state == store::RunState::succeeded) s.succeeded = static_cast<std::size_t>(c.count);
+    if (c.state == store::RunState::failed) s.failed = static_cast<std::size_t>(c.count);
+    if (c.state == store::RunState::running || c.state == store::RunState::pending)
+      s.unfinished += static_cast<std::size_t>(c.count);
+  }
+  return s;
+}
+
+}  // namespace sweep::runner

@@ -1,0 +1,55 @@
+#pragma once
+// What every campaign driver (local: run_campaign.cpp, Slurm: slurm_driver.cpp) does the same way:
+// resolve the experiment and label, open or create the campaign row, lay out run directories, write
+// job scripts, and apply the retry policy. Internal to runner/.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "parse/extract.h"
+#include "runner/campaign_plan.h"
+#include "runner/run_campaign.h"
+#include "store/store.h"
+#include "util/clock.h"
+
+namespace sweep::runner {
+
+/// The experiment and identity of the campaign to run: from the file, or from the database on resume.
+struct Resolved {
+  spec::Experiment experiment;
+  std::string label;
+  std::string overrides;
+};
+
+/// Loads the experiment from options.experiment_path, or from the campaign options.resume in `db`
+/// (Error(not_found) when there is none). Applies options.executor. Validates the label.
+Resolved resolve(const RunOptions& options, store::Store* db, const SystemClock& clock);
+
+/// The campaign row for `resolved`: the existing one (Error(usage) when it was created from a
+/// different experiment or --set values and this is not a resume) or a new one with its points and
+/// pending runs.
+store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options, const Resolved& resolved,
+                                    const CampaignPlan& plan, const SystemClock& clock);
+
+/// The metric extraction rules of an experiment.
+std::vector<parse::Rule> extraction_rules(const spec::Experiment& e);
+
+/// <run_root>/<point>/rep<R>/attempt<A>
+std::string attempt_dir(const std::string& run_root, const store::RunRecord& run, int attempt);
+
+/// Writes an executable job script. Throws Error(io).
+void write_script(const std::string& path, const std::string& text);
+
+/// The exit status a job script wrote to <run_dir>/exit_code when its workload ended, if it did.
+std::optional<int> recorded_exit_code(const std::string& run_dir);
+
+/// Whether a run whose latest attempt failed with `failure_class` gets another attempt: the
+/// experiment's retries for that class exceed the attempts that already failed with it.
+bool retry_allowed(const spec::Experiment& e, const std::string& failure_class,
+                   const std::vector<store::RunRecord>& attempts);
+
+/// The summary of a campaign as the database has it now.
+RunSummary summarize(store::Store& db, const store::CampaignRecord& campaign, std::size_t planned,
+                     std::size_t executed, bool interrupted);
+
+}  // namespace sweep::runner

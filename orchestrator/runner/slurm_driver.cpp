@@ -1,0 +1,298 @@
+// The Slurm campaign driver: the loop, reconciliation on resume, and submission of job arrays.
+#include "runner/slurm_driver.h"
+
+#include <fcntl.h>
+#include <fmt/core.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <thread>
+
+#include "runner/ingest.h"
+#include "runner/slurm_driver_impl.h"
+#include "runner/slurm_script.h"
+#include "util/error.h"
+#include "util/strings.h"
+
+namespace sweep::runner {
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Slurm's default MaxArraySize is 1001: arrays are cut at 1000 tasks.
+constexpr std::size_t kMaxArrayTasks = 1000;
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  if (!out.flush()) throw Error(ErrorKind::io, fmt::format("cannot write {}", path));
+}
+
+}  // namespace
+
+SlurmDriver::SlurmDriver(const RunOptions& options, CampaignPlan plan, Resolved resolved, store::Store& db,
+                         const std::atomic<bool>& stop)
+    : options_(options), plan_(std::move(plan)), resolved_(std::move(resolved)), db_(db), stop_(stop),
+      extractor_(extraction_rules(plan_.experiment())), backoff_(options.poll_min_s, options.poll_max_s) {}
+
+SlurmDriver::~SlurmDriver() {
+  if (lock_fd_ >= 0) ::close(lock_fd_);
+}
+
+double SlurmDriver::now() const { return std::chrono::duration<double>(clock_.steady().time_since_epoch()).count(); }
+
+std::string SlurmDriver::job_name(std::int64_t submission_id) const {
+  return fmt::format("sweep-{}-s{}", campaign_.label, submission_id);
+}
+
+/// One controller per campaign: `run --resume`, `collect` and `cancel` exclude each other.
+void SlurmDriver::lock() {
+  fs::create_directories(campaign_.run_root);
+  const std::string path = campaign_.run_root + "/.controller.lock";
+  lock_fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock_fd_ < 0) throw Error(ErrorKind::io, fmt::format("cannot open {}", path));
+  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    char pid[32] = {};
+    [[maybe_unused]] const auto n = ::pread(lock_fd_, pid, sizeof pid - 1, 0);
+    throw Error(ErrorKind::usage, fmt::format("campaign \"{}\" is being driven by another sweep (pid {}); "
+                                              "wait for it or stop it first",
+                                              campaign_.label, std::string(trim(pid))));
+  }
+  const std::string mine = std::to_string(::getpid()) + "\n";
+  [[maybe_unused]] const int t = ::ftruncate(lock_fd_, 0);
+  [[maybe_unused]] const auto w = ::pwrite(lock_fd_, mine.data(), mine.size(), 0);
+}
+
+void SlurmDriver::sleep_interruptibly(double seconds) const {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!stop_ && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+}
+
+// --- reconciliation -------------------------------------------------------------------------------
+
+/// Looks for the array of a submission whose sbatch never answered (the controller died, or sbatch
+/// failed transiently). Returns true once the question is settled (adopted or abandoned), false when
+/// Slurm cannot be asked right now.
+bool SlurmDriver::confirm_submission(store::SubmissionRecord& sub) {
+  const auto live = client_.jobs();
+  if (!live) return false;
+  const std::string name = job_name(sub.id);
+  std::string found;
+  for (const auto& j : *live)
+    if (j.name == name) found = j.array_job_id.empty() ? j.job_id : j.array_job_id;
+  if (found.empty())
+    for (const auto& j : client_.completions())
+      if (j.name == name) found = j.array_job_id.empty() ? j.job_id : j.array_job_id;
+  if (found.empty()) {
+    abandon_submission(sub, "sbatch never confirmed it and Slurm has no job named " + name);
+    return true;
+  }
+  db_.mark_submitted(sub.id, found, iso8601(clock_.wall()));
+  sub.state = "submitted";
+  sub.job_id = found;
+  track(sub);
+  return true;
+}
+
+void SlurmDriver::abandon_submission(const store::SubmissionRecord& sub, const std::string& why) {
+  db_.mark_submission_failed(sub.id, why);
+  for (const auto& t : sub.tasks) {
+    store::AttemptResult r;
+    r.failure_class = failure::kInterrupted;
+    r.failure_reason = "not submitted: " + why;
+    r.ended_at = iso8601(clock_.wall());
+    db_.finish_attempt(t.run_id, t.attempt, r);
+    for (const auto& run : db_.attempts(t.run_id))
+      if (run.attempt == t.attempt) {
+        store::RunRecord again = run;
+        queue_.push_back(again);
+      }
+  }
+}
+
+void SlurmDriver::track(const store::SubmissionRecord& sub) {
+  for (const auto& t : sub.tasks) {
+    const auto run = db_.attempts(t.run_id);
+    if (run.empty() || run.back().attempt != t.attempt || run.back().state != store::RunState::running) continue;
+    tracked_[{sub.job_id, t.task}] = TrackedTask{t.run_id, t.attempt, run.back().run_dir, sub.job_id, t.task, sub.id, 0, 0};
+  }
+}
+
+void SlurmDriver::reconcile(bool rerun_failed) {
+  for (auto& sub : db_.submissions(campaign_.id)) {
+    if (sub.state == "submitted") track(sub);
+    if (sub.state != "submitting") continue;
+    while (!confirm_submission(sub)) {
+      if (stop_) return;
+      fmt::print(stderr, "sweep: cannot reach slurmctld to reconcile submission {}; retrying\n", sub.id);
+      sleep_interruptibly(backoff_.interval());
+      backoff_.after_cycle(false);
+    }
+  }
+  std::set<std::int64_t> tracked_runs;
+  for (const auto& [key, t] : tracked_) tracked_runs.insert(t.run_id);
+  std::set<std::int64_t> queued;
+  for (const auto& r : queue_) queued.insert(r.id);
+  for (auto run : db_.runs(campaign_.id)) {
+    if (tracked_runs.count(run.id) || queued.count(run.id) || run.state == store::RunState::succeeded) continue;
+    if (run.state == store::RunState::running) {  // its submission failed or it never had one
+      store::AttemptResult r;
+      r.failure_class = failure::kInterrupted;
+      r.failure_reason = "the controller stopped while this attempt was being submitted";
+      r.ended_at = iso8601(clock_.wall());
+      db_.finish_attempt(run.id, run.attempt, r);
+      run.state = store::RunState::failed;
+      run.failure_class = failure::kInterrupted;
+    }
+    const bool again = run.state == store::RunState::pending || run.failure_class == failure::kInterrupted ||
+                       rerun_failed || retry_allowed(plan_.experiment(), run.failure_class, db_.attempts(run.id));
+    if (again) queue_.push_back(run);
+  }
+}
+
+// --- submission -----------------------------------------------------------------------------------
+
+std::size_t SlurmDriver::submit_more() {
+  std::size_t room = options_.max_queued > tracked_.size() ? options_.max_queued - tracked_.size() : 0;
+  std::size_t count = 0;
+  // Group by resource shape, keeping queue order within each group.
+  std::map<std::string, std::vector<store::RunRecord>> groups;
+  std::vector<std::string> order;
+  while (!queue_.empty() && room > 0 && !stop_) {
+    store::RunRecord run = queue_.front();
+    queue_.pop_front();
+    const std::string shape = join(plan_.sbatch_options(plan_.point(run.point_id)), "\n");
+    auto [it, fresh] = groups.try_emplace(shape);
+    if (fresh) order.push_back(shape);
+    it->second.push_back(std::move(run));
+    --room;
+    ++count;
+  }
+  for (const auto& shape : order) {
+    const auto& runs = groups[shape];
+    for (std::size_t i = 0; i < runs.size(); i += kMaxArrayTasks) {
+      const std::vector<store::RunRecord> chunk(runs.begin() + static_cast<std::ptrdiff_t>(i),
+                                                runs.begin() + static_cast<std::ptrdiff_t>(std::min(runs.size(), i + kMaxArrayTasks)));
+      submit_group(chunk, shape);
+    }
+  }
+  return count;
+}
+
+void SlurmDriver::submit_group(const std::vector<store::RunRecord>& runs, const std::string& options_text) {
+  std::vector<store::NewAttempt> attempts;
+  for (const auto& run : runs) {
+    const std::string dir = attempt_dir(campaign_.run_root, run, run.attempt + 1);
+    fs::create_directories(dir);
+    const RunContext ctx{campaign_.label, run.id, run.repetition, run.attempt + 1, dir};
+    write_script(dir + "/run.sh", plan_.render_script(plan_.point(run.point_id), ctx));
+    attempts.push_back({run.id, dir});
+  }
+  const std::string stamp = compact_stamp(clock_.wall());
+  std::string dir;
+  for (int n = 0; dir.empty() || fs::exists(dir); ++n)
+    dir = fmt::format("{}/.submissions/{}-{}", campaign_.run_root, stamp, n);
+  fs::create_directories(dir);
+  store::SubmissionRecord sub = db_.begin_submission(campaign_.id, dir, iso8601(clock_.wall()), attempts);
+
+  std::vector<TaskRow> rows;
+  for (std::size_t i = 0; i < sub.tasks.size(); ++i) {
+    rows.push_back({sub.tasks[i].task, attempts[i].run_dir, sub.tasks[i].run_id, sub.tasks[i].attempt});
+    fs::create_directory_symlink(attempts[i].run_dir, fmt::format("{}/task-{}", dir, sub.tasks[i].task));
+  }
+  write_text(dir + "/tasks.tsv", task_table(rows));
+  std::string sbatch_lines;
+  for (const auto& line : split(options_text, '\n'))
+    if (!line.empty()) sbatch_lines += "#SBATCH " + line + "\n";
+  const templating::Variables vars{{"campaign", campaign_.label},
+                                   {"submission", std::to_string(sub.id)},
+                                   {"job_name", job_name(sub.id)},
+                                   {"tag", fmt::format("sweep:{}:{}", campaign_.label, sub.id)},
+                                   {"array", array_range(sub.tasks.size(), options_.max_running)},
+                                   {"submission_dir", dir},
+                                   {"tasks_file", dir + "/tasks.tsv"},
+                                   {"sbatch_options", sbatch_lines}};
+  write_script(dir + "/array.sh", plan_.array_script().render(vars, templating::Escape::shell));
+
+  const slurm::SubmitResult result = client_.submit(dir + "/array.sh", dir);
+  if (result.ok()) {
+    db_.mark_submitted(sub.id, result.job_id, iso8601(clock_.wall()));
+    sub.state = "submitted";
+    sub.job_id = result.job_id;
+    track(sub);
+    submitted_ += sub.tasks.size();
+    return;
+  }
+  if (result.transient) {  // it may or may not have reached Slurm: ask again next cycle
+    fmt::print(stderr, "sweep: sbatch failed ({}); checking again shortly\n", result.error);
+    unconfirmed_.push_back(std::move(sub));
+    return;
+  }
+  db_.mark_submission_failed(sub.id, result.error);
+  for (const auto& t : sub.tasks) {
+    store::AttemptResult r;
+    r.failure_class = "submit";
+    r.failure_reason = "sbatch refused the job: " + result.error;
+    r.ended_at = iso8601(clock_.wall());
+    db_.finish_attempt(t.run_id, t.attempt, r);
+    after_failure(t.run_id, t.attempt, r);
+  }
+}
+
+void SlurmDriver::cancel_all() {
+  std::set<std::string> ids;
+  for (const auto& [key, t] : tracked_) ids.insert(t.array_job_id);
+  for (int tries = 0; !client_.cancel({ids.begin(), ids.end()}); ++tries) {
+    if (tries == 5) throw Error(ErrorKind::io, "scancel failed: cannot reach slurmctld; nothing was recorded, try again");
+    sleep_interruptibly(backoff_.interval());
+    backoff_.after_cycle(false);
+  }
+  for (const auto& [key, t] : tracked_) {
+    store::AttemptResult r;
+    r.failure_class = "cancelled";
+    r.failure_reason = fmt::format("cancelled by sweep cancel (job {}_{})", t.array_job_id, t.task);
+    r.ended_at = iso8601(clock_.wall());
+    db_.finish_attempt(t.run_id, t.attempt, r);
+  }
+  tracked_.clear();
+  queue_.clear();
+}
+
+// --- the loop -------------------------------------------------------------------------------------
+
+RunSummary SlurmDriver::run(SlurmMode mode) {
+  if (!slurm::Client::installed())
+    throw Error(ErrorKind::usage, "executor slurm needs Slurm's commands (sbatch, scontrol, ...) in PATH; "
+                                  "scripts/slurm-dev-cluster up starts a development cluster");
+  campaign_ = open_campaign(db_, options_, resolved_, plan_, clock_);
+  lock();
+  reconcile(mode == SlurmMode::run && !options_.resume.empty());
+  if (mode == SlurmMode::cancel) {
+    cancel_all();
+    return summarize(db_, campaign_, plan_.run_count(), 0, false);
+  }
+  if (mode == SlurmMode::collect && !tracked_.empty()) poll();
+  while (!stop_) {
+    submit_more();
+    if (mode != SlurmMode::run) break;
+    if (tracked_.empty() && queue_.empty() && unconfirmed_.empty()) break;
+    sleep_interruptibly(backoff_.interval());
+    if (stop_) break;
+    backoff_.after_cycle(poll());
+  }
+  RunSummary s = summarize(db_, campaign_, plan_.run_count(), submitted_, stop_.load());
+  if (s.unfinished == 0 && !stop_) db_.end_campaign(campaign_.id, iso8601(clock_.wall()));
+  return s;
+}
+
+RunSummary run_slurm_campaign(const RunOptions& options, CampaignPlan plan, Resolved resolved, store::Store& db,
+                              const std::atomic<bool>& stop, SlurmMode mode) {
+  SlurmDriver driver(options, std::move(plan), std::move(resolved), db, stop);
+  return driver.run(mode);
+}
+
+}  // namespace sweep::runner

@@ -1,0 +1,82 @@
+#pragma once
+// Private to runner/slurm_*.cpp: the Slurm campaign driver. slurm_driver.cpp holds the loop,
+// reconciliation and submission; slurm_tracking.cpp turns scheduler records into results.
+#include <atomic>
+#include <deque>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "parse/extract.h"
+#include "runner/campaign_plan.h"
+#include "runner/campaign_setup.h"
+#include "runner/poll_backoff.h"
+#include "runner/slurm_driver.h"
+#include "slurm/client.h"
+#include "store/store.h"
+#include "util/clock.h"
+
+namespace sweep::runner {
+
+/// One array task being watched: an attempt of a run, submitted and not yet ended.
+struct TrackedTask {
+  std::int64_t run_id = 0;
+  int attempt = 0;
+  std::string run_dir;
+  std::string array_job_id;
+  int task = 0;
+  std::int64_t submission_id = 0;
+  double queued_since = 0;  // monotonic seconds when first seen pending for a hopeless reason
+  int unseen_polls = 0;     // consecutive polls in which slurmctld did not list it
+};
+
+class SlurmDriver {
+ public:
+  SlurmDriver(const RunOptions& options, CampaignPlan plan, Resolved resolved, store::Store& db,
+              const std::atomic<bool>& stop);
+  ~SlurmDriver();
+  RunSummary run(SlurmMode mode);
+
+ private:
+  // slurm_driver.cpp
+  void lock();
+  void reconcile(bool rerun_failed);
+  bool confirm_submission(store::SubmissionRecord& sub);
+  void abandon_submission(const store::SubmissionRecord& sub, const std::string& why);
+  void track(const store::SubmissionRecord& sub);
+  std::size_t submit_more();
+  void submit_group(const std::vector<store::RunRecord>& runs, const std::string& options_text);
+  std::string job_name(std::int64_t submission_id) const;
+  void cancel_all();
+  void sleep_interruptibly(double seconds) const;
+  double now() const;
+
+  // slurm_tracking.cpp
+  bool poll();
+  void finish(const TrackedTask& t, const slurm::JobRecord& rec);
+  void finish_failed(const TrackedTask& t, const char* cls, const std::string& reason);
+  void after_failure(std::int64_t run_id, int attempt, const store::AttemptResult& result);
+  std::optional<slurm::JobRecord> final_record(const TrackedTask& t, const std::vector<slurm::JobRecord>& accounting,
+                                               std::optional<std::vector<slurm::JobRecord>>& completions);
+
+  const RunOptions& options_;
+  CampaignPlan plan_;
+  Resolved resolved_;
+  store::Store& db_;
+  const std::atomic<bool>& stop_;
+  parse::Extractor extractor_;
+  slurm::Client client_;
+  PollBackoff backoff_;
+  SystemClock clock_;
+  store::CampaignRecord campaign_;
+  int lock_fd_ = -1;
+
+  std::deque<store::RunRecord> queue_;  // runs to submit
+  std::map<std::pair<std::string, int>, TrackedTask> tracked_;  // by (array job id, task id)
+  std::vector<store::SubmissionRecord> unconfirmed_;  // sbatch failed transiently: did it reach Slurm?
+  std::size_t submitted_ = 0;         // attempts submitted by this invocation
+  bool reported_unreachable_ = false;
+};
+
+}  // namespace sweep::runner

@@ -1,0 +1,54 @@
+#include "runner/slurm_script.h"
+
+#include <fmt/core.h>
+
+#include "spec/resources.h"
+#include "util/error.h"
+
+namespace sweep::runner {
+namespace {
+
+bool truthy(const std::string& v) { return v == "true" || v == "yes" || v == "1"; }
+bool falsy(const std::string& v) { return v == "false" || v == "no" || v == "0" || v.empty(); }
+
+}  // namespace
+
+std::vector<std::string> sbatch_options(const std::vector<std::pair<const spec::Resource*, std::string>>& rendered) {
+  std::vector<std::string> out;
+  for (const auto& [resource, value] : rendered) {
+    const spec::ResourceKey* key = spec::find_resource_key(resource->key);
+    if (!key) throw Error(ErrorKind::internal, "unknown resource " + resource->key);
+    switch (key->kind) {
+      case spec::ResourceKey::Kind::flag:
+        if (truthy(value)) out.emplace_back(key->option);
+        else if (!falsy(value))
+          fail_at(resource->where, fmt::format("resource \"{}\" must render to true or false, got \"{}\"", resource->key, value));
+        break;
+      case spec::ResourceKey::Kind::list:
+        if (value.empty() || value[0] != '-')
+          fail_at(resource->where, fmt::format("each \"resources.extra\" item must be an sbatch option starting with -, got \"{}\"", value));
+        out.push_back(value);
+        break;
+      case spec::ResourceKey::Kind::value:
+        if (value.empty() || value.find_first_of(" \t\r\n") != std::string::npos)
+          fail_at(resource->where, fmt::format("resource \"{}\" must render to one non-empty word, got \"{}\"", resource->key, value));
+        out.push_back(fmt::format("{}={}", key->option, value));
+        break;
+    }
+  }
+  return out;
+}
+
+std::string array_range(std::size_t count, std::size_t max_running) {
+  std::string out = count <= 1 ? "0" : fmt::format("0-{}", count - 1);
+  if (max_running > 0) out += fmt::format("%{}", max_running);
+  return out;
+}
+
+std::string task_table(const std::vector<TaskRow>& rows) {
+  std::string out = "# sweep task table, format 1: task\trun_dir\trun_id\tattempt\n";
+  for (const auto& r : rows) out += fmt::format("{}\t{}\t{}\t{}\n", r.task, r.run_dir, r.run_id, r.attempt);
+  return out;
+}
+
+}  // namespace sweep::runner

@@ -1,0 +1,209 @@
+// The Slurm driver's tracking: one scheduler query per poll cycle, and the results of ended tasks.
+#include <fmt/core.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "runner/ingest.h"
+#include "runner/slurm_driver_impl.h"
+#include "slurm/states.h"
+
+namespace sweep::runner {
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Largest provenance file stored per key.
+constexpr std::size_t kMaxProvenanceBytes = 64u << 10;
+
+using Key = std::pair<std::string, int>;
+
+/// Slurm's records by (array job id, task id). A pending array that Slurm has not split yet is one
+/// record whose task field is a range: every task in it maps to that record.
+std::map<Key, const slurm::JobRecord*> index_records(const std::vector<slurm::JobRecord>& records) {
+  std::map<Key, const slurm::JobRecord*> out;
+  for (const auto& r : records) {
+    if (r.array_job_id.empty()) continue;
+    if (const auto task = r.task_id()) out[{r.array_job_id, *task}] = &r;
+    else
+      for (int t : slurm::expand_task_ids(r.array_tasks)) out.try_emplace(Key{r.array_job_id, t}, &r);
+  }
+  return out;
+}
+
+/// The files the job script wrote under <run_dir>/provenance/, as `job.<file>` keys.
+store::KeyValues job_provenance(const std::string& run_dir) {
+  store::KeyValues out;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(run_dir + "/provenance", ec)) {
+    if (!entry.is_regular_file()) continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::string text(kMaxProvenanceBytes, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    out.emplace_back("job." + entry.path().filename().string(), text);
+  }
+  return out;
+}
+
+store::KeyValues slurm_provenance(const TrackedTask& t, const slurm::JobRecord& rec) {
+  return {{"slurm.array_job_id", t.array_job_id},
+          {"slurm.array_task_id", std::to_string(t.task)},
+          {"slurm.job_id", rec.job_id},
+          {"slurm.state", rec.state},
+          {"slurm.exit_code", fmt::format("{}:{}", rec.exit_code.value_or(-1), rec.signal.value_or(0))},
+          {"slurm.node_list", rec.node_list},
+          {"slurm.partition", rec.partition},
+          {"slurm.start", rec.start},
+          {"slurm.end", rec.end}};
+}
+
+}  // namespace
+
+void SlurmDriver::after_failure(std::int64_t run_id, int attempt, const store::AttemptResult& result) {
+  if (!retry_allowed(plan_.experiment(), result.failure_class, db_.attempts(run_id))) return;
+  for (const auto& a : db_.attempts(run_id))
+    if (a.attempt == attempt) queue_.push_back(a);
+}
+
+void SlurmDriver::finish_failed(const TrackedTask& t, const char* cls, const std::string& reason) {
+  store::AttemptResult r;
+  r.failure_class = cls;
+  r.failure_reason = reason;
+  r.ended_at = iso8601(clock_.wall());
+  db_.finish_attempt(t.run_id, t.attempt, r);
+  after_failure(t.run_id, t.attempt, r);
+}
+
+void SlurmDriver::finish(const TrackedTask& t, const slurm::JobRecord& rec) {
+  const slurm::StateInfo info = slurm::state_info(rec.state);
+  exec::Outcome outcome;
+  outcome.exit_code = rec.exit_code.value_or(-1);
+  outcome.signal = rec.signal.value_or(0);
+  // A workload killed by a signal shows as exit 0 with the signal; one that ended by itself left its
+  // status in ./exit_code, which is more precise than the batch step's.
+  if (const auto code = recorded_exit_code(t.run_dir); code && outcome.signal == 0) outcome.exit_code = *code;
+  outcome.timed_out = info.failure_class == "timeout";
+  outcome.elapsed_s = rec.elapsed_s.value_or(0);
+  store::AttemptResult result = ingest(outcome, t.run_dir, extractor_, plan_.experiment().success);
+  if (!info.failure_class.empty()) {
+    result.state = store::RunState::failed;
+    result.failure_class = std::string(info.failure_class);
+    result.failure_reason = fmt::format("Slurm ended job {}_{} as {}{}", t.array_job_id, t.task, rec.state,
+                                        rec.node_list.empty() ? "" : " on " + rec.node_list);
+  }
+  if (rec.elapsed_s) result.elapsed_s = rec.elapsed_s;
+  result.ended_at = iso8601(clock_.wall());
+  for (auto& kv : slurm_provenance(t, rec)) result.provenance.push_back(std::move(kv));
+  for (auto& kv : job_provenance(t.run_dir)) result.provenance.push_back(std::move(kv));
+  db_.finish_attempt(t.run_id, t.attempt, result);
+  if (result.state == store::RunState::failed) after_failure(t.run_id, t.attempt, result);
+}
+
+/// The ended task's final record: from sacct when accounting exists, else slurmctld's (already in
+/// `live`), else the jobcomp file. nullopt when no source knows it (yet).
+std::optional<slurm::JobRecord> SlurmDriver::final_record(const TrackedTask& t,
+                                                          const std::vector<slurm::JobRecord>& accounting,
+                                                          std::optional<std::vector<slurm::JobRecord>>& completions) {
+  for (const auto& r : accounting)
+    if (r.array_job_id == t.array_job_id && r.task_id() == t.task &&
+        slurm::state_info(r.state).phase == slurm::Phase::finished)
+      return r;
+  if (!completions) completions = client_.completions();
+  for (const auto& r : *completions)
+    if (r.array_job_id == t.array_job_id && r.task_id() == t.task) return r;
+  // An array cancelled before Slurm split it leaves one line for the whole array, under its own id.
+  for (const auto& r : *completions)
+    if (r.array_job_id.empty() && r.job_id == t.array_job_id) return r;
+  return std::nullopt;
+}
+
+/// One poll cycle. Returns whether anything changed (a task started, ended or was cancelled).
+bool SlurmDriver::poll() {
+  for (auto it = unconfirmed_.begin(); it != unconfirmed_.end();)
+    it = confirm_submission(*it) ? unconfirmed_.erase(it) : it + 1;
+  const auto live = client_.jobs();
+  if (!live) {
+    if (!reported_unreachable_)
+      fmt::print(stderr, "sweep: cannot reach slurmctld; still waiting (next try in {:.0f} s)\n", backoff_.interval());
+    reported_unreachable_ = true;
+    return false;
+  }
+  if (reported_unreachable_) fmt::print(stderr, "sweep: slurmctld answers again\n");
+  reported_unreachable_ = false;
+  const auto by_task = index_records(*live);
+  bool changed = false;
+  std::vector<std::pair<TrackedTask, std::optional<slurm::JobRecord>>> ended;
+  std::vector<std::string> cancel;
+  for (auto it = tracked_.begin(); it != tracked_.end();) {
+    TrackedTask& t = it->second;
+    const auto found = by_task.find(it->first);
+    if (found == by_task.end()) {  // aged out of slurmctld (or ended while we were away)
+      if (++t.unseen_polls >= 2) {
+        ended.emplace_back(t, std::nullopt);
+        it = tracked_.erase(it);
+        changed = true;
+        continue;
+      }
+    } else {
+      const slurm::JobRecord& rec = *found->second;
+      t.unseen_polls = 0;
+      const slurm::Phase phase = slurm::state_info(rec.state).phase;
+      if (phase == slurm::Phase::finished) {
+        ended.emplace_back(t, rec);
+        it = tracked_.erase(it);
+        changed = true;
+        continue;
+      }
+      if (phase == slurm::Phase::queued && slurm::dependency_never_satisfied(rec.reason)) {
+        cancel.push_back(fmt::format("{}_{}", t.array_job_id, t.task));
+        finish_failed(t, "dependency", fmt::format("job {}_{} was cancelled: {}", t.array_job_id, t.task, rec.reason));
+        it = tracked_.erase(it);
+        changed = true;
+        continue;
+      }
+      if (phase == slurm::Phase::queued && slurm::hopeless_reason(rec.reason)) {
+        if (t.queued_since == 0) t.queued_since = now();
+        if (now() - t.queued_since >= options_.max_pending_s) {
+          cancel.push_back(fmt::format("{}_{}", t.array_job_id, t.task));
+          finish_failed(t, "unsatisfiable",
+                        fmt::format("job {}_{} was pending for {:.0f} s with reason \"{}\" and was cancelled",
+                                    t.array_job_id, t.task, now() - t.queued_since, rec.reason));
+          it = tracked_.erase(it);
+          changed = true;
+          continue;
+        }
+      } else {
+        t.queued_since = 0;
+      }
+    }
+    ++it;
+  }
+  client_.cancel(cancel);
+  if (ended.empty()) return changed;
+
+  std::vector<slurm::JobRecord> accounting;
+  std::set<std::string> ids;
+  for (const auto& [t, rec] : ended) ids.insert(t.array_job_id);
+  if (auto acct = client_.accounting({ids.begin(), ids.end()})) accounting = std::move(*acct);
+  std::optional<std::vector<slurm::JobRecord>> completions;
+  for (auto& [t, rec] : ended) {
+    std::optional<slurm::JobRecord> final = final_record(t, accounting, completions);
+    if (!final) final = rec;
+    if (final) {
+      finish(t, *final);
+    } else if (++t.unseen_polls < 6) {
+      tracked_[{t.array_job_id, t.task}] = t;  // maybe not written yet: look again next cycle
+    } else {
+      finish_failed(t, failure::kInterrupted,
+                    fmt::format("Slurm has no record of job {}_{} (aged out with no accounting or jobcomp record)",
+                                t.array_job_id, t.task));
+    }
+  }
+  return changed;
+}
+
+}  // namespace sweep::runner

@@ -1,0 +1,106 @@
+#include "slurm/client.h"
+
+#include <array>
+#include <fstream>
+#include <sstream>
+
+#include "exec/capture.h"
+#include "util/strings.h"
+
+namespace sweep::slurm {
+namespace {
+
+// Messages of Slurm's clients when slurmctld (or slurmdbd) is down, restarting or overloaded.
+constexpr std::array<std::string_view, 8> kTransientMessages{
+    "Unable to contact slurm controller", "Socket timed out",       "temporarily unable",
+    "Connection refused",                 "Zero Bytes were transmitted", "Communication connection failure",
+    "Resource temporarily unavailable",   "slurmctld is not responding"};
+
+std::string message_of(const exec::Captured& c) { return std::string(trim(c.err.empty() ? c.out : c.err)); }
+
+}  // namespace
+
+bool transient_error(std::string_view message) {
+  for (std::string_view m : kTransientMessages)
+    if (message.find(m) != std::string_view::npos) return true;
+  return false;
+}
+
+Client::Client(std::chrono::milliseconds timeout) : timeout_(timeout) {}
+
+bool Client::installed() {
+  const auto c = exec::capture({"sbatch", "--version"}, "", std::chrono::seconds(10));
+  return c && c->exit_code == 0;
+}
+
+SubmitResult Client::submit(const std::string& script, const std::string& cwd) {
+  ++calls_;
+  const auto c = exec::capture({"sbatch", "--parsable", script}, cwd, timeout_);
+  if (!c) return {"", "sbatch cannot be started (is Slurm installed and in PATH?)", false};
+  if (c->timed_out) return {"", "sbatch did not answer in time", true};
+  if (c->exit_code != 0) return {"", message_of(*c), transient_error(c->err)};
+  const std::string first = std::string(trim(c->out.substr(0, c->out.find_first_of(";\n"))));
+  if (first.empty() || first.find_first_not_of("0123456789") != std::string::npos)
+    return {"", "sbatch printed no job id: " + std::string(trim(c->out)), false};
+  return {first, "", false};
+}
+
+std::optional<std::vector<JobRecord>> Client::jobs() {
+  ++calls_;
+  const auto c = exec::capture({"scontrol", "-o", "show", "job"}, "", timeout_);
+  if (!c || c->exit_code != 0) return std::nullopt;
+  return parse_scontrol(c->out);
+}
+
+const Client::Config* Client::config() {
+  if (config_) return &*config_;
+  ++calls_;
+  const auto c = exec::capture({"scontrol", "show", "config"}, "", timeout_);
+  if (!c || c->exit_code != 0) return nullptr;
+  Config cfg;
+  std::string type;
+  std::istringstream in(c->out);
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string key(trim(std::string_view(line).substr(0, eq)));
+    const std::string value(trim(std::string_view(line).substr(eq + 1)));
+    if (key == "AccountingStorageType") cfg.accounting = value.find("slurmdbd") != std::string::npos;
+    if (key == "JobCompType") type = value;
+    if (key == "JobCompLoc") cfg.jobcomp_file = value;
+  }
+  if (type.find("filetxt") == std::string::npos) cfg.jobcomp_file.clear();
+  config_ = cfg;
+  return &*config_;
+}
+
+std::optional<std::vector<JobRecord>> Client::accounting(const std::vector<std::string>& job_ids) {
+  const Config* cfg = config();
+  if (!cfg || !cfg->accounting || job_ids.empty()) return std::nullopt;
+  ++calls_;
+  const auto c = exec::capture({"sacct", "-n", "-P", "-X", "--format=" + std::string(kSacctFormat), "-j",
+                                join(job_ids, ",")},
+                               "", timeout_);
+  if (!c || c->exit_code != 0) return std::nullopt;
+  return parse_sacct(c->out);
+}
+
+std::vector<JobRecord> Client::completions() {
+  const Config* cfg = config();
+  if (!cfg || cfg->jobcomp_file.empty()) return {};
+  std::ifstream in(cfg->jobcomp_file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_jobcomp(text.str());
+}
+
+bool Client::cancel(const std::vector<std::string>& job_ids) {
+  if (job_ids.empty()) return true;
+  ++calls_;
+  std::vector<std::string> argv{"scancel"};
+  argv.insert(argv.end(), job_ids.begin(), job_ids.end());
+  const auto c = exec::capture(argv, "", timeout_);
+  return c && c->exit_code == 0;
+}
+
+}  // namespace sweep::slurm

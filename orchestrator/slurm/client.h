@@ -1,0 +1,60 @@
+#pragma once
+// The Slurm commands sweep runs: sbatch, scontrol, sacct and scancel, each through exec::capture with
+// a timeout. The thin shell of slurm/: it starts processes and hands their output to job_record.h.
+// Contract: no call throws for a failing command; an unreachable controller is reported as
+// `transient` so the caller backs off and tries again, never as a failed job.
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "slurm/job_record.h"
+
+namespace sweep::slurm {
+
+struct SubmitResult {
+  std::string job_id;     // set on success
+  std::string error;      // sbatch's message on failure
+  bool transient = false; // the failure may pass (controller unreachable, timeout)
+  bool ok() const { return !job_id.empty(); }
+};
+
+class Client {
+ public:
+  explicit Client(std::chrono::milliseconds timeout = std::chrono::seconds(30));
+
+  /// Whether the Slurm commands are in PATH.
+  static bool installed();
+
+  /// `sbatch --parsable <script>` in `cwd`.
+  SubmitResult submit(const std::string& script, const std::string& cwd);
+  /// Every job slurmctld knows (`scontrol -o show job`, one call); nullopt when it cannot be reached.
+  std::optional<std::vector<JobRecord>> jobs();
+  /// `sacct` records of these jobs (array ids give all their tasks), one call; nullopt without
+  /// accounting or when it fails.
+  std::optional<std::vector<JobRecord>> accounting(const std::vector<std::string>& job_ids);
+  /// Records from the jobcomp/filetxt file when the cluster writes one; empty otherwise.
+  std::vector<JobRecord> completions();
+  /// `scancel` of these job ids (array ids cancel all their tasks; "123_4" one task).
+  bool cancel(const std::vector<std::string>& job_ids);
+
+  /// Scheduler commands run so far (benchmarks and tests count them).
+  std::size_t calls() const { return calls_; }
+
+ private:
+  struct Config {
+    bool accounting = false;
+    std::string jobcomp_file;  // "" unless JobCompType=jobcomp/filetxt
+  };
+  /// The cluster's accounting and jobcomp settings, read once from `scontrol show config`.
+  const Config* config();
+
+  std::chrono::milliseconds timeout_;
+  std::optional<Config> config_;
+  std::size_t calls_ = 0;
+};
+
+/// Whether a failed command's message says the controller was unreachable or busy (worth retrying).
+bool transient_error(std::string_view message);
+
+}  // namespace sweep::slurm

@@ -1,0 +1,48 @@
+#pragma once
+// The keys of an experiment's `resources` section and the sbatch option each one becomes. The
+// section is validated against this table at load; the Slurm job-script writer (runner/) turns the
+// rendered values into `#SBATCH` lines with it. Adding a resource is one row here.
+#include <array>
+#include <string_view>
+
+namespace sweep::spec {
+
+struct ResourceKey {
+  enum class Kind {
+    value,  // `--option=VALUE`
+    flag,   // `--option` when the value renders true (true/yes/1); nothing when false
+    list,   // `extra`: each item is a raw sbatch option, written as given
+  };
+  std::string_view name;    // as written in the experiment
+  std::string_view option;  // the sbatch option ("" for `extra`)
+  Kind kind;
+};
+
+inline constexpr std::array<ResourceKey, 17> kResourceKeys{{
+    {"nodes", "--nodes", ResourceKey::Kind::value},
+    {"ntasks", "--ntasks", ResourceKey::Kind::value},
+    {"ntasks-per-node", "--ntasks-per-node", ResourceKey::Kind::value},
+    {"cpus-per-task", "--cpus-per-task", ResourceKey::Kind::value},
+    {"gpus-per-node", "--gpus-per-node", ResourceKey::Kind::value},
+    {"gpus-per-task", "--gpus-per-task", ResourceKey::Kind::value},
+    {"gres", "--gres", ResourceKey::Kind::value},
+    {"mem", "--mem", ResourceKey::Kind::value},
+    {"mem-per-cpu", "--mem-per-cpu", ResourceKey::Kind::value},
+    {"time", "--time", ResourceKey::Kind::value},
+    {"partition", "--partition", ResourceKey::Kind::value},
+    {"account", "--account", ResourceKey::Kind::value},
+    {"qos", "--qos", ResourceKey::Kind::value},
+    {"constraint", "--constraint", ResourceKey::Kind::value},
+    {"reservation", "--reservation", ResourceKey::Kind::value},
+    {"exclusive", "--exclusive", ResourceKey::Kind::flag},
+    {"extra", "", ResourceKey::Kind::list},
+}};
+
+/// The row for `name`, or nullptr.
+constexpr const ResourceKey* find_resource_key(std::string_view name) {
+  for (const ResourceKey& k : kResourceKeys)
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
+}  // namespace sweep::spec

@@ -1,0 +1,82 @@
+#include <catch2/catch.hpp>
+
+#include "runner/launchers.h"
+#include "runner/poll_backoff.h"
+#include "runner/slurm_script.h"
+#include "util/error.h"
+
+using namespace sweep;
+using namespace sweep::runner;
+
+namespace {
+
+spec::Resource res(const std::string& key, const std::string& value) { return {key, value, {"x.yaml", 7, 3}}; }
+
+std::vector<std::string> options_of(const std::vector<spec::Resource>& rs, const std::vector<std::string>& values) {
+  std::vector<std::pair<const spec::Resource*, std::string>> rendered;
+  for (std::size_t i = 0; i < rs.size(); ++i) rendered.emplace_back(&rs[i], values[i]);
+  return sbatch_options(rendered);
+}
+
+}  // namespace
+
+TEST_CASE("resources become sbatch options: values, flags and raw extras in file order") {
+  const std::vector<spec::Resource> rs{res("nodes", ""), res("gpus-per-node", ""), res("exclusive", ""),
+                                       res("extra", ""), res("time", "")};
+  CHECK(options_of(rs, {"2", "4", "true", "--signal=USR1@60", "00:10:00"}) ==
+        std::vector<std::string>{"--nodes=2", "--gpus-per-node=4", "--exclusive", "--signal=USR1@60", "--time=00:10:00"});
+  CHECK(options_of({res("exclusive", "")}, {"false"}).empty());
+}
+
+TEST_CASE("a resource that renders badly is an error at the resource") {
+  CHECK_THROWS_WITH(options_of({res("nodes", "")}, {""}),
+                    "x.yaml:7:3: resource \"nodes\" must render to one non-empty word, got \"\"");
+  CHECK_THROWS_WITH(options_of({res("partition", "")}, {"a b"}),
+                    "x.yaml:7:3: resource \"partition\" must render to one non-empty word, got \"a b\"");
+  CHECK_THROWS_WITH(options_of({res("exclusive", "")}, {"maybe"}),
+                    "x.yaml:7:3: resource \"exclusive\" must render to true or false, got \"maybe\"");
+  CHECK_THROWS_WITH(options_of({res("extra", "")}, {"signal=USR1"}),
+                    Catch::Contains("must be an sbatch option starting with -"));
+}
+
+TEST_CASE("array ranges and the task table") {
+  CHECK(array_range(1, 0) == "0");
+  CHECK(array_range(12, 2) == "0-11%2");
+  CHECK(array_range(1000, 0) == "0-999");
+  CHECK(task_table({{0, "/r/a/rep0/attempt1", 7, 1}, {1, "/r/b/rep0/attempt2", 9, 2}}) ==
+        "# sweep task table, format 1: task\trun_dir\trun_id\tattempt\n0\t/r/a/rep0/attempt1\t7\t1\n"
+        "1\t/r/b/rep0/attempt2\t9\t2\n");
+}
+
+TEST_CASE("launchers contribute only the words before the command") {
+  spec::Workload w;
+  CHECK(launch_prefix(w).empty());
+  w.launcher = "srun";
+  CHECK(launch_prefix(w) == "srun ");
+  w.mpi = "pmix";
+  CHECK(launch_prefix(w) == "srun --mpi=pmix ");
+  w.launcher = "mpirun";
+  CHECK(launch_prefix(w) == "mpirun ");
+  w.launcher = "torchrun-env";
+  const std::string t = launch_prefix(w);
+  CHECK_THAT(t, Catch::StartsWith("srun --mpi=pmix bash -c '") && Catch::EndsWith("' torchrun-env "));
+  for (const char* var : {"RANK=$SLURM_PROCID", "WORLD_SIZE=$SLURM_NTASKS", "LOCAL_RANK=$SLURM_LOCALID",
+                          "MASTER_ADDR=$(scontrol show hostnames", "MASTER_PORT=$((20000 + SLURM_JOB_ID % 20000))"})
+    CHECK_THAT(t, Catch::Contains(var));
+  w.launcher = "nope";
+  CHECK_THROWS_AS(launch_prefix(w), Error);
+}
+
+TEST_CASE("the poll interval backs off while nothing changes and respects its floor and maximum") {
+  PollBackoff b(1, 4);
+  CHECK(b.interval() == 1);
+  b.after_cycle(false);
+  CHECK(b.interval() == 1.5);
+  for (int i = 0; i < 10; ++i) b.after_cycle(false);
+  CHECK(b.interval() == 4);
+  b.after_cycle(true);
+  CHECK(b.interval() == 1);
+  PollBackoff odd(5, 2);  // a maximum below the floor is raised to it
+  odd.after_cycle(false);
+  CHECK(odd.interval() == 5);
+}
