@@ -1,0 +1,113 @@
+// The Slurm executor against the development cluster: MPI across nodes, job arrays with a throttle,
+// detach/collect/report, status and cancel.
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "slurm/slurm_harness.h"
+
+using namespace slurmtest;
+
+TEST_CASE("a 2-node, 2-tasks-per-node srun --mpi=pmix job sees 4 ranks on 2 hosts with 2 GPUs each") {
+  slurm_conf();
+  e2e::Sandbox box;
+  const std::string L = unique_label(box, "t");
+  box.write("mpi.yaml", std::string("name: mpi\nexecutor: slurm\nmatrix: {nodes: [2]}\n"
+                                    "resources: {nodes: \"{{nodes}}\", ntasks-per-node: 2, gres: \"gpu:2\", time: 5}\n"
+                                    "workload: {launcher: srun, mpi: pmix, command: ") + MPI_HELLO + "}\n");
+  const auto r = box.sweep({"run", "mpi.yaml", "--label", L, "--poll-max", "1"});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string dir = query(box, "SELECT run_dir FROM runs");
+  const std::string out = e2e::read_file(dir + "/stdout");
+  INFO(out);
+  std::set<std::pair<std::string, std::string>> pairs;
+  std::set<std::string> hosts;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    char host[64] = {}, gpus[64] = {};
+    int rank = -1, size = -1, sum = -1;
+    if (std::sscanf(line.c_str(), "rank %d of %d on %63s gpus=%63s ranksum=%d", &rank, &size, host, gpus, &sum) != 5) continue;
+    CHECK(size == 4);
+    CHECK(sum == 0 + 1 + 2 + 3);
+    CHECK(std::string(gpus).size() == 3);  // two devices, e.g. "0,1"
+    pairs.insert({host, std::to_string(rank)});
+    hosts.insert(host);
+  }
+  CHECK(pairs.size() == 4);
+  CHECK(hosts == std::set<std::string>{"n1", "n2"});
+  // provenance recorded by the job script and by the controller
+  CHECK(query(box, "SELECT value FROM run_provenance WHERE key = 'slurm.node_list'") == "n[1-2]");
+  CHECK_THAT(query(box, "SELECT value FROM run_provenance WHERE key = 'job.nodes'"),
+             Catch::Contains("n1 cpu=") && Catch::Contains("n2 cpu="));
+  CHECK_THAT(query(box, "SELECT value FROM run_provenance WHERE key = 'job.scontrol_show_job'"),
+             Catch::Contains("NumNodes=2"));
+  CHECK_THAT(query(box, "SELECT value FROM run_provenance WHERE key = 'job.mpi_version'"), Catch::Contains("Open MPI"));
+}
+
+TEST_CASE("a 12-run campaign goes out as one job array throttled to 2 and is ingested completely") {
+  slurm_conf();
+  e2e::Sandbox box;
+  const std::string L = unique_label(box, "t");
+  box.write("arr.yaml", "name: arr\nexecutor: slurm\nmatrix: {n: [1, 2, 3, 4, 5, 6]}\nrepetitions: 2\n"
+                        "resources: {ntasks: 1, time: 5}\n"
+                        "workload: {command: 'echo \"value: {{n}}\"'}\n"
+                        "metrics: [{name: value, better: higher, regex: 'value: (?<value>\\d+)'}]\n");
+  const auto r = box.sweep({"run", "arr.yaml", "--label", L, "--max-running", "2", "--poll-max", "1"});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("12 runs planned, 12 succeeded, 0 failed"));
+  CHECK(query(box, "SELECT count(*) FROM submissions") == "1");
+  CHECK(query(box, "SELECT count(*) FROM submission_tasks") == "12");
+  CHECK(query(box, "SELECT count(*) FROM metrics WHERE name = 'value'") == "12");
+  CHECK(query(box, "SELECT sum(value) FROM metrics") == "42.0");
+  const std::string sub_dir = query(box, "SELECT dir FROM submissions");
+  CHECK_THAT(e2e::read_file(sub_dir + "/array.sh"), Catch::Contains("#SBATCH --array=0-11%2"));
+  CHECK_THAT(e2e::read_file(sub_dir + "/tasks.tsv"), Catch::StartsWith("# sweep task table, format 1"));
+  // every run's Slurm output file is named %A_%a inside its own run directory
+  const std::string job = query(box, "SELECT job_id FROM submissions");
+  const std::string dir = query(box, "SELECT r.run_dir FROM runs r JOIN submission_tasks t ON t.run_id = r.id WHERE t.task = 7");
+  CHECK(std::filesystem::exists(dir + "/slurm-" + job + "_7.out"));
+}
+
+TEST_CASE("--detach submits and exits; collect until done; then status and report") {
+  slurm_conf();
+  e2e::Sandbox box;
+  const std::string L = unique_label(box, "t");
+  box.write("det.yaml", "name: det\nexecutor: slurm\nmatrix: {n: [1, 2, 3]}\nresources: {time: 5}\n"
+                        "workload: {command: 'sleep 2; echo \"value: {{n}}\"'}\n"
+                        "metrics: [{name: value, better: higher, regex: 'value: (?<value>\\d+)'}]\n");
+  const auto d = box.sweep({"run", "det.yaml", "--label", L, "--detach"});
+  INFO(d.out << d.err);
+  REQUIRE(d.exit_code == 0);
+  CHECK_THAT(d.out, Catch::Contains("3 runs planned, 0 succeeded, 0 failed, 3 unfinished"));
+  CHECK(!squeue_field("sweep-" + L + "-", "%i").empty());
+  const auto st = box.sweep({"status", L});
+  CHECK_THAT(st.out, Catch::Contains("running 3"));
+  e2e::Result c;
+  wait_until([&] {
+    c = box.sweep({"collect", L});
+    return c.out.find("0 unfinished") != std::string::npos;
+  }, std::chrono::seconds(90), "collect to finish the campaign");
+  CHECK(c.exit_code == 0);
+  CHECK_THAT(c.out, Catch::Contains("3 succeeded"));
+  CHECK_THAT(box.sweep({"status", L}).out, Catch::Contains("succeeded 3") && Catch::Contains("ended"));
+  const auto rep = box.sweep({"report", L});
+  INFO(rep.err);
+  CHECK(rep.exit_code == 0);
+  CHECK_THAT(e2e::read_file(box.path("reports/" + L + "/report.md")), Catch::Contains("value"));
+}
+
+TEST_CASE("cancel removes a detached campaign's jobs from the queue and records them as cancelled") {
+  slurm_conf();
+  e2e::Sandbox box;
+  const std::string L = unique_label(box, "t");
+  box.write("long.yaml", "name: long\nexecutor: slurm\nmatrix: {n: [1, 2]}\nworkload: {command: 'sleep 300'}\n");
+  REQUIRE(box.sweep({"run", "long.yaml", "--label", L, "--detach"}).exit_code == 0);
+  const auto c = box.sweep({"cancel", L});
+  INFO(c.out << c.err);
+  CHECK(c.exit_code == 1);  // the campaign has failed (cancelled) runs
+  CHECK(query(box, "SELECT count(*) FROM runs WHERE failure_class = 'cancelled'") == "2");
+  wait_until([&] { return squeue_field("sweep-" + L + "-", "%i").empty(); }, std::chrono::seconds(20), "the jobs to leave the queue");
+  CHECK(box.sweep({"collect", "nope"}).exit_code == 4);
+}

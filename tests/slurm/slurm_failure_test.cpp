@@ -1,0 +1,81 @@
+// Failure classes and retries on the development cluster: FAILED, TIMEOUT, NODE_FAIL with a retry,
+// a request that can never be satisfied, and a submission sbatch refuses.
+#include <catch2/catch.hpp>
+
+#include "slurm/slurm_harness.h"
+
+using namespace slurmtest;
+
+TEST_CASE("an exit code of 3 is FAILED without retry; a run over its time limit is TIMEOUT") {
+  slurm_conf();
+  e2e::Sandbox box;
+  const std::string L = unique_label(box, "t");
+  box.write("f.yaml", "name: f\nexecutor: slurm\nmatrix: {mode: [fail, slow]}\nresources: {time: 1}\n"
+                      "retries: {NODE_FAIL: 2}\n"
+                      "workload: {command: 'if [ {{mode}} = fail ]; then exit 3; fi; sleep 600'}\n");
+  const auto r = box.sweep({"run", "f.yaml", "--label", L, "--poll-max", "2"});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(query(box, "SELECT failure_class || ' ' || exit_code FROM runs r JOIN point_params p ON p.point_id = r.point_id "
+                   "WHERE p.value = 'fail'") == "exit_code 3");
+  CHECK(query(box, "SELECT failure_class FROM runs r JOIN point_params p ON p.point_id = r.point_id "
+                   "WHERE p.value = 'slow'") == "timeout");
+  CHECK(query(box, "SELECT value FROM run_provenance WHERE key = 'slurm.state' AND value = 'TIMEOUT'") == "TIMEOUT");
+  CHECK(query(box, "SELECT max(attempt) FROM runs") == "1");  // neither class is retried
+}
+
+TEST_CASE("a node that goes down mid-job is NODE_FAIL, retried on the other node, and succeeds on attempt 2") {
+  slurm_conf();
+  NodesRestored restore;
+  e2e::Sandbox box;
+  const std::string L = unique_label(box, "t");
+  box.write("nf.yaml", "name: nf\nexecutor: slurm\nmatrix: {n: [1]}\nretries: {NODE_FAIL: 1}\nresources: {time: 5}\n"
+                       "workload: {command: 'if [ \"$SWEEP_ATTEMPT\" = 1 ]; then sleep 300; fi; hostname'}\n");
+  const int pid = box.spawn_sweep({"run", "nf.yaml", "--label", L, "--poll-max", "1"});
+  std::string node;
+  wait_until([&] {
+    const std::string s = squeue_field("sweep-" + L + "-", "%T %N");
+    if (s.rfind("RUNNING ", 0) == 0) node = s.substr(8);
+    return !node.empty();
+  }, std::chrono::seconds(60), "the first attempt to run");
+  REQUIRE(shell("scontrol update nodename=" + node + " state=down reason=sweep-node-fail-test").exit_code == 0);
+  int status = 0;
+  wait_until([&] { return ::waitpid(pid, &status, WNOHANG) == pid; }, std::chrono::seconds(120), "sweep to finish");
+  INFO(e2e::read_file(box.path(".sweep.bg.out")) << e2e::read_file(box.path(".sweep.bg.err")));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(query(box, "SELECT failure_class FROM attempts WHERE attempt = 1") == "node_fail");
+  CHECK(query(box, "SELECT state FROM attempts WHERE attempt = 2") == "succeeded");
+  const std::string other = node == "n1" ? "n2" : "n1";
+  CHECK(query(box, "SELECT value FROM run_provenance WHERE attempt = 2 AND key = 'slurm.node_list'") == other);
+  CHECK(e2e::read_file(query(box, "SELECT run_dir FROM runs") + "/stdout") == other + "\n");
+}
+
+TEST_CASE("a job pending for a reason that cannot resolve is cancelled after --max-pending and reported") {
+  slurm_conf();
+  NodesRestored restore;
+  REQUIRE(shell("scontrol update nodename=n1 state=drain reason=sweep-pending-test").exit_code == 0);
+  e2e::Sandbox box;
+  const std::string L = unique_label(box, "t");
+  box.write("p.yaml", "name: p\nexecutor: slurm\nmatrix: {n: [1]}\nresources: {time: 5, extra: [--nodelist=n1]}\n"
+                      "workload: {command: 'true'}\n");
+  const auto r = box.sweep({"run", "p.yaml", "--label", L, "--max-pending", "3", "--poll-max", "1"});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(query(box, "SELECT failure_class FROM runs") == "unsatisfiable");
+  CHECK_THAT(query(box, "SELECT failure_reason FROM runs"), Catch::Contains("ReqNodeNotAvail"));
+  CHECK(squeue_field("sweep-" + L + "-", "%i").empty());
+}
+
+TEST_CASE("a submission sbatch refuses fails its runs with sbatch's message") {
+  slurm_conf();
+  e2e::Sandbox box;
+  const std::string L = unique_label(box, "t");
+  box.write("bad.yaml", "name: bad\nexecutor: slurm\nmatrix: {n: [1, 2]}\nresources: {partition: nosuch}\n"
+                        "workload: {command: 'true'}\n");
+  const auto r = box.sweep({"run", "bad.yaml", "--label", L});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(query(box, "SELECT count(*) FROM runs WHERE failure_class = 'submit'") == "2");
+  CHECK_THAT(query(box, "SELECT failure_reason FROM runs"), Catch::Contains("nosuch") || Catch::Contains("partition"));
+  CHECK(query(box, "SELECT state FROM submissions") == "failed");
+}

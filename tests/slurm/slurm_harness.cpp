@@ -1,0 +1,80 @@
+#include "slurm/slurm_harness.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <thread>
+
+#include <SQLiteCpp/Statement.h>
+
+namespace slurmtest {
+namespace fs = std::filesystem;
+
+std::string slurm_conf() {
+  const char* conf = std::getenv("SLURM_CONF");
+  if (!conf || !*conf)
+    FAIL("SLURM_CONF is not set: start the development cluster with  eval \"$(scripts/slurm-dev-cluster up)\"");
+  return conf;
+}
+
+std::string state_dir() { return fs::path(slurm_conf()).parent_path().string(); }
+
+std::string unique_label(const e2e::Sandbox& box, const std::string& prefix) {
+  const std::string dir = box.dir().filename().string();
+  return prefix + "-" + dir.substr(dir.size() - 6);
+}
+
+e2e::Result shell(const std::string& command) {
+  e2e::Sandbox scratch;
+  const std::string out = scratch.path("out"), err = scratch.path("err");
+  const std::string script = scratch.write("cmd.sh", command + "\n");
+  const int rc = std::system(("sh " + script + " > " + out + " 2> " + err).c_str());
+  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : 128, e2e::read_file(out), e2e::read_file(err)};
+}
+
+void wait_until(const std::function<bool()>& done, std::chrono::seconds timeout, const std::string& what) {
+  const auto until = std::chrono::steady_clock::now() + timeout;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > until) FAIL("timed out waiting for " << what);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+}
+
+std::string squeue_field(const std::string& name_prefix, const std::string& format) {
+  std::istringstream lines(shell("squeue -h -o '%j|" + format + "'").out);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind(name_prefix, 0) == 0) return line.substr(line.find('|') + 1);
+  return "";
+}
+
+std::string query(const e2e::Sandbox& box, const std::string& sql) {
+  if (!fs::exists(box.path("results/sweep.db"))) return "";
+  try {
+    auto db = box.db();
+    SQLite::Statement q(db, sql);
+    return q.executeStep() ? q.getColumn(0).getString() : "";
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
+NodesRestored::~NodesRestored() {
+  shell("scontrol update nodename=n1,n2 state=resume 2>/dev/null; true");
+}
+
+std::string counting_sbatch(const e2e::Sandbox& box) {
+  const std::string bin = box.path("bin");
+  fs::create_directories(bin);
+  const std::string real = shell("command -v sbatch").out;
+  box.write("bin/sbatch", "#!/bin/sh\n"
+                          "echo \"$$\" > " + box.path("sbatch.pid") + "\n"
+                          "echo call >> " + box.path("sbatch.log") + "\n"
+                          "sleep \"${SWEEP_TEST_SBATCH_DELAY:-0}\"\n"
+                          "exec " + real.substr(0, real.find('\n')) + " \"$@\"\n");
+  fs::permissions(bin + "/sbatch", fs::perms::owner_all);
+  return bin + ":" + std::getenv("PATH");
+}
+
+}  // namespace slurmtest

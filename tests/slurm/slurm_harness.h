@@ -1,0 +1,44 @@
+#pragma once
+// Helpers of the Slurm integration tests: the development cluster's facts, shell commands, waiting.
+#include <chrono>
+#include <functional>
+#include <string>
+
+#include <sys/wait.h>
+
+#include "e2e/harness.h"
+
+namespace slurmtest {
+
+/// The cluster's SLURM_CONF; fails the test with instructions when it is not set.
+std::string slurm_conf();
+/// The cluster's state directory (where slurm.conf, pids/ and jobcomp.txt live).
+std::string state_dir();
+
+/// `prefix` plus the sandbox's random suffix: job names stay unique across runs of the suite on one
+/// cluster (its jobcomp file keeps every job ever run).
+std::string unique_label(const e2e::Sandbox& box, const std::string& prefix);
+
+/// Runs `sh -c command` and returns its exit code and output.
+e2e::Result shell(const std::string& command);
+
+/// Polls `done` every 200 ms until it returns true; fails the test naming `what` after `timeout`.
+void wait_until(const std::function<bool()>& done, std::chrono::seconds timeout, const std::string& what);
+
+/// The first line of `squeue` for jobs named like `name_prefix*` with format `format` ("" when none).
+std::string squeue_field(const std::string& name_prefix, const std::string& format);
+
+/// A single value of an SQL query on the sandbox's results database ("" when no row).
+std::string query(const e2e::Sandbox& box, const std::string& sql);
+
+/// Puts both nodes back in service when it goes out of scope (tests that take a node down).
+struct NodesRestored {
+  ~NodesRestored();
+};
+
+/// A PATH whose `sbatch` is the real one wrapped to log each call to <dir>/sbatch.log (and to wait
+/// $SWEEP_TEST_SBATCH_DELAY seconds first, writing its pid to <dir>/sbatch.pid): a real sbatch,
+/// slowed and counted, not a fake. Returns the PATH value to set.
+std::string counting_sbatch(const e2e::Sandbox& box);
+
+}  // namespace slurmtest

@@ -1,0 +1,100 @@
+// The controller's crash and outage contracts on the development cluster: SIGKILL at the worst
+// moment (inside sbatch) then --resume, and slurmctld down for 20 s while tracking.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdlib>
+#include <thread>
+
+#include "slurm/slurm_harness.h"
+
+using namespace slurmtest;
+
+namespace {
+
+constexpr const char* kSix = "name: six\nexecutor: slurm\nmatrix: {n: [1, 2, 3, 4, 5, 6]}\nresources: {time: 5}\n"
+                             "workload: {command: 'sleep 1; echo \"value: {{n}}\"'}\n"
+                             "metrics: [{name: value, better: higher, regex: 'value: (?<value>\\d+)'}]\n";
+
+/// Every planned run succeeded exactly once, and every sbatch call gave one submission.
+void check_exactly_once(const e2e::Sandbox& box, const std::string& label) {
+  CHECK(query(box, "SELECT count(*) FROM runs WHERE state = 'succeeded'") == "6");
+  CHECK(query(box, "SELECT count(*) FROM attempts WHERE state = 'succeeded'") == "6");
+  CHECK(query(box, "SELECT sum(value) FROM metrics") == "21.0");
+  const std::string log = e2e::read_file(box.path("sbatch.log"));
+  const std::string calls = std::to_string(std::count(log.begin(), log.end(), '\n'));
+  CHECK(query(box, "SELECT count(*) FROM submissions WHERE state = 'submitted'") == calls);
+  CHECK(query(box, "SELECT count(DISTINCT job_id) FROM submissions WHERE state = 'submitted'") == calls);
+  // Slurm's own record: one array job per submission, each task run once
+  const auto ran = shell("grep -c ' Name=sweep-" + label + "-s.* ArrayJobId=' " + state_dir() + "/jobcomp.txt");
+  CHECK(ran.out == "6\n");
+}
+
+}  // namespace
+
+TEST_CASE("SIGKILL inside sbatch, then --resume: the array that reached Slurm is adopted, none is submitted twice") {
+  slurm_conf();
+  e2e::Sandbox box;
+  const std::string L = unique_label(box, "t");
+  box.write("six.yaml", kSix);
+  ::setenv("PATH", counting_sbatch(box).c_str(), 1);
+  ::setenv("SWEEP_TEST_SBATCH_DELAY", "2", 1);
+  const int pid = box.spawn_sweep({"run", "six.yaml", "--label", L, "--poll-max", "1"});
+  wait_until([&] { return query(box, "SELECT state FROM submissions") == "submitting"; }, std::chrono::seconds(30),
+             "the submission to be recorded before sbatch answers");
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, nullptr, 0);
+  std::this_thread::sleep_for(std::chrono::seconds(3));  // the orphaned sbatch reaches Slurm
+  ::setenv("SWEEP_TEST_SBATCH_DELAY", "0", 1);
+  const auto r = box.sweep({"run", "--resume", L, "--poll-max", "1"});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  check_exactly_once(box, L);
+  CHECK(query(box, "SELECT count(*) FROM submissions") == "1");  // adopted, not resubmitted
+}
+
+TEST_CASE("SIGKILL of the controller and of sbatch before it reached Slurm, then --resume: resubmitted once") {
+  slurm_conf();
+  e2e::Sandbox box;
+  const std::string L = unique_label(box, "t");
+  box.write("six.yaml", kSix);
+  ::setenv("PATH", counting_sbatch(box).c_str(), 1);
+  ::setenv("SWEEP_TEST_SBATCH_DELAY", "5", 1);
+  const int pid = box.spawn_sweep({"run", "six.yaml", "--label", L, "--poll-max", "1"});
+  wait_until([&] { return !e2e::read_file(box.path("sbatch.pid")).empty(); }, std::chrono::seconds(30), "sbatch to start");
+  ::kill(pid, SIGKILL);
+  ::kill(std::atoi(e2e::read_file(box.path("sbatch.pid")).c_str()), SIGKILL);
+  ::waitpid(pid, nullptr, 0);
+  std::filesystem::remove(box.path("sbatch.log"));  // that call never reached Slurm
+  ::setenv("SWEEP_TEST_SBATCH_DELAY", "0", 1);
+  const auto r = box.sweep({"run", "--resume", L, "--poll-max", "1"});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  check_exactly_once(box, L);
+  CHECK(query(box, "SELECT count(*) FROM submissions WHERE state = 'failed'") == "1");
+  CHECK(query(box, "SELECT count(*) FROM attempts WHERE failure_class = 'interrupted'") == "6");
+}
+
+TEST_CASE("slurmctld stopped for 20 s during tracking: the controller waits and the campaign completes") {
+  slurm_conf();
+  e2e::Sandbox box;
+  const std::string L = unique_label(box, "t");
+  box.write("six.yaml", kSix);
+  ::setenv("PATH", counting_sbatch(box).c_str(), 1);
+  const int pid = box.spawn_sweep({"run", "six.yaml", "--label", L, "--poll-max", "2"});
+  wait_until([&] { return query(box, "SELECT state FROM submissions") == "submitted"; }, std::chrono::seconds(30),
+             "the array to be submitted");
+  REQUIRE(shell("kill $(cat " + state_dir() + "/pids/slurmctld.pid)").exit_code == 0);
+  std::this_thread::sleep_for(std::chrono::seconds(20));
+  const auto up = shell(std::string(SWEEP_SOURCE_DIR) + "/scripts/slurm-dev-cluster up");
+  INFO(up.err);
+  REQUIRE(up.exit_code == 0);
+  int status = 0;
+  wait_until([&] { return ::waitpid(pid, &status, WNOHANG) == pid; }, std::chrono::seconds(120), "sweep to finish");
+  const std::string err = e2e::read_file(box.path(".sweep.bg.err"));
+  INFO(e2e::read_file(box.path(".sweep.bg.out")) << err);
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK_THAT(err, Catch::Contains("cannot reach slurmctld"));
+  check_exactly_once(box, L);
+}
