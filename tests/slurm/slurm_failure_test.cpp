@@ -6,7 +6,7 @@
 
 using namespace slurmtest;
 
-TEST_CASE("an exit code of 3 is FAILED without retry; a run over its time limit is TIMEOUT") {
+TEST_CASE("an exit code of 3 is FAILED without retry and a run over its time limit is TIMEOUT") {
   slurm_conf();
   e2e::Sandbox box;
   const std::string L = unique_label(box, "t");
@@ -38,7 +38,10 @@ TEST_CASE("a node that goes down mid-job is NODE_FAIL, retried on the other node
     if (s.rfind("RUNNING ", 0) == 0) node = s.substr(8);
     return !node.empty();
   }, std::chrono::seconds(60), "the first attempt to run");
-  REQUIRE(shell("scontrol update nodename=" + node + " state=down reason=sweep-node-fail-test").exit_code == 0);
+  // Down kills the job as NODE_FAIL; drain keeps the node out until the test puts it back (the
+  // cluster's ReturnToService=2 would otherwise return a live slurmd to service at once).
+  REQUIRE(shell("scontrol update nodename=" + node + " state=down reason=sweep-node-fail-test && "
+                "scontrol update nodename=" + node + " state=drain reason=sweep-node-fail-test").exit_code == 0);
   int status = 0;
   wait_until([&] { return ::waitpid(pid, &status, WNOHANG) == pid; }, std::chrono::seconds(120), "sweep to finish");
   INFO(e2e::read_file(box.path(".sweep.bg.out")) << e2e::read_file(box.path(".sweep.bg.err")));

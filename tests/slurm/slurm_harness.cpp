@@ -69,6 +69,7 @@ std::string counting_sbatch(const e2e::Sandbox& box) {
   fs::create_directories(bin);
   const std::string real = shell("command -v sbatch").out;
   box.write("bin/sbatch", "#!/bin/sh\n"
+                          "[ \"$1\" = --version ] && exec " + real.substr(0, real.find('\n')) + " \"$@\"\n"
                           "echo \"$$\" > " + box.path("sbatch.pid") + "\n"
                           "echo call >> " + box.path("sbatch.log") + "\n"
                           "sleep \"${SWEEP_TEST_SBATCH_DELAY:-0}\"\n"

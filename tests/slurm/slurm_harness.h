@@ -36,7 +36,7 @@ struct NodesRestored {
   ~NodesRestored();
 };
 
-/// A PATH whose `sbatch` is the real one wrapped to log each call to <dir>/sbatch.log (and to wait
+/// A PATH whose `sbatch` is the real one wrapped to log each submission to <dir>/sbatch.log (and to wait
 /// $SWEEP_TEST_SBATCH_DELAY seconds first, writing its pid to <dir>/sbatch.pid): a real sbatch,
 /// slowed and counted, not a fake. Returns the PATH value to set.
 std::string counting_sbatch(const e2e::Sandbox& box);
