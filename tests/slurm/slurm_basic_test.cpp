@@ -70,7 +70,7 @@ TEST_CASE("a 12-run campaign goes out as one job array throttled to 2 and is ing
   CHECK(std::filesystem::exists(dir + "/slurm-" + job + "_7.out"));
 }
 
-TEST_CASE("--detach submits and exits, collect runs until done, then status and report") {
+TEST_CASE("a detached campaign: run --detach submits and exits, collect runs until done, then status and report") {
   slurm_conf();
   e2e::Sandbox box;
   const std::string L = unique_label(box, "t");
