@@ -64,8 +64,6 @@ void add_run(CLI::App& sub, Action& action) {
       o->run.db_path = o->paths.db();
       if (o->timeout_s > 0) o->run.timeout_s = o->timeout_s;
       o->run.progress = ::isatty(STDERR_FILENO) != 0;
-      if (o->run.detach && o->run.executor != "slurm" && o->run.resume.empty() && o->run.executor != "")
-        throw Error(ErrorKind::usage, "--detach needs the slurm executor");
       std::signal(SIGINT, on_stop_signal);
       std::signal(SIGTERM, on_stop_signal);
       return print_summary(runner::run_campaign(o->run), o->run.dry_run);

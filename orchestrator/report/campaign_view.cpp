@@ -92,7 +92,12 @@ std::string campaign_detail(const CampaignData& data, const store::KeyValues& la
     }
   if (!last_run_provenance.empty()) {
     out += "\nprovenance of the latest run:\n";
-    for (const auto& [k, v] : last_run_provenance) out += fmt::format("  {:<16} {}\n", k, v);
+    for (const auto& [k, v] : last_run_provenance) {
+      std::string value = v;  // multi-line values (scontrol output, node lists) indented under their key
+      for (std::size_t i = value.find('\n'); i != std::string::npos; i = value.find('\n', i + 1))
+        value.replace(i, 1, "\n" + std::string(19, ' '));
+      out += fmt::format("  {:<16} {}\n", k, value);
+    }
   }
   return out;
 }

@@ -229,6 +229,10 @@ RunSummary run_campaign(const RunOptions& options) {
   Resolved resolved = resolve(options, db.get(), clock);
   CampaignPlan plan(resolved.experiment, options.template_dir);
   if (options.dry_run) return dry_run(options, plan, resolved.label);
+  if (options.detach && plan.experiment().executor != "slurm")
+    throw Error(ErrorKind::usage, fmt::format("--detach needs the slurm executor (this campaign uses {}); "
+                                              "use --executor slurm",
+                                              plan.experiment().executor));
 
   fs::create_directories(fs::path(db_path).parent_path().empty() ? "." : fs::path(db_path).parent_path());
   if (!db) db = std::make_unique<store::Store>(db_path);

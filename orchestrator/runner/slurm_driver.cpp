@@ -270,7 +270,7 @@ RunSummary SlurmDriver::run(SlurmMode mode) {
                                   "scripts/slurm-dev-cluster up starts a development cluster");
   campaign_ = open_campaign(db_, options_, resolved_, plan_, clock_);
   lock();
-  reconcile(mode == SlurmMode::run && !options_.resume.empty());
+  reconcile(mode == SlurmMode::run);  // like the local executor: running a campaign again reruns its failures
   if (mode == SlurmMode::cancel) {
     cancel_all();
     return summarize(db_, campaign_, plan_.run_count(), 0, false);

@@ -57,7 +57,8 @@ class SlurmDriver {
   void finish(const TrackedTask& t, const slurm::JobRecord& rec);
   void finish_failed(const TrackedTask& t, const char* cls, const std::string& reason);
   void after_failure(std::int64_t run_id, int attempt, const store::AttemptResult& result);
-  std::optional<slurm::JobRecord> final_record(const TrackedTask& t, const std::vector<slurm::JobRecord>& accounting,
+  std::optional<slurm::JobRecord> final_record(const TrackedTask& t, const std::optional<slurm::JobRecord>& live,
+                                               const std::vector<slurm::JobRecord>& accounting,
                                                std::optional<std::vector<slurm::JobRecord>>& completions);
 
   const RunOptions& options_;

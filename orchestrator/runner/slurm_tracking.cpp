@@ -103,15 +103,16 @@ void SlurmDriver::finish(const TrackedTask& t, const slurm::JobRecord& rec) {
   if (result.state == store::RunState::failed) after_failure(t.run_id, t.attempt, result);
 }
 
-/// The ended task's final record: from sacct when accounting exists, else slurmctld's (already in
-/// `live`), else the jobcomp file. nullopt when no source knows it (yet).
-std::optional<slurm::JobRecord> SlurmDriver::final_record(const TrackedTask& t,
+/// The ended task's final record: from sacct when accounting exists, else slurmctld's (`live`, while
+/// it still knows the job), else the jobcomp file. nullopt when no source knows it (yet).
+std::optional<slurm::JobRecord> SlurmDriver::final_record(const TrackedTask& t, const std::optional<slurm::JobRecord>& live,
                                                           const std::vector<slurm::JobRecord>& accounting,
                                                           std::optional<std::vector<slurm::JobRecord>>& completions) {
   for (const auto& r : accounting)
     if (r.array_job_id == t.array_job_id && r.task_id() == t.task &&
         slurm::state_info(r.state).phase == slurm::Phase::finished)
       return r;
+  if (live) return live;
   if (!completions) completions = client_.completions();
   for (const auto& r : *completions)
     if (r.array_job_id == t.array_job_id && r.task_id() == t.task) return r;
@@ -191,9 +192,7 @@ bool SlurmDriver::poll() {
   if (auto acct = client_.accounting({ids.begin(), ids.end()})) accounting = std::move(*acct);
   std::optional<std::vector<slurm::JobRecord>> completions;
   for (auto& [t, rec] : ended) {
-    std::optional<slurm::JobRecord> final = final_record(t, accounting, completions);
-    if (!final) final = rec;
-    if (final) {
+    if (const auto final = final_record(t, rec, accounting, completions)) {
       finish(t, *final);
     } else if (++t.unseen_polls < 6) {
       tracked_[{t.array_job_id, t.task}] = t;  // maybe not written yet: look again next cycle

@@ -45,6 +45,37 @@ TEST_CASE("a 2-node, 2-tasks-per-node srun --mpi=pmix job sees 4 ranks on 2 host
   CHECK_THAT(query(box, "SELECT value FROM run_provenance WHERE key = 'job.mpi_version'"), Catch::Contains("Open MPI"));
 }
 
+TEST_CASE("the mpirun and torchrun-env launchers start one process per task across both nodes") {
+  slurm_conf();
+  e2e::Sandbox box;
+  const std::string L = unique_label(box, "t");
+  box.write("mpirun.yaml", std::string("name: mpirun\nexecutor: slurm\nmatrix: {n: [1]}\n"
+                                       "resources: {nodes: 2, ntasks-per-node: 2, time: 5}\n"
+                                       "workload: {launcher: mpirun, command: ") + MPI_HELLO + "}\n");
+  box.write("torch.yaml", "name: torch\nexecutor: slurm\nmatrix: {n: [1]}\n"
+                          "resources: {nodes: 2, ntasks-per-node: 2, time: 5}\n"
+                          "workload: {launcher: torchrun-env, mpi: pmix, command: env}\n");
+  const auto m = box.sweep({"run", "mpirun.yaml", "--label", L + "m", "--poll-max", "1"});
+  INFO(m.out << m.err);
+  REQUIRE(m.exit_code == 0);
+  const std::string mout = e2e::read_file(query(box, "SELECT run_dir FROM runs r JOIN campaigns c ON c.id = r.campaign_id "
+                                                     "WHERE c.experiment = 'mpirun'") + "/stdout");
+  INFO(mout);
+  CHECK_THAT(mout, Catch::Contains("of 4 on n1") && Catch::Contains("of 4 on n2") && Catch::Contains("ranksum=6"));
+
+  const auto t = box.sweep({"run", "torch.yaml", "--label", L + "t", "--poll-max", "1"});
+  INFO(t.out << t.err);
+  REQUIRE(t.exit_code == 0);
+  const std::string tout = e2e::read_file(query(box, "SELECT run_dir FROM runs r JOIN campaigns c ON c.id = r.campaign_id "
+                                                     "WHERE c.experiment = 'torch'") + "/stdout");
+  INFO(tout);
+  for (const char* rank : {"RANK=0\n", "RANK=1\n", "RANK=2\n", "RANK=3\n"}) CHECK_THAT(tout, Catch::Contains(rank));
+  CHECK_THAT(tout, Catch::Contains("WORLD_SIZE=4") && Catch::Contains("LOCAL_RANK=1") && Catch::Contains("MASTER_ADDR=n1"));
+  const std::string job = query(box, "SELECT value FROM run_provenance p JOIN runs r ON r.id = p.run_id JOIN campaigns c "
+                                     "ON c.id = r.campaign_id WHERE c.experiment = 'torch' AND key = 'slurm.job_id'");
+  CHECK_THAT(tout, Catch::Contains("MASTER_PORT=" + std::to_string(20000 + std::stoi(job) % 20000)));
+}
+
 TEST_CASE("a 12-run campaign goes out as one job array throttled to 2 and is ingested completely") {
   slurm_conf();
   e2e::Sandbox box;
@@ -77,20 +108,22 @@ TEST_CASE("a detached campaign: run --detach submits and exits, collect runs unt
   box.write("det.yaml", "name: det\nexecutor: slurm\nmatrix: {n: [1, 2, 3]}\nresources: {time: 5}\n"
                         "workload: {command: 'sleep 2; echo \"value: {{n}}\"'}\n"
                         "metrics: [{name: value, better: higher, regex: 'value: (?<value>\\d+)'}]\n");
-  const auto d = box.sweep({"run", "det.yaml", "--label", L, "--detach"});
+  const auto d = box.sweep({"run", "det.yaml", "--label", L, "--detach", "--max-queued", "2"});
   INFO(d.out << d.err);
   REQUIRE(d.exit_code == 0);
   CHECK_THAT(d.out, Catch::Contains("3 runs planned, 0 succeeded, 0 failed, 3 unfinished"));
+  CHECK(query(box, "SELECT count(*) FROM submission_tasks") == "2");  // --max-queued 2 holds the third back
   CHECK(!squeue_field("sweep-" + L + "-", "%i").empty());
   const auto st = box.sweep({"status", L});
-  CHECK_THAT(st.out, Catch::Contains("running 3"));
+  CHECK_THAT(st.out, Catch::Contains("running 2, pending 1"));
   e2e::Result c;
   wait_until([&] {
-    c = box.sweep({"collect", L});
+    c = box.sweep({"collect", L, "--max-queued", "2"});
     return c.out.find("0 unfinished") != std::string::npos;
   }, std::chrono::seconds(90), "collect to finish the campaign");
   CHECK(c.exit_code == 0);
   CHECK_THAT(c.out, Catch::Contains("3 succeeded"));
+  CHECK(query(box, "SELECT count(*) FROM submissions") == "2");
   CHECK_THAT(box.sweep({"status", L}).out, Catch::Contains("succeeded 3") && Catch::Contains("ended"));
   const auto rep = box.sweep({"report", L});
   INFO(rep.err);

@@ -85,6 +85,9 @@ TEST_CASE("slurmctld stopped for 20 s during tracking: the controller waits and 
   const int pid = box.spawn_sweep({"run", "six.yaml", "--label", L, "--poll-max", "2"});
   wait_until([&] { return query(box, "SELECT state FROM submissions") == "submitted"; }, std::chrono::seconds(30),
              "the array to be submitted");
+  const auto second = box.sweep({"collect", L});  // one controller per campaign
+  CHECK(second.exit_code == 2);
+  CHECK_THAT(second.err, Catch::Contains("is being driven by another sweep"));
   REQUIRE(shell("kill $(cat " + state_dir() + "/pids/slurmctld.pid)").exit_code == 0);
   std::this_thread::sleep_for(std::chrono::seconds(20));
   const auto up = shell(std::string(SWEEP_SOURCE_DIR) + "/scripts/slurm-dev-cluster up");
