@@ -198,7 +198,35 @@ void SlurmDriver::submit_group(const std::vector<store::RunRecord>& runs, const 
     dir = fmt::format("{}/.submissions/{}-{}", campaign_.run_root, stamp, n);
   fs::create_directories(dir);
   store::SubmissionRecord sub = db_.begin_submission(campaign_.id, dir, iso8601(clock_.wall()), attempts);
+  const slurm::SubmitResult result = client_.submit(write_array_script(sub, attempts, options_text), dir);
+  if (result.ok()) {
+    db_.mark_submitted(sub.id, result.job_id, iso8601(clock_.wall()));
+    sub.state = "submitted";
+    sub.job_id = result.job_id;
+    track(sub);
+    submitted_ += sub.tasks.size();
+  } else if (result.transient) {  // it may or may not have reached Slurm: ask again next cycle
+    fmt::print(stderr, "sweep: sbatch failed ({}); checking again shortly\n", result.error);
+    unconfirmed_.push_back(std::move(sub));
+  } else {
+    db_.mark_submission_failed(sub.id, result.error);
+    for (const auto& t : sub.tasks) {
+      store::AttemptResult r;
+      r.failure_class = "submit";
+      r.failure_reason = "sbatch refused the job: " + result.error;
+      r.ended_at = iso8601(clock_.wall());
+      db_.finish_attempt(t.run_id, t.attempt, r);
+      after_failure(t.run_id, t.attempt, r);
+    }
+  }
+}
 
+/// Writes the submission's task table, task-<i> links to the run directories (Slurm writes each
+/// task's output through them) and array script. Returns the script's path.
+std::string SlurmDriver::write_array_script(const store::SubmissionRecord& sub,
+                                            const std::vector<store::NewAttempt>& attempts,
+                                            const std::string& options_text) const {
+  const std::string& dir = sub.dir;
   std::vector<TaskRow> rows;
   for (std::size_t i = 0; i < sub.tasks.size(); ++i) {
     rows.push_back({sub.tasks[i].task, attempts[i].run_dir, sub.tasks[i].run_id, sub.tasks[i].attempt});
@@ -217,30 +245,7 @@ void SlurmDriver::submit_group(const std::vector<store::RunRecord>& runs, const 
                                    {"tasks_file", dir + "/tasks.tsv"},
                                    {"sbatch_options", sbatch_lines}};
   write_script(dir + "/array.sh", plan_.array_script().render(vars, templating::Escape::shell));
-
-  const slurm::SubmitResult result = client_.submit(dir + "/array.sh", dir);
-  if (result.ok()) {
-    db_.mark_submitted(sub.id, result.job_id, iso8601(clock_.wall()));
-    sub.state = "submitted";
-    sub.job_id = result.job_id;
-    track(sub);
-    submitted_ += sub.tasks.size();
-    return;
-  }
-  if (result.transient) {  // it may or may not have reached Slurm: ask again next cycle
-    fmt::print(stderr, "sweep: sbatch failed ({}); checking again shortly\n", result.error);
-    unconfirmed_.push_back(std::move(sub));
-    return;
-  }
-  db_.mark_submission_failed(sub.id, result.error);
-  for (const auto& t : sub.tasks) {
-    store::AttemptResult r;
-    r.failure_class = "submit";
-    r.failure_reason = "sbatch refused the job: " + result.error;
-    r.ended_at = iso8601(clock_.wall());
-    db_.finish_attempt(t.run_id, t.attempt, r);
-    after_failure(t.run_id, t.attempt, r);
-  }
+  return dir + "/array.sh";
 }
 
 void SlurmDriver::cancel_all() {

@@ -31,6 +31,12 @@ struct TrackedTask {
   int unseen_polls = 0;     // consecutive polls in which slurmctld did not list it
 };
 
+/// A task that left slurmctld's list or ended, with what slurmctld last said of it (if anything).
+struct EndedTask {
+  TrackedTask task;
+  std::optional<slurm::JobRecord> live;
+};
+
 class SlurmDriver {
  public:
   SlurmDriver(const RunOptions& options, CampaignPlan plan, Resolved resolved, store::Store& db,
@@ -47,6 +53,8 @@ class SlurmDriver {
   void track(const store::SubmissionRecord& sub);
   std::size_t submit_more();
   void submit_group(const std::vector<store::RunRecord>& runs, const std::string& options_text);
+  std::string write_array_script(const store::SubmissionRecord& sub, const std::vector<store::NewAttempt>& attempts,
+                                 const std::string& options_text) const;
   std::string job_name(std::int64_t submission_id) const;
   void cancel_all();
   void sleep_interruptibly(double seconds) const;
@@ -54,6 +62,9 @@ class SlurmDriver {
 
   // slurm_tracking.cpp
   bool poll();
+  bool examine(TrackedTask& t, const slurm::JobRecord* rec, std::vector<EndedTask>& ended,
+               std::vector<std::string>& cancel);
+  void finish_ended(std::vector<EndedTask>& ended);
   void finish(const TrackedTask& t, const slurm::JobRecord& rec);
   void finish_failed(const TrackedTask& t, const char* cls, const std::string& reason);
   void after_failure(std::int64_t run_id, int attempt, const store::AttemptResult& result);

@@ -122,73 +122,44 @@ std::optional<slurm::JobRecord> SlurmDriver::final_record(const TrackedTask& t, 
   return std::nullopt;
 }
 
-/// One poll cycle. Returns whether anything changed (a task started, ended or was cancelled).
-bool SlurmDriver::poll() {
-  for (auto it = unconfirmed_.begin(); it != unconfirmed_.end();)
-    it = confirm_submission(*it) ? unconfirmed_.erase(it) : it + 1;
-  const auto live = client_.jobs();
-  if (!live) {
-    if (!reported_unreachable_)
-      fmt::print(stderr, "sweep: cannot reach slurmctld; still waiting (next try in {:.0f} s)\n", backoff_.interval());
-    reported_unreachable_ = true;
+/// What one poll says of one task (`rec` is null when slurmctld did not list it): still waiting
+/// (false), or done with here (true): ended and added to `ended`, or cancelled as hopeless.
+bool SlurmDriver::examine(TrackedTask& t, const slurm::JobRecord* rec, std::vector<EndedTask>& ended,
+                          std::vector<std::string>& cancel) {
+  if (!rec) {  // aged out of slurmctld, or ended while it was away: look for it elsewhere
+    if (++t.unseen_polls < 2) return false;
+    ended.push_back({t, std::nullopt});
+    return true;
+  }
+  t.unseen_polls = 0;
+  const slurm::Phase phase = slurm::state_info(rec->state).phase;
+  if (phase == slurm::Phase::finished) {
+    ended.push_back({t, *rec});
+    return true;
+  }
+  const std::string task = fmt::format("{}_{}", t.array_job_id, t.task);
+  if (phase == slurm::Phase::queued && slurm::dependency_never_satisfied(rec->reason)) {
+    cancel.push_back(task);
+    finish_failed(t, "dependency", fmt::format("job {} was cancelled: {}", task, rec->reason));
+    return true;
+  }
+  if (phase != slurm::Phase::queued || !slurm::hopeless_reason(rec->reason)) {
+    t.queued_since = 0;
     return false;
   }
-  if (reported_unreachable_) fmt::print(stderr, "sweep: slurmctld answers again\n");
-  reported_unreachable_ = false;
-  const auto by_task = index_records(*live);
-  bool changed = false;
-  std::vector<std::pair<TrackedTask, std::optional<slurm::JobRecord>>> ended;
-  std::vector<std::string> cancel;
-  for (auto it = tracked_.begin(); it != tracked_.end();) {
-    TrackedTask& t = it->second;
-    const auto found = by_task.find(it->first);
-    if (found == by_task.end()) {  // aged out of slurmctld (or ended while we were away)
-      if (++t.unseen_polls >= 2) {
-        ended.emplace_back(t, std::nullopt);
-        it = tracked_.erase(it);
-        changed = true;
-        continue;
-      }
-    } else {
-      const slurm::JobRecord& rec = *found->second;
-      t.unseen_polls = 0;
-      const slurm::Phase phase = slurm::state_info(rec.state).phase;
-      if (phase == slurm::Phase::finished) {
-        ended.emplace_back(t, rec);
-        it = tracked_.erase(it);
-        changed = true;
-        continue;
-      }
-      if (phase == slurm::Phase::queued && slurm::dependency_never_satisfied(rec.reason)) {
-        cancel.push_back(fmt::format("{}_{}", t.array_job_id, t.task));
-        finish_failed(t, "dependency", fmt::format("job {}_{} was cancelled: {}", t.array_job_id, t.task, rec.reason));
-        it = tracked_.erase(it);
-        changed = true;
-        continue;
-      }
-      if (phase == slurm::Phase::queued && slurm::hopeless_reason(rec.reason)) {
-        if (t.queued_since == 0) t.queued_since = now();
-        if (now() - t.queued_since >= options_.max_pending_s) {
-          cancel.push_back(fmt::format("{}_{}", t.array_job_id, t.task));
-          finish_failed(t, "unsatisfiable",
-                        fmt::format("job {}_{} was pending for {:.0f} s with reason \"{}\" and was cancelled",
-                                    t.array_job_id, t.task, now() - t.queued_since, rec.reason));
-          it = tracked_.erase(it);
-          changed = true;
-          continue;
-        }
-      } else {
-        t.queued_since = 0;
-      }
-    }
-    ++it;
-  }
-  client_.cancel(cancel);
-  if (ended.empty()) return changed;
+  if (t.queued_since == 0) t.queued_since = now();
+  if (now() - t.queued_since < options_.max_pending_s) return false;
+  cancel.push_back(task);
+  finish_failed(t, "unsatisfiable", fmt::format("job {} was pending for {:.0f} s with reason \"{}\" and was cancelled",
+                                                task, now() - t.queued_since, rec->reason));
+  return true;
+}
 
+/// Records the results of tasks that ended, with one sacct call for all of them when accounting exists.
+void SlurmDriver::finish_ended(std::vector<EndedTask>& ended) {
   std::vector<slurm::JobRecord> accounting;
   std::set<std::string> ids;
-  for (const auto& [t, rec] : ended) ids.insert(t.array_job_id);
+  for (const auto& e : ended) ids.insert(e.task.array_job_id);
   if (auto acct = client_.accounting({ids.begin(), ids.end()})) accounting = std::move(*acct);
   std::optional<std::vector<slurm::JobRecord>> completions;
   for (auto& [t, rec] : ended) {
@@ -202,6 +173,36 @@ bool SlurmDriver::poll() {
                                 t.array_job_id, t.task));
     }
   }
+}
+
+/// One poll cycle: one scheduler query for every tracked task. Returns whether anything changed.
+bool SlurmDriver::poll() {
+  for (auto it = unconfirmed_.begin(); it != unconfirmed_.end();)
+    it = confirm_submission(*it) ? unconfirmed_.erase(it) : it + 1;
+  const auto live = client_.jobs();
+  if (!live) {
+    if (!reported_unreachable_)
+      fmt::print(stderr, "sweep: cannot reach slurmctld; still waiting (next try in {:.0f} s)\n", backoff_.interval());
+    reported_unreachable_ = true;
+    return false;
+  }
+  if (reported_unreachable_) fmt::print(stderr, "sweep: slurmctld answers again\n");
+  reported_unreachable_ = false;
+  const auto by_task = index_records(*live);
+  std::vector<EndedTask> ended;
+  std::vector<std::string> cancel;
+  bool changed = false;
+  for (auto it = tracked_.begin(); it != tracked_.end();) {
+    const auto found = by_task.find(it->first);
+    if (examine(it->second, found == by_task.end() ? nullptr : found->second, ended, cancel)) {
+      it = tracked_.erase(it);
+      changed = true;
+    } else {
+      ++it;
+    }
+  }
+  client_.cancel(cancel);
+  finish_ended(ended);
   return changed;
 }
 

@@ -16,7 +16,14 @@ constexpr std::array<std::string_view, 8> kTransientMessages{
     "Connection refused",                 "Zero Bytes were transmitted", "Communication connection failure",
     "Resource temporarily unavailable",   "slurmctld is not responding"};
 
-std::string message_of(const exec::Captured& c) { return std::string(trim(c.err.empty() ? c.out : c.err)); }
+/// A failed command's message, with a hint for the commonest mistake: no SLURM_CONF on a machine
+/// without a configured /etc/slurm.
+std::string message_of(const exec::Captured& c) {
+  std::string m(trim(c.err.empty() ? c.out : c.err));
+  if (m.find("Could not establish a configuration source") != std::string::npos)
+    m += " (is SLURM_CONF set? `scripts/slurm-dev-cluster up` prints the one of the development cluster)";
+  return m;
+}
 
 }  // namespace
 

@@ -101,3 +101,24 @@ TEST_CASE("slurmctld stopped for 20 s during tracking: the controller waits and 
   CHECK_THAT(err, Catch::Contains("cannot reach slurmctld"));
   check_exactly_once(box, L);
 }
+
+TEST_CASE("SIGINT stops the controller but not the queued jobs, and --resume picks them up") {
+  slurm_conf();
+  e2e::Sandbox box;
+  const std::string L = unique_label(box, "t");
+  box.write("six.yaml", kSix);
+  ::setenv("PATH", counting_sbatch(box).c_str(), 1);
+  const int pid = box.spawn_sweep({"run", "six.yaml", "--label", L, "--poll-max", "1"});
+  wait_until([&] { return query(box, "SELECT state FROM submissions") == "submitted"; }, std::chrono::seconds(30),
+             "the array to be submitted");
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  CHECK(WEXITSTATUS(status) == 130);
+  CHECK_THAT(e2e::read_file(box.path(".sweep.bg.err")), Catch::Contains("resume with: sweep run --resume " + L));
+  const auto r = box.sweep({"run", "--resume", L, "--poll-max", "1"});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  check_exactly_once(box, L);
+  CHECK(query(box, "SELECT count(*) FROM submissions") == "1");
+}

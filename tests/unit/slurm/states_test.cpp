@@ -30,3 +30,12 @@ TEST_CASE("pending reasons: hopeless ones and a dependency that can never be met
   CHECK(dependency_never_satisfied("DependencyNeverSatisfied"));
   CHECK(!dependency_never_satisfied("Dependency"));
 }
+
+#include "slurm/client.h"
+
+TEST_CASE("an unreachable or busy controller is a transient error; a refused job is not") {
+  CHECK(transient_error("sbatch: error: Batch job submission failed: Unable to contact slurm controller (connect failure)"));
+  CHECK(transient_error("slurm_load_jobs error: Socket timed out on send/recv operation"));
+  CHECK(!transient_error("sbatch: error: Batch job submission failed: Invalid partition name specified"));
+  CHECK(!transient_error("sbatch: error: invalid partition specified: nosuch"));
+}
