@@ -277,6 +277,7 @@ RunSummary SlurmDriver::run(SlurmMode mode) {
   lock();
   reconcile(mode == SlurmMode::run);  // like the local executor: running a campaign again reruns its failures
   if (mode == SlurmMode::cancel) {
+    if (!tracked_.empty()) poll();  // what already ended is ingested, not recorded as cancelled
     cancel_all();
     return summarize(db_, campaign_, plan_.run_count(), 0, false);
   }

@@ -135,12 +135,18 @@ TEST_CASE("cancel removes a detached campaign's jobs from the queue and records 
   slurm_conf();
   e2e::Sandbox box;
   const std::string L = unique_label(box, "t");
-  box.write("long.yaml", "name: long\nexecutor: slurm\nmatrix: {n: [1, 2]}\nworkload: {command: 'sleep 300'}\n");
+  box.write("long.yaml", "name: long\nexecutor: slurm\nmatrix: {n: [1, 2, 3]}\n"
+                         "workload: {command: 'if [ {{n}} != 3 ]; then sleep 300; fi'}\n");
   REQUIRE(box.sweep({"run", "long.yaml", "--label", L, "--detach"}).exit_code == 0);
+  const std::string jobcomp = state_dir() + "/jobcomp.txt";
+  wait_until([&] { return shell("grep -c ' Name=sweep-" + L + "-s1 .*JobState=COMPLETED' " + jobcomp).out == "1\n"; },
+             std::chrono::seconds(30), "the short run to complete");
   const auto c = box.sweep({"cancel", L});
   INFO(c.out << c.err);
   CHECK(c.exit_code == 1);  // the campaign has failed (cancelled) runs
   CHECK(query(box, "SELECT count(*) FROM runs WHERE failure_class = 'cancelled'") == "2");
-  wait_until([&] { return squeue_field("sweep-" + L + "-", "%i").empty(); }, std::chrono::seconds(20), "the jobs to leave the queue");
+  CHECK(query(box, "SELECT count(*) FROM runs WHERE state = 'succeeded'") == "1");  // ended before: ingested
+  wait_until([&] { return squeue_field("sweep-" + L + "-", "%i").empty(); }, std::chrono::seconds(20),
+             "the jobs to leave the queue");
   CHECK(box.sweep({"collect", "nope"}).exit_code == 4);
 }
