@@ -1,0 +1,83 @@
+// collbench: a collective-communication benchmark in the style of nccl-tests, on the mpi, gloo and
+// nccl backends of workloads/comm. Exit codes: 0 all results correct, 1 runtime error (a missing
+// peer, a failed allocation), 2 usage error, 3 wrong results.
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "collbench/measure.h"
+#include "collbench/options.h"
+#include "collbench/output.h"
+#include "collbench/pattern.h"
+#include "comm/communicator.h"
+
+#ifndef SWEEP_VERSION
+#define SWEEP_VERSION "0"
+#endif
+
+namespace {
+
+using namespace sweep;
+
+// Errors end the process at once: an MPI rank that returned normally would wait in MPI_Finalize for
+// peers that wait for it; exiting makes the launcher stop the others.
+[[noreturn]] void fail(int code, const std::string& who, const std::string& message) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "collbench: %s%s\n", who.c_str(), message.c_str());
+  std::fflush(stderr);
+  std::_Exit(code);
+}
+
+int run(const collbench::Options& o, const comm::RankInfo& rank) {
+  comm::Options copts;
+  copts.timeout = o.timeout;
+  copts.rendezvous_dir = o.rendezvous_dir;
+  std::unique_ptr<comm::Communicator> comm;
+  try {
+    comm = comm::connect(o.backend, rank, copts);
+  } catch (const std::exception& e) {
+    fail(1, "rank " + std::to_string(rank.rank) + ": error: ", e.what());
+  }
+  try {
+    const collbench::Case sample{o.op, o.dtype, o.redop, comm->size(), 0, o.root,
+                                 collbench::shape_for(o.op, o.max_bytes, o.dtype, comm->size())};
+    if (o.root < 0 || o.root >= comm->size())
+      fail(2, "error: ", "--root " + std::to_string(o.root) + " is outside [0, " + std::to_string(comm->size()) + ")");
+    const collbench::RunInfo info{SWEEP_VERSION, comm->library_version(), comm->hosts(), comm->size(), rank.source,
+                                  collbench::checkable(sample)};
+    if (comm->rank() == 0) std::fputs(collbench::header(o, info).c_str(), stdout);
+    const auto rows = collbench::run_sizes(*comm, o, stdout);
+    if (comm->rank() == 0) std::fputs(collbench::summary(o, comm->size(), rows).c_str(), stdout);
+    std::fflush(stdout);
+    for (const auto& row : rows)
+      if ((row.out_of_place.wrong && *row.out_of_place.wrong) || (row.in_place && row.in_place->wrong && *row.in_place->wrong))
+        fail(3, "rank " + std::to_string(comm->rank()) + ": ", "wrong results (see #wrong)");
+  } catch (const std::exception& e) {
+    fail(1, "rank " + std::to_string(comm->rank()) + ": error: ", e.what());
+  }
+  comm.reset();
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  collbench::Options options;
+  try {
+    options = collbench::parse_options(std::vector<std::string>(argv, argv + argc));
+  } catch (const collbench::HelpRequested& help) {
+    std::fputs(help.what(), stdout);
+    return 0;
+  } catch (const collbench::UsageError& e) {
+    fail(2, "error: ", e.what());
+  }
+  comm::RankInfo rank;
+  try {
+    rank = comm::discover_rank_from_environment();
+  } catch (const std::exception& e) {
+    fail(2, "error: ", e.what());
+  }
+  return run(options, rank);
+}

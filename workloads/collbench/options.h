@@ -1,0 +1,49 @@
+#pragma once
+// collbench's command line. Parsing is pure: it returns Options or throws UsageError with a message
+// that names the option and what it expects.
+#include <chrono>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "comm/communicator.h"
+
+namespace sweep::collbench {
+
+enum class Headline { min, avg, max };
+
+struct Options {
+  comm::Collective op = comm::Collective::allreduce;
+  comm::Backend backend = comm::Backend::mpi;
+  comm::DType dtype = comm::DType::fp32;
+  comm::ReduceOp redop = comm::ReduceOp::sum;
+  std::uint64_t min_bytes = 32ull << 20;
+  std::uint64_t max_bytes = 32ull << 20;
+  std::uint64_t factor = 2;
+  int warmup = 5;
+  int iters = 20;
+  bool inplace = false;  // also measure the in-place variant (the in-place columns)
+  bool check = true;
+  int root = 0;
+  Headline headline = Headline::avg;
+  std::chrono::milliseconds timeout{std::chrono::seconds(60)};
+  std::string rendezvous_dir;
+  std::uint64_t params = 0;  // --params N: min = max = N elements of dtype
+};
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Parses argv (argv[0] is the program). Throws UsageError; `--help` throws HelpRequested with the
+/// help text as its message.
+Options parse_options(const std::vector<std::string>& args);
+
+struct HelpRequested : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string_view name_of(Headline headline);
+
+}  // namespace sweep::collbench

@@ -1,0 +1,180 @@
+// The gloo backend: Debian's libgloo over TCP (the only user of gloo, with gloo_ring.cpp). Ranks meet
+// through files in a shared directory; all-reduce, reduce-scatter and all-gather are rings of
+// gloo_ring.cpp, which support every dtype; broadcast, all-to-all and barrier are gloo's own.
+#include <gloo/alltoall.h>
+#include <gloo/barrier.h>
+#include <gloo/broadcast.h>
+#include <gloo/common/error.h>
+#include <gloo/config.h>
+#include <gloo/rendezvous/context.h>
+#include <gloo/rendezvous/file_store.h>
+#include <gloo/transport/tcp/device.h>
+#include <gloo/transport/unbound_buffer.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include "comm/backends.h"
+#include "comm/gloo_ring.h"
+#include "comm/reduce.h"
+#include "comm/rendezvous.h"
+
+namespace sweep::comm::detail {
+namespace {
+
+// Point-to-point messages use one fixed slot, far above the slots that collectives take in turn.
+constexpr std::uint64_t kPointToPointSlot = std::uint64_t{1} << 40;
+
+char* at(void* p, std::size_t elements, DType type) { return static_cast<char*>(p) + elements * size_of(type); }
+
+class GlooCommunicator final : public Communicator {
+ public:
+  GlooCommunicator(std::shared_ptr<gloo::Context> context, std::vector<std::string> hosts)
+      : Communicator(context->rank, context->size), context_(std::move(context)) {
+    set_hosts(std::move(hosts));
+  }
+
+  std::string_view backend() const override { return "gloo"; }
+  std::string library_version() const override {
+    return "gloo " + std::to_string(GLOO_VERSION_MAJOR) + "." + std::to_string(GLOO_VERSION_MINOR) + "." +
+           std::to_string(GLOO_VERSION_PATCH) + " (tcp)";
+  }
+
+ protected:
+  void do_all_reduce(const void* in, void* out, std::size_t count, DType type, ReduceOp op) override {
+    const Partition blocks{count, size()};
+    void* own = at(out, blocks.begin(rank()), type);
+    guarded([&] { ring_reduce_scatter(*context_, in, out, own, blocks, type, op, scratch_); });
+    if (op == ReduceOp::avg) divide(own, blocks.size(rank()), type, size());
+    guarded([&] { ring_all_gather(*context_, out, blocks, size_of(type)); });
+  }
+  void do_all_gather(const void* in, void* out, std::size_t count, DType type) override {
+    const Partition blocks{count * static_cast<std::size_t>(size()), size()};
+    void* own = at(out, blocks.begin(rank()), type);
+    if (own != in) std::memcpy(own, in, count * size_of(type));
+    guarded([&] { ring_all_gather(*context_, out, blocks, size_of(type)); });
+  }
+  void do_reduce_scatter(const void* in, void* out, std::size_t count, DType type, ReduceOp op) override {
+    const Partition blocks{count * static_cast<std::size_t>(size()), size()};
+    workspace_.resize(std::max(workspace_.size(), blocks.count * size_of(type)));
+    guarded([&] { ring_reduce_scatter(*context_, in, workspace_.data(), out, blocks, type, op, scratch_); });
+    if (op == ReduceOp::avg) divide(out, count, type, size());
+  }
+  void do_broadcast(const void* in, void* out, std::size_t count, DType type, int root) override {
+    const std::size_t bytes = count * size_of(type);
+    if (rank() == root && in != out) std::memcpy(out, in, bytes);
+    gloo::BroadcastOptions options(context_);
+    options.setOutput(static_cast<std::uint8_t*>(out), bytes);
+    options.setRoot(root);
+    options.setTag(next_tag());
+    guarded([&] { gloo::broadcast(options); });
+  }
+  void do_all_to_all(const void* in, void* out, std::size_t count, DType type) override {
+    const std::size_t bytes = count * size_of(type) * static_cast<std::size_t>(size());
+    if (in == out) {
+      workspace_.resize(std::max(workspace_.size(), bytes));
+      std::memcpy(workspace_.data(), in, bytes);
+      in = workspace_.data();
+    }
+    gloo::AlltoallOptions options(context_);
+    options.setInput(const_cast<std::uint8_t*>(static_cast<const std::uint8_t*>(in)), bytes);
+    options.setOutput(static_cast<std::uint8_t*>(out), bytes);
+    options.setTag(next_tag());
+    guarded([&] { gloo::alltoall(options); });
+  }
+  void do_send_recv(const void* in, int to, void* out, int from, std::size_t count, DType type) override {
+    const std::size_t bytes = count * size_of(type);
+    auto send = context_->createUnboundBuffer(const_cast<void*>(in), bytes);
+    auto recv = context_->createUnboundBuffer(out, bytes);
+    guarded([&] {
+      send->send(to, kPointToPointSlot);
+      recv->recv(from, kPointToPointSlot);
+      recv->waitRecv();
+      send->waitSend();
+    });
+  }
+  void do_send(const void* in, std::size_t count, DType type, int to) override {
+    auto send = context_->createUnboundBuffer(const_cast<void*>(in), count * size_of(type));
+    guarded([&] {
+      send->send(to, kPointToPointSlot);
+      send->waitSend();
+    });
+  }
+  void do_recv(void* out, std::size_t count, DType type, int from) override {
+    auto recv = context_->createUnboundBuffer(out, count * size_of(type));
+    guarded([&] {
+      recv->recv(from, kPointToPointSlot);
+      recv->waitRecv();
+    });
+  }
+  void do_barrier() override {
+    gloo::BarrierOptions options(context_);
+    options.setTag(next_tag());
+    guarded([&] { gloo::barrier(options); });
+  }
+
+ private:
+  std::uint32_t next_tag() { return tag_++; }
+
+  // gloo reports a lost or silent peer as gloo::IoException; say which rank saw it.
+  template <typename F>
+  void guarded(F&& f) {
+    try {
+      f();
+    } catch (const gloo::Exception& e) {
+      throw std::runtime_error("gloo on rank " + std::to_string(rank()) + ": " + e.what());
+    }
+  }
+
+  std::shared_ptr<gloo::Context> context_;
+  std::vector<char> scratch_;
+  std::vector<char> workspace_;
+  std::uint32_t tag_ = 0;
+};
+
+// The address to listen on: GLOO_SOCKET_IFNAME when set (as in PyTorch), loopback when every rank is
+// on this host, else this host's name.
+gloo::transport::tcp::attr device_attr(const std::vector<std::string>& hosts) {
+  gloo::transport::tcp::attr attr;
+  if (const char* iface = std::getenv("GLOO_SOCKET_IFNAME"); iface && *iface) {
+    attr.iface = iface;
+  } else if (std::all_of(hosts.begin(), hosts.end(), [&](const std::string& h) { return h == hosts.front(); })) {
+    attr.hostname = "127.0.0.1";
+  } else {
+    attr.hostname = host_name();
+  }
+  return attr;
+}
+
+}  // namespace
+
+std::unique_ptr<Communicator> connect_gloo(const RankInfo& rank, const Options& options) {
+  const auto env = [](std::string_view name) -> std::optional<std::string> {
+    const char* v = std::getenv(std::string(name).c_str());
+    return v && *v ? std::optional<std::string>(v) : std::nullopt;
+  };
+  const FileRendezvous files(launch_directory(options.rendezvous_dir, rank, env));
+  auto hosts = meet(files, rank, options.timeout);
+  try {
+    auto device = gloo::transport::tcp::CreateDevice(device_attr(hosts));
+    gloo::rendezvous::FileStore store(files.dir());
+    auto context = std::make_shared<gloo::rendezvous::Context>(rank.rank, rank.world_size);
+    context->setTimeout(options.timeout);
+    context->connectFullMesh(store, device);
+    auto comm = std::make_unique<GlooCommunicator>(std::move(context), std::move(hosts));
+    comm->barrier();  // everyone is connected: the rendezvous files are no longer needed
+    if (rank.rank == 0) {
+      std::error_code ignored;
+      std::filesystem::remove_all(files.dir(), ignored);
+    }
+    return comm;
+  } catch (const gloo::Exception& e) {
+    throw std::runtime_error("gloo rendezvous in " + files.dir() + " failed on rank " + std::to_string(rank.rank) +
+                             ": " + e.what());
+  }
+}
+
+}  // namespace sweep::comm::detail

@@ -1,0 +1,162 @@
+// The nccl backend: NCCL on one GPU per rank (the only user of NCCL and the CUDA runtime). Compiled
+// only when CUDA and NCCL are found. Ranks meet through files in a shared directory, where rank 0
+// publishes the NCCL unique id. Buffers live in device memory; collectives are enqueued on one stream
+// and synchronize() waits for them.
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <array>
+#include <cstring>
+#include <stdexcept>
+
+#include "comm/backends.h"
+#include "comm/rendezvous.h"
+
+namespace sweep::comm::detail {
+namespace {
+
+void cuda_check(cudaError_t code, const char* what) {
+  if (code != cudaSuccess) throw std::runtime_error(std::string(what) + " failed: " + cudaGetErrorString(code));
+}
+
+void nccl_check(ncclResult_t code, const char* what) {
+  if (code != ncclSuccess) throw std::runtime_error(std::string(what) + " failed: " + ncclGetErrorString(code));
+}
+
+constexpr std::array<std::pair<DType, ncclDataType_t>, 5> kTypes{{
+    {DType::fp32, ncclFloat32}, {DType::fp16, ncclFloat16}, {DType::bf16, ncclBfloat16},
+    {DType::fp64, ncclFloat64}, {DType::int32, ncclInt32}}};
+
+constexpr std::array<std::pair<ReduceOp, ncclRedOp_t>, 3> kOps{{
+    {ReduceOp::sum, ncclSum}, {ReduceOp::avg, ncclAvg}, {ReduceOp::max, ncclMax}}};
+
+ncclDataType_t nccl_type(DType type) {
+  for (const auto& [t, n] : kTypes)
+    if (t == type) return n;
+  return ncclFloat32;
+}
+
+ncclRedOp_t nccl_op(ReduceOp op) {
+  for (const auto& [o, n] : kOps)
+    if (o == op) return n;
+  return ncclSum;
+}
+
+class DeviceBuffer final : public Buffer {
+ public:
+  explicit DeviceBuffer(std::size_t bytes) {
+    bytes_ = bytes;
+    cuda_check(cudaMalloc(&data_, bytes == 0 ? 1 : bytes), "cudaMalloc");
+    cuda_check(cudaMemset(data_, 0, bytes == 0 ? 1 : bytes), "cudaMemset");
+  }
+  ~DeviceBuffer() override { cudaFree(data_); }
+  void upload(const void* host, std::size_t bytes) override {
+    cuda_check(cudaMemcpy(data_, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy to the device");
+  }
+  void download(void* host, std::size_t bytes) const override {
+    cuda_check(cudaMemcpy(host, data_, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy from the device");
+  }
+};
+
+char* at(void* p, std::size_t elements, DType type) { return static_cast<char*>(p) + elements * size_of(type); }
+
+class NcclCommunicator final : public Communicator {
+ public:
+  NcclCommunicator(int rank, int size, ncclComm_t comm, cudaStream_t stream, std::vector<std::string> hosts)
+      : Communicator(rank, size), comm_(comm), stream_(stream) {
+    set_hosts(std::move(hosts));
+  }
+  ~NcclCommunicator() override {
+    ncclCommDestroy(comm_);
+    cudaStreamDestroy(stream_);
+  }
+
+  std::string_view backend() const override { return "nccl"; }
+  std::string library_version() const override {
+    int v = 0;
+    ncclGetVersion(&v);
+    const int major = v / 10000, minor = (v % 10000) / 100, patch = v % 100;
+    return "NCCL " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+  }
+  std::unique_ptr<Buffer> allocate(std::size_t bytes) override { return std::make_unique<DeviceBuffer>(bytes); }
+  void synchronize() override { cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize"); }
+
+ protected:
+  void do_all_reduce(const void* in, void* out, std::size_t count, DType type, ReduceOp op) override {
+    nccl_check(ncclAllReduce(in, out, count, nccl_type(type), nccl_op(op), comm_, stream_), "ncclAllReduce");
+  }
+  void do_all_gather(const void* in, void* out, std::size_t count, DType type) override {
+    nccl_check(ncclAllGather(in, out, count, nccl_type(type), comm_, stream_), "ncclAllGather");
+  }
+  void do_reduce_scatter(const void* in, void* out, std::size_t count, DType type, ReduceOp op) override {
+    nccl_check(ncclReduceScatter(in, out, count, nccl_type(type), nccl_op(op), comm_, stream_), "ncclReduceScatter");
+  }
+  void do_broadcast(const void* in, void* out, std::size_t count, DType type, int root) override {
+    nccl_check(ncclBroadcast(in, out, count, nccl_type(type), root, comm_, stream_), "ncclBroadcast");
+  }
+  void do_all_to_all(const void* in, void* out, std::size_t count, DType type) override {
+    // NCCL has no all-to-all call: one grouped send and receive per peer, as nccl-tests does.
+    nccl_check(ncclGroupStart(), "ncclGroupStart");
+    for (int peer = 0; peer < size(); ++peer) {
+      const auto offset = count * static_cast<std::size_t>(peer);
+      nccl_check(ncclSend(at(const_cast<void*>(in), offset, type), count, nccl_type(type), peer, comm_, stream_), "ncclSend");
+      nccl_check(ncclRecv(at(out, offset, type), count, nccl_type(type), peer, comm_, stream_), "ncclRecv");
+    }
+    nccl_check(ncclGroupEnd(), "ncclGroupEnd");
+  }
+  void do_send_recv(const void* in, int to, void* out, int from, std::size_t count, DType type) override {
+    nccl_check(ncclGroupStart(), "ncclGroupStart");
+    nccl_check(ncclSend(in, count, nccl_type(type), to, comm_, stream_), "ncclSend");
+    nccl_check(ncclRecv(out, count, nccl_type(type), from, comm_, stream_), "ncclRecv");
+    nccl_check(ncclGroupEnd(), "ncclGroupEnd");
+  }
+  void do_send(const void* in, std::size_t count, DType type, int to) override {
+    nccl_check(ncclSend(in, count, nccl_type(type), to, comm_, stream_), "ncclSend");
+  }
+  void do_recv(void* out, std::size_t count, DType type, int from) override {
+    nccl_check(ncclRecv(out, count, nccl_type(type), from, comm_, stream_), "ncclRecv");
+  }
+  void do_barrier() override {
+    // An all-reduce of one element, waited for: NCCL has no barrier.
+    if (!barrier_) barrier_ = std::make_unique<DeviceBuffer>(sizeof(float));
+    nccl_check(ncclAllReduce(barrier_->data(), barrier_->data(), 1, ncclFloat32, ncclSum, comm_, stream_), "ncclAllReduce");
+    synchronize();
+  }
+
+ private:
+  ncclComm_t comm_;
+  cudaStream_t stream_;
+  std::unique_ptr<DeviceBuffer> barrier_;
+};
+
+}  // namespace
+
+std::unique_ptr<Communicator> connect_nccl(const RankInfo& rank, const Options& options) {
+  int devices = 0;
+  cuda_check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
+  if (devices == 0) throw std::runtime_error("the nccl backend needs a GPU, and this node has none");
+  cuda_check(cudaSetDevice(rank.local_rank % devices), "cudaSetDevice");
+  const auto env = [](std::string_view name) -> std::optional<std::string> {
+    const char* v = std::getenv(std::string(name).c_str());
+    return v && *v ? std::optional<std::string>(v) : std::nullopt;
+  };
+  const FileRendezvous files(launch_directory(options.rendezvous_dir, rank, env));
+  auto hosts = meet(files, rank, options.timeout);
+  ncclUniqueId id;
+  if (rank.rank == 0) {
+    nccl_check(ncclGetUniqueId(&id), "ncclGetUniqueId");
+    files.set("nccl-id", std::string(id.internal, sizeof id.internal));
+  }
+  if (!files.wait({"nccl-id"}, options.timeout).empty())
+    throw std::runtime_error("rank 0 did not publish the NCCL id in " + files.dir() + " within the timeout");
+  const std::string published = files.get("nccl-id").value_or("");
+  if (published.size() != sizeof id.internal) throw std::runtime_error("the NCCL id in " + files.dir() + " is damaged");
+  std::memcpy(id.internal, published.data(), sizeof id.internal);
+  ncclComm_t comm;
+  nccl_check(ncclCommInitRank(&comm, rank.world_size, id, rank.rank), "ncclCommInitRank");
+  cudaStream_t stream;
+  cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  return std::make_unique<NcclCommunicator>(rank.rank, rank.world_size, comm, stream, std::move(hosts));
+}
+
+}  // namespace sweep::comm::detail
