@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include "runner/bundled_path.h"
 #include "runner/launchers.h"
 #include "runner/slurm_script.h"
 #include "util/error.h"
@@ -18,7 +19,7 @@ std::vector<std::string> with_run_variables(std::vector<std::string> names) {
 
 CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& template_dir)
     : experiment_(std::move(experiment)),
-      command_(experiment_.workload.command, experiment_.workload.command_where),
+      command_(command_template(experiment_.workload), experiment_.workload.command_where),
       job_script_(templating::load_template_file(fmt::format("{}/{}/run.sh.mustache", template_dir,
                                                              experiment_.executor))) {
   matrix::Expansion expansion(experiment_);

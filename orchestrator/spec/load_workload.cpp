@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "spec/bundled.h"
 #include "spec/load_sections.h"
 #include "spec/resources.h"
 #include "util/strings.h"
@@ -18,9 +19,7 @@ namespace {
 // Adding a launcher, executor or bundled program is one entry here (plus its implementation elsewhere).
 constexpr std::array<std::string_view, 4> kLaunchers{"local", "srun", "mpirun", "torchrun-env"};
 constexpr std::array<std::string_view, 2> kExecutors{"local", "slurm"};
-constexpr std::array<std::string_view, 0> kBundledPrograms{};
-
-constexpr std::array<std::string_view, 4> kWorkloadKeys{"command", "program", "launcher", "mpi"};
+constexpr std::array<std::string_view, 5> kWorkloadKeys{"command", "bundled", "args", "launcher", "mpi"};
 
 constexpr std::string_view kTimeFormats = "minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED";
 
@@ -30,13 +29,47 @@ void read_command(const Field& f, const Source& src, Workload& w) {
   w.command_where = content_location(f, src);
 }
 
-[[noreturn]] void fail_program(const Field& f, const Source& src) {
+const BundledProgram& bundled_program(const Field& f, const Source& src) {
   const std::string name = scalar_text(f, src, "the name of a bundled program");
-  const std::vector<std::string> names(kBundledPrograms.begin(), kBundledPrograms.end());
-  fail_at(location(f, src),
-          fmt::format("bundled program \"{}\" is not available in this build (available: {}){}; "
-                      "use workload.command",
-                      name, names.empty() ? "none yet" : join(names, ", "), did_you_mean(name, names)));
+  if (const BundledProgram* p = find_bundled(name)) return *p;
+  std::vector<std::string> names;
+  for (const BundledProgram& p : bundled_programs()) names.emplace_back(p.name);
+  fail_at(location(f, src), fmt::format("unknown bundled program \"{}\" (available: {}){}", name, join(names, ", "),
+                                        did_you_mean(name, names)));
+}
+
+BundledArg bundled_arg(const Field& f, const Source& src, const BundledProgram& program) {
+  const std::string name = key_name(f);
+  const auto option = std::find_if(program.options.begin(), program.options.end(),
+                                   [&](const BundledOption& o) { return o.name == name; });
+  if (option == program.options.end()) {
+    std::vector<std::string> names;
+    for (const BundledOption& o : program.options) names.emplace_back(o.name);
+    fail_at(location(f.key, src), fmt::format("{} has no option \"{}\" (options: {}){}", program.name, name,
+                                              join(names, ", "), did_you_mean(name, names)));
+  }
+  BundledArg arg{name, "", std::nullopt};
+  const Value v = scalar_value(f, src);
+  if (option->flag) {
+    if (v.type() != ValueType::boolean) fail_expected(f, src, "true or false (a flag)");
+    arg.flag = v.as_bool();
+    return arg;
+  }
+  arg.value = scalar_text(f, src, "a single value (string or number)");
+  if (arg.value.find_first_of("\r\n") != std::string::npos)
+    fail_at(location(f, src), fmt::format("\"{}\" must be on one line", f.path));
+  return arg;
+}
+
+// `bundled: collbench` with `args: {op: allreduce, ...}` becomes program + an argument template.
+void read_bundled(const Field& f, const Field* args, const Source& src, Workload& w) {
+  const BundledProgram& program = bundled_program(f, src);
+  w.program = std::string(program.name);
+  std::vector<BundledArg> parsed;
+  if (args)
+    for (const Field& a : map_fields(*args, src)) parsed.push_back(bundled_arg(a, src, program));
+  w.command = render_bundled_args(parsed);
+  w.command_where = args ? location(*args, src) : location(f, src);
 }
 
 std::optional<std::int64_t> digits_value(std::string_view s) {
@@ -112,12 +145,14 @@ void read_workload(const Field& f, const Source& src, LoadState& st) {
   const std::vector<Field> fields = map_fields(f, src);
   check_keys(fields, kWorkloadKeys, src);
   const Field* command = find_field(fields, "command");
-  const Field* program = find_field(fields, "program");
-  if (!command && !program) fail_at(w.where, "\"workload\" needs \"command\" (or \"program\" for a bundled program)");
-  if (command && program)
-    fail_at(location(program->key, src), "\"workload\" takes either \"command\" or \"program\", not both");
-  if (program) fail_program(*program, src);
-  read_command(*command, src, w);
+  const Field* bundled = find_field(fields, "bundled");
+  const Field* args = find_field(fields, "args");
+  if (!command && !bundled) fail_at(w.where, "\"workload\" needs \"command\" (or \"bundled\" for a bundled program)");
+  if (command && bundled)
+    fail_at(location(bundled->key, src), "\"workload\" takes either \"command\" or \"bundled\", not both");
+  if (args && !bundled) fail_at(location(args->key, src), "\"workload.args\" needs \"bundled\" (use them in \"command\")");
+  if (bundled) read_bundled(*bundled, args, src, w);
+  else read_command(*command, src, w);
   if (const Field* launcher = find_field(fields, "launcher")) {
     check_in_table(*launcher, src, kLaunchers, "launcher");
     w.launcher = launcher->value.Scalar();

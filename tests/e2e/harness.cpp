@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -83,5 +84,13 @@ std::string read_file(const std::string& path) {
 std::string repo_file(const std::string& rel) { return std::string(SWEEP_SOURCE_DIR) + "/" + rel; }
 
 long long scalar(SQLite::Database& db, const std::string& sql) { return db.execAndGet(sql).getInt64(); }
+
+Result shell(const std::string& command) {
+  Sandbox scratch;
+  const std::string out = scratch.path("out"), err = scratch.path("err");
+  const std::string script = scratch.write("cmd.sh", command + "\n");
+  const int rc = std::system(("sh " + script + " > " + out + " 2> " + err).c_str());
+  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : 128, read_file(out), read_file(err)};
+}
 
 }  // namespace e2e

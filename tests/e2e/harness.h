@@ -39,6 +39,9 @@ std::string read_file(const std::string& path);
 /// An experiment from the repository (experiments/<name>).
 std::string repo_file(const std::string& rel);
 
+/// Runs `command` with sh and returns its exit code and output.
+Result shell(const std::string& command);
+
 /// Single value of an SQL query.
 long long scalar(SQLite::Database& db, const std::string& sql);
 

@@ -26,14 +26,6 @@ std::string unique_label(const e2e::Sandbox& box, const std::string& prefix) {
   return prefix + "-" + dir.substr(dir.size() - 6);
 }
 
-e2e::Result shell(const std::string& command) {
-  e2e::Sandbox scratch;
-  const std::string out = scratch.path("out"), err = scratch.path("err");
-  const std::string script = scratch.write("cmd.sh", command + "\n");
-  const int rc = std::system(("sh " + script + " > " + out + " 2> " + err).c_str());
-  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : 128, e2e::read_file(out), e2e::read_file(err)};
-}
-
 void wait_until(const std::function<bool()>& done, std::chrono::seconds timeout, const std::string& what) {
   const auto until = std::chrono::steady_clock::now() + timeout;
   while (!done()) {

@@ -19,8 +19,7 @@ std::string state_dir();
 /// cluster (its jobcomp file keeps every job ever run).
 std::string unique_label(const e2e::Sandbox& box, const std::string& prefix);
 
-/// Runs `sh -c command` and returns its exit code and output.
-e2e::Result shell(const std::string& command);
+using e2e::shell;
 
 /// Polls `done` every 200 ms until it returns true; fails the test naming `what` after `timeout`.
 void wait_until(const std::function<bool()>& done, std::chrono::seconds timeout, const std::string& what);

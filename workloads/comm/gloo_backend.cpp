@@ -11,6 +11,11 @@
 #include <gloo/transport/tcp/device.h>
 #include <gloo/transport/unbound_buffer.h>
 
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netdb.h>
+#include <sys/socket.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -135,16 +140,39 @@ class GlooCommunicator final : public Communicator {
   std::uint32_t tag_ = 0;
 };
 
+bool resolves(const std::string& host) {
+  addrinfo* found = nullptr;
+  const int rc = ::getaddrinfo(host.c_str(), nullptr, nullptr, &found);
+  if (found) ::freeaddrinfo(found);
+  return rc == 0;
+}
+
+// The first IPv4 interface that is up and not loopback, or "" when there is none.
+std::string first_interface() {
+  ifaddrs* list = nullptr;
+  if (::getifaddrs(&list) != 0) return "";
+  std::string name;
+  for (const ifaddrs* i = list; i && name.empty(); i = i->ifa_next)
+    if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET && (i->ifa_flags & IFF_UP) && !(i->ifa_flags & IFF_LOOPBACK))
+      name = i->ifa_name;
+  ::freeifaddrs(list);
+  return name;
+}
+
 // The address to listen on: GLOO_SOCKET_IFNAME when set (as in PyTorch), loopback when every rank is
-// on this host, else this host's name.
-gloo::transport::tcp::attr device_attr(const std::vector<std::string>& hosts) {
+// on this host, this host's name when it resolves, else the first interface that is up (emulated
+// nodes such as the development cluster's have names that no resolver knows).
+gloo::transport::tcp::attr device_attr(const std::vector<Peer>& peers) {
   gloo::transport::tcp::attr attr;
+  const std::string host = host_name();
   if (const char* iface = std::getenv("GLOO_SOCKET_IFNAME"); iface && *iface) {
     attr.iface = iface;
-  } else if (std::all_of(hosts.begin(), hosts.end(), [&](const std::string& h) { return h == hosts.front(); })) {
+  } else if (std::all_of(peers.begin(), peers.end(), [&](const Peer& p) { return p.host == peers.front().host; })) {
     attr.hostname = "127.0.0.1";
+  } else if (resolves(host) || first_interface().empty()) {
+    attr.hostname = host;
   } else {
-    attr.hostname = host_name();
+    attr.iface = first_interface();
   }
   return attr;
 }
@@ -157,9 +185,11 @@ std::unique_ptr<Communicator> connect_gloo(const RankInfo& rank, const Options& 
     return v && *v ? std::optional<std::string>(v) : std::nullopt;
   };
   const FileRendezvous files(launch_directory(options.rendezvous_dir, rank, env));
-  auto hosts = meet(files, rank, options.timeout);
+  const auto peers = meet(files, rank, options.timeout);
+  std::vector<std::string> hosts;
+  for (const Peer& p : peers) hosts.push_back(p.node);
   try {
-    auto device = gloo::transport::tcp::CreateDevice(device_attr(hosts));
+    auto device = gloo::transport::tcp::CreateDevice(device_attr(peers));
     gloo::rendezvous::FileStore store(files.dir());
     auto context = std::make_shared<gloo::rendezvous::Context>(rank.rank, rank.world_size);
     context->setTimeout(options.timeout);

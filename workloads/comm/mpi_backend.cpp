@@ -186,7 +186,7 @@ void MpiCommunicator::handshake(std::chrono::milliseconds timeout) {
   const std::size_t n = static_cast<std::size_t>(size());
   std::vector<char> all(n * kHostBytes, 0);
   std::vector<char> mine(kHostBytes, 0);
-  const std::string own = host_name().substr(0, kHostBytes - 1);
+  const std::string own = node_name().substr(0, kHostBytes - 1);
   std::memcpy(mine.data(), own.data(), own.size());
   if (rank() == 0) std::memcpy(all.data(), mine.data(), kHostBytes);
   std::vector<MPI_Request> requests;

@@ -133,15 +133,17 @@ class NcclCommunicator final : public Communicator {
 
 std::unique_ptr<Communicator> connect_nccl(const RankInfo& rank, const Options& options) {
   int devices = 0;
-  cuda_check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
-  if (devices == 0) throw std::runtime_error("the nccl backend needs a GPU, and this node has none");
+  if (const cudaError_t e = cudaGetDeviceCount(&devices); e != cudaSuccess || devices == 0)
+    throw std::runtime_error(std::string("the nccl backend needs a GPU, and this node has none usable (") +
+                             (e != cudaSuccess ? cudaGetErrorString(e) : "no devices") + ")");
   cuda_check(cudaSetDevice(rank.local_rank % devices), "cudaSetDevice");
   const auto env = [](std::string_view name) -> std::optional<std::string> {
     const char* v = std::getenv(std::string(name).c_str());
     return v && *v ? std::optional<std::string>(v) : std::nullopt;
   };
   const FileRendezvous files(launch_directory(options.rendezvous_dir, rank, env));
-  auto hosts = meet(files, rank, options.timeout);
+  std::vector<std::string> hosts;
+  for (const Peer& p : meet(files, rank, options.timeout)) hosts.push_back(p.node);
   ncclUniqueId id;
   if (rank.rank == 0) {
     nccl_check(ncclGetUniqueId(&id), "ncclGetUniqueId");

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -106,8 +107,14 @@ std::string host_name() {
   return name;
 }
 
-std::vector<std::string> meet(const FileRendezvous& store, const RankInfo& rank, std::chrono::milliseconds timeout) {
-  store.set("hello." + std::to_string(rank.rank), std::to_string(rank.world_size) + " " + host_name());
+std::string node_name() {
+  const char* node = std::getenv("SLURMD_NODENAME");
+  return node && *node ? node : host_name();
+}
+
+std::vector<Peer> meet(const FileRendezvous& store, const RankInfo& rank, std::chrono::milliseconds timeout) {
+  store.set("hello." + std::to_string(rank.rank),
+            std::to_string(rank.world_size) + " " + host_name() + " " + node_name());
   std::vector<std::string> keys;
   for (int r = 0; r < rank.world_size; ++r) keys.push_back("hello." + std::to_string(r));
   const auto missing = store.wait(keys, timeout);
@@ -118,19 +125,19 @@ std::vector<std::string> meet(const FileRendezvous& store, const RankInfo& rank,
                              fmt::format("{:g}", static_cast<double>(timeout.count()) / 1000.0) +
                              " s (rendezvous directory " + store.dir() + ")");
   }
-  std::vector<std::string> hosts;
+  std::vector<Peer> peers;
   for (int r = 0; r < rank.world_size; ++r) {
     std::istringstream hello(store.get(keys[static_cast<std::size_t>(r)]).value_or(""));
     int world = 0;
-    std::string host;
-    hello >> world >> host;
+    Peer peer;
+    hello >> world >> peer.host >> peer.node;
     if (world != rank.world_size)
       throw std::runtime_error("rank " + std::to_string(r) + " was started with world size " + std::to_string(world) +
                                ", rank " + std::to_string(rank.rank) + " with " + std::to_string(rank.world_size) +
                                " (rendezvous directory " + store.dir() + ")");
-    hosts.push_back(host);
+    peers.push_back(peer);
   }
-  return hosts;
+  return peers;
 }
 
 }  // namespace sweep::comm

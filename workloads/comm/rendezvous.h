@@ -32,12 +32,21 @@ class FileRendezvous {
 /// and nothing names the launch (then the caller must pass a fresh directory itself).
 std::string launch_directory(const std::string& base, const RankInfo& rank, const EnvLookup& env);
 
-/// Announces this rank ("hello.<rank>" holds the world size and host), waits for all ranks, and
-/// returns every rank's host (index = rank). Throws std::runtime_error naming the ranks that did not
-/// arrive within `timeout`, or the rank whose world size differs from this one's.
-std::vector<std::string> meet(const FileRendezvous& store, const RankInfo& rank, std::chrono::milliseconds timeout);
+struct Peer {
+  std::string host;  // host_name(): what the network knows the machine as
+  std::string node;  // node_name(): what the scheduler calls it
+  friend bool operator==(const Peer&, const Peer&) = default;
+};
 
-/// This machine's host name.
+/// Announces this rank ("hello.<rank>" holds the world size, host and node), waits for all ranks, and
+/// returns every rank's (index = rank). Throws std::runtime_error naming the ranks that did not arrive
+/// within `timeout`, or the rank whose world size differs from this one's.
+std::vector<Peer> meet(const FileRendezvous& store, const RankInfo& rank, std::chrono::milliseconds timeout);
+
+/// This machine's host name (gethostname).
 std::string host_name();
+/// The scheduler's name for this node: SLURMD_NODENAME under Slurm (several emulated nodes may share
+/// a host), else host_name().
+std::string node_name();
 
 }  // namespace sweep::comm

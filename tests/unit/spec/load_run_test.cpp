@@ -34,14 +34,31 @@ TEST_CASE("workload: command and launcher") {
   CHECK(e.workload.where.str() == "x.yaml:4:3");
 }
 
+TEST_CASE("workload: a bundled program with templated arguments") {
+  const Experiment e = load(kTop + "workload:\n  bundled: collbench\n  launcher: srun\n  args:\n"
+                                   "    op: allreduce\n    min-bytes: \"{{n}}M\"\n    inplace: true\n"
+                                   "    check: false\n    rendezvous: \"it's here\"\n");
+  CHECK(e.workload.program == "collbench");
+  CHECK(e.workload.command ==
+        "--op 'allreduce' --min-bytes {{n}}'M' --inplace --no-check --rendezvous 'it'\\''s here'");
+  CHECK(e.workload.command_where.str() == "x.yaml:7:5");
+}
+
 TEST_CASE("workload: errors") {
   CHECK(load_error(kTop + "workload:\n  launcher: local\n") ==
-        "x.yaml:4:3: \"workload\" needs \"command\" (or \"program\" for a bundled program)");
-  CHECK(load_error(kTop + "workload:\n  program: collbench\n") ==
-        "x.yaml:4:12: bundled program \"collbench\" is not available in this build (available: none yet); use "
-        "workload.command");
-  CHECK(load_error(kTop + "workload:\n  command: x\n  program: collbench\n") ==
-        "x.yaml:5:3: \"workload\" takes either \"command\" or \"program\", not both");
+        "x.yaml:4:3: \"workload\" needs \"command\" (or \"bundled\" for a bundled program)");
+  CHECK(load_error(kTop + "workload:\n  bundled: colbench\n") ==
+        "x.yaml:4:12: unknown bundled program \"colbench\" (available: collbench) (did you mean \"collbench\"?)");
+  CHECK(load_error(kTop + "workload:\n  command: x\n  bundled: collbench\n") ==
+        "x.yaml:5:3: \"workload\" takes either \"command\" or \"bundled\", not both");
+  CHECK(load_error(kTop + "workload:\n  command: x\n  args: {op: allreduce}\n") ==
+        "x.yaml:5:3: \"workload.args\" needs \"bundled\" (use them in \"command\")");
+  CHECK_THAT(load_error(kTop + "workload:\n  bundled: collbench\n  args:\n    opp: allreduce\n"),
+             Catch::StartsWith("x.yaml:6:5: collbench has no option \"opp\" (options: op, backend,"));
+  CHECK_THAT(load_error(kTop + "workload:\n  bundled: collbench\n  args:\n    opp: allreduce\n"),
+             Catch::EndsWith("(did you mean \"op\"?)"));
+  CHECK(load_error(kTop + "workload:\n  bundled: collbench\n  args:\n    check: maybe\n") ==
+        "x.yaml:6:12: \"workload.args.check\" must be true or false (a flag), got \"maybe\"");
   CHECK(load_error(kTop + "workload:\n  command: x\n  launcher: slurm\n") ==
         "x.yaml:5:13: unknown launcher \"slurm\" (available: local, srun, mpirun, torchrun-env)");
   CHECK(load_error(kTop + "workload:\n  command: x\n  launcher: locl\n") ==

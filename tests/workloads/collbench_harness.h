@@ -1,0 +1,20 @@
+#pragma once
+// Helpers of the collbench tests: launching real ranks and reading collbench's metric lines.
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "e2e/harness.h"
+
+namespace workloads {
+
+/// `mpirun -np N collbench ARGS` (as root when need be, without core binding so that gloo's I/O thread
+/// does not share a core with its rank), run in a scratch directory.
+e2e::Result mpirun_collbench(int ranks, const std::string& args);
+
+/// The metric lines of collbench's output, by "metric" name then index.
+std::map<std::string, std::map<int, nlohmann::json>> metric_lines(const std::string& out);
+
+}  // namespace workloads
