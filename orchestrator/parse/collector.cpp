@@ -5,8 +5,7 @@
 
 namespace sweep::parse {
 
-/// `text` with control and non-ASCII bytes written as \xNN, so warnings stay one printable line.
-static std::string printable(std::string_view text) {
+std::string printable(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (const char c : text) {

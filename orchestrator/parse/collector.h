@@ -12,6 +12,10 @@
 
 namespace sweep::parse {
 
+/// `text` with control and non-ASCII bytes (and '"', '\\') written as \xNN, so warnings stay one
+/// printable line.
+std::string printable(std::string_view text);
+
 /// Maps byte offsets of one source text to 1-based line numbers. Offsets passed to line_of() must not
 /// decrease between calls (each call scans only the text since the previous one).
 class LineCursor {

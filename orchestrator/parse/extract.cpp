@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 
+#include "parse/builtin_parsers.h"
 #include "parse/collector.h"
 #include "parse/json_lines.h"
 #include "parse/metric_lines.h"
@@ -27,9 +28,10 @@ bool reads_metric_lines(std::string_view source) {
 
 }  // namespace
 
-/// A rule ready to apply: a compiled regex, or a json key split into its dotted path.
+/// A rule ready to apply: a compiled regex, a json key split into its dotted path, or a built-in parser.
 struct Extractor::Compiled {
   std::optional<RegexRule> regex;
+  const BuiltinParser* parser = nullptr;
   std::vector<std::string> path;
   std::string needle;  // what a JSON line must contain to be worth parsing for this rule
 
@@ -88,8 +90,9 @@ Extraction Extractor::extract(const std::map<std::string, std::string_view>& sou
   try {
     for (std::size_t i = 0; i < rules_.size(); ++i) {
       const auto text = sources.find(rules_[i].source);
-      if (compiled_[i]->regex && text != sources.end())
-        compiled_[i]->regex->apply(rules_[i], text->first, text->second, out);
+      if (text == sources.end()) continue;
+      if (compiled_[i]->regex) compiled_[i]->regex->apply(rules_[i], text->first, text->second, out);
+      if (compiled_[i]->parser) compiled_[i]->parser->parse(text->first, text->second, out);
     }
     for (const std::string& source : this->sources()) {
       if (const auto text = sources.find(source); text != sources.end())
@@ -107,6 +110,7 @@ void Extractor::Compiled::read_json_lines(const std::vector<Rule>& rules, const 
   std::vector<std::string> needles;
   RulesByName by_name;
   for (std::size_t i = 0; i < rules.size(); ++i) {
+    if (rules[i].kind == Rule::Kind::parser) continue;
     by_name.emplace(rules[i].name, &rules[i]);
     if (compiled[i]->regex || rules[i].source != source) continue;
     json_rules.push_back(i);
@@ -131,6 +135,13 @@ std::unique_ptr<Extractor::Compiled> Extractor::Compiled::from(const Rule& rule)
       if (rule.pattern.empty()) fail_at(rule.where, fmt::format("metric \"{}\": the json key is empty", rule.name));
       compiled->path = split(rule.pattern, '.');
       compiled->needle = needle_for_key(rule.pattern);
+      break;
+    case Rule::Kind::parser:
+      compiled->parser = find_builtin_parser(rule.pattern);
+      if (!compiled->parser)
+        fail_at(rule.where, fmt::format("unknown parser \"{}\" (available: {}){}", rule.pattern,
+                                        join(builtin_parser_names(), ", "),
+                                        did_you_mean(rule.pattern, builtin_parser_names())));
       break;
   }
   return compiled;

@@ -10,17 +10,21 @@
 
 namespace sweep::parse {
 
-/// One declared metric (mirrors spec::MetricRule; the runner converts).
+/// One declared metric, or one built-in parser (mirrors spec::MetricRule; the runner converts).
 struct Rule {
-  enum class Kind { regex, json };
-  std::string name;
+  enum class Kind { regex, json, parser };
+  std::string name;             // "" for a parser, which names its own metrics
   std::string unit;
   std::string better;           // "higher" | "lower"
   Kind kind = Kind::regex;
-  std::string pattern;          // regex: must have a named group "value" or one named like the metric
+  std::string pattern;          // regex: a named group "value" or one named like the metric; json: the key;
+                                // parser: its name (builtin_parser_names())
   std::string source = "stdout";
   SourceLocation where;         // where the rule was declared, for compile errors
 };
+
+/// The names a `parser` rule can take: {"nccl-tests", "osu"}.
+std::vector<std::string> builtin_parser_names();
 
 /// One extracted value. `index` counts the matches of that metric in order, from 0.
 struct Observation {
@@ -38,7 +42,7 @@ struct Extraction {
 
 /// Compiled rules. Construction compiles every regex (PCRE2 with JIT when available) and throws
 /// Error(invalid_experiment) at the rule's location for a pattern that does not compile or lacks the
-/// named group. Thread-safe for concurrent extract() calls.
+/// named group, or for an unknown parser name. Thread-safe for concurrent extract() calls.
 class Extractor {
  public:
   explicit Extractor(std::vector<Rule> rules);
@@ -51,8 +55,9 @@ class Extractor {
   std::vector<std::string> sources() const;
 
   /// Applies the rules to `sources` (source name -> full text). A source that is absent is skipped.
-  /// Also reads metric lines (docs/metrics-format.md) from "stdout" and "stderr". Values that are not
-  /// finite numbers are skipped with a warning. Never throws on any input text.
+  /// Regex rules and built-in parsers run first, in declaration order; then json rules and metric lines
+  /// (docs/metrics-format.md) from "stdout" and "stderr". Values that are not finite numbers are skipped
+  /// with a warning. Never throws on any input text.
   Extraction extract(const std::map<std::string, std::string_view>& sources) const;
 
  private:

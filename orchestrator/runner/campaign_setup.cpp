@@ -35,6 +35,18 @@ std::vector<spec::Override> parse_overrides_text(const std::string& text) {
   return out;
 }
 
+parse::Rule::Kind rule_kind(spec::MetricRule::Kind kind) {
+  switch (kind) {
+    case spec::MetricRule::Kind::regex:
+      return parse::Rule::Kind::regex;
+    case spec::MetricRule::Kind::json:
+      return parse::Rule::Kind::json;
+    case spec::MetricRule::Kind::parser:
+      return parse::Rule::Kind::parser;
+  }
+  throw Error(ErrorKind::internal, "unknown metric rule kind");
+}
+
 }  // namespace
 
 Resolved resolve(const RunOptions& o, store::Store* db, const SystemClock& clock) {
@@ -91,9 +103,7 @@ store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options,
 std::vector<parse::Rule> extraction_rules(const spec::Experiment& e) {
   std::vector<parse::Rule> rules;
   for (const auto& m : e.metrics)
-    rules.push_back({m.name, m.unit, m.better,
-                     m.kind == spec::MetricRule::Kind::regex ? parse::Rule::Kind::regex : parse::Rule::Kind::json,
-                     m.pattern, m.source, m.where});
+    rules.push_back({m.name, m.unit, m.better, rule_kind(m.kind), m.pattern, m.source, m.where});
   return rules;
 }
 

@@ -65,23 +65,27 @@ struct Derived {
   SourceLocation where;
 };
 
+/// One `metrics` entry: a regex or json rule for one named metric, or a built-in parser
+/// (spec/metric_parsers.h) that names its own metrics, units and directions.
 struct MetricRule {
-  enum class Kind { regex, json };
-  std::string name;
-  std::string unit;            // "" when none
-  std::string better;          // "higher" or "lower"
+  enum class Kind { regex, json, parser };
+  std::string name;            // "" for a parser
+  std::string unit;            // "" when none (always for a parser)
+  std::string better;          // "higher" or "lower"; "" for a parser
   Kind kind = Kind::regex;
-  std::string pattern;         // regex with a named group (?<value>...) or (?<NAME>...); or the JSON key
+  std::string pattern;         // regex with a named group (?<value>...) or (?<NAME>...); the JSON key; or
+                               // the parser's name
   std::string source = "stdout";  // "stdout", "stderr", or a file path relative to the run directory
   SourceLocation where;
 };
 
 struct Workload {
-  std::string command;             // a Mustache template; values are shell-quoted unless {{{raw}}}
+  std::string command;             // a Mustache template; values are shell-quoted unless {{{raw}}}.
+                                   // With `program`, only the arguments (the runner puts the path first).
   SourceLocation command_where;
   std::string launcher = "local";  // validated against the launcher table
   std::string mpi;                 // srun's --mpi plugin ("pmix", ...); "" = the cluster's default
-  std::string program;             // a bundled program by name ("" when `command` is used)
+  std::string program;             // `bundled`: a bundled program by name ("" when `command` is used)
   SourceLocation where;
 };
 

@@ -5,12 +5,15 @@
 #include <array>
 
 #include "spec/load_sections.h"
+#include "spec/metric_parsers.h"
 #include "util/strings.h"
 
 namespace sweep::spec {
 namespace {
 
-constexpr std::array<std::string_view, 6> kMetricKeys{"name", "unit", "better", "regex", "json", "source"};
+constexpr std::array<std::string_view, 7> kMetricKeys{"name", "unit", "better", "regex", "json", "parser", "source"};
+/// Keys a parser entry cannot take: a parser names its metrics, their units and directions itself.
+constexpr std::array<std::string_view, 5> kNotWithParser{"name", "unit", "better", "regex", "json"};
 constexpr std::array<std::string_view, 2> kSuccessKeys{"exit_code", "metrics"};
 
 /// [A-Za-z_][A-Za-z0-9_.]*
@@ -59,11 +62,26 @@ void read_source(const Field& f, const Source& src, MetricRule& m) {
                                           f.path, m.source));
 }
 
+/// `- parser: NAME` with an optional `source`.
+MetricRule read_parser(const Field& parser, const std::vector<Field>& fields, const Source& src, MetricRule m) {
+  for (const std::string_view key : kNotWithParser)
+    if (const Field* f = find_field(fields, key))
+      fail_at(location(f->key, src), fmt::format("\"parser\" cannot be combined with \"{}\" (a parser names its "
+                                                 "metrics itself; the entry takes only \"source\")",
+                                                 key));
+  check_in_table(parser, src, kMetricParserNames, "parser");
+  m.kind = MetricRule::Kind::parser;
+  m.pattern = scalar_text(parser, src, "the name of a parser");
+  if (const Field* source = find_field(fields, "source")) read_source(*source, src, m);
+  return m;
+}
+
 MetricRule read_metric(const Field& item, const Source& src) {
   MetricRule m;
   m.where = location(item, src);
   const std::vector<Field> fields = map_fields(item, src);
   check_keys(fields, kMetricKeys, src);
+  if (const Field* parser = find_field(fields, "parser")) return read_parser(*parser, fields, src, std::move(m));
   const Field& name = require(fields, "name", item, src, "");
   m.name = scalar_text(name, src, "a metric name");
   if (!is_metric_name(m.name))
@@ -77,14 +95,61 @@ MetricRule read_metric(const Field& item, const Source& src) {
   return m;
 }
 
-std::vector<std::string> metric_names(const Experiment& exp) {
+/// The metric names `m` can report: its name, or every metric of its parser.
+std::vector<std::string> reported(const MetricRule& m) {
+  if (m.kind != MetricRule::Kind::parser) return {m.name};
+  const MetricParser* parser = find_metric_parser(m.pattern);
+  if (!parser) return {};
+  return std::vector<std::string>(parser->metrics.begin(), parser->metrics.end());
+}
+
+void add_once(std::vector<std::string>& names, const std::string& name) {
+  if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+}
+
+/// Every metric name the experiment's entries can report, each once.
+std::vector<std::string> reportable_names(const Experiment& exp) {
   std::vector<std::string> out;
-  for (const MetricRule& m : exp.metrics) out.push_back(m.name);
+  for (const MetricRule& m : exp.metrics)
+    for (const std::string& name : reported(m)) add_once(out, name);
   return out;
 }
 
+/// The default `success.metrics`: every named metric, and the row metric of every parser.
+std::vector<std::string> default_required(const Experiment& exp) {
+  std::vector<std::string> out;
+  for (const MetricRule& m : exp.metrics) {
+    const MetricParser* parser = m.kind == MetricRule::Kind::parser ? find_metric_parser(m.pattern) : nullptr;
+    add_once(out, parser ? std::string(parser->required) : m.name);
+  }
+  return out;
+}
+
+/// Throws when `m` and the earlier entry `other` would report the same metric: two rules with one name,
+/// a rule named like a metric of a parser, or one parser twice on one source. Different parsers may
+/// share names (a campaign can sweep nccl-tests and osu; each run prints only one of them).
+void check_one_producer(const MetricRule& m, const MetricRule& other) {
+  const bool m_parser = m.kind == MetricRule::Kind::parser, other_parser = other.kind == MetricRule::Kind::parser;
+  if (!m_parser && !other_parser && other.name == m.name)
+    fail_at(m.where, fmt::format("duplicate metric \"{}\" (first declared at line {})", m.name, other.where.line));
+  if (m_parser && other_parser && m.pattern == other.pattern && m.source == other.source)
+    fail_at(m.where, fmt::format("duplicate parser \"{}\" on {} (first declared at line {})", m.pattern, m.source,
+                                 other.where.line));
+  if (m_parser == other_parser) return;
+  const MetricRule& named = m_parser ? other : m;
+  const MetricRule& parser = m_parser ? m : other;
+  const std::vector<std::string> names = reported(parser);
+  if (std::find(names.begin(), names.end(), named.name) == names.end()) return;
+  fail_at(m.where, m_parser ? fmt::format("parser \"{}\" also reports metric \"{}\" (declared at line {}); give each "
+                                          "metric one producer",
+                                          parser.pattern, named.name, other.where.line)
+                            : fmt::format("metric \"{}\" is also reported by parser \"{}\" (declared at line {}); "
+                                          "give each metric one producer",
+                                          named.name, parser.pattern, other.where.line));
+}
+
 void read_required_metrics(const Field& f, const Source& src, LoadState& st) {
-  const std::vector<std::string> declared = metric_names(st.exp);
+  const std::vector<std::string> declared = reportable_names(st.exp);
   for (const Field& item : list_items(f, src)) {
     const std::string name = scalar_text(item, src, "a metric name");
     if (std::find(declared.begin(), declared.end(), name) == declared.end())
@@ -104,12 +169,10 @@ void read_metrics(const Field& f, const Source& src, LoadState& st) {
   for (const Field& item : list_items(f, src)) {
     if (!item.value.IsMap()) fail_expected(item, src, "a map {name: ..., better: ..., regex: ...}");
     MetricRule m = read_metric(item, src);
-    for (const MetricRule& other : st.exp.metrics)
-      if (other.name == m.name)
-        fail_at(m.where, fmt::format("duplicate metric \"{}\" (first declared at line {})", m.name, other.where.line));
+    for (const MetricRule& other : st.exp.metrics) check_one_producer(m, other);
     st.exp.metrics.push_back(std::move(m));
   }
-  st.exp.success.metrics = metric_names(st.exp);  // the default; `success.metrics` replaces it
+  st.exp.success.metrics = default_required(st.exp);  // the default; `success.metrics` replaces it
 }
 
 void read_success(const Field& f, const Source& src, LoadState& st) {

@@ -45,7 +45,7 @@ TEST_CASE("defaults and every option") {
   CHECK(o.rendezvous_dir == "/shared");
 }
 
-TEST_CASE("--params is a model of N parameters in the chosen dtype") {
+TEST_CASE("the params option is a model of N parameters in the chosen dtype") {
   const auto o = parse({"--params", "700M", "--dtype", "bf16"});
   CHECK(o.min_bytes == 1400000000u);
   CHECK(o.max_bytes == 1400000000u);

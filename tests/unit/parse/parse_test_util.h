@@ -22,6 +22,13 @@ inline Rule json_rule(std::string name, std::string key, std::string source = "s
   return r;
 }
 
+/// A `parser:` entry naming built-in parser `name`.
+inline Rule parser_rule(std::string name, std::string source = "stdout") {
+  Rule r = regex_rule("", std::move(name), std::move(source));
+  r.kind = Rule::Kind::parser;
+  return r;
+}
+
 /// Extracts from stdout only.
 inline Extraction run(std::vector<Rule> rules, std::string_view out) {
   const Extractor extractor(std::move(rules));
