@@ -35,7 +35,7 @@ void check_backend(const std::string& backend, int ranks) {
     const std::string inplace = std::string(c.op) == "sendrecv" ? "" : " --inplace";
     const auto r = mpirun_collbench(ranks, "--backend " + backend + " --op " + c.op + " --dtype " + c.dtype +
                                                " --redop " + c.redop + " -b 1000 -e 1200000 -f 33 -w 1 -n 3" + inplace);
-    INFO(backend << " " << ranks << " ranks: " << c.op << " " << c.dtype << " " << c.redop << "\n" << r.out << r.err);
+    INFO(backend << " " << ranks << " ranks: " << c.op << " " << c.dtype << " " << c.redop << "\nstderr:\n" << r.err << "stdout:\n" << r.out);
     REQUIRE(r.exit_code == 0);
     CHECK_THAT(r.out, Catch::Contains("# Out of bounds values : 0 OK"));
     const auto m = metric_lines(r.out);
@@ -67,7 +67,7 @@ TEST_CASE("gloo ranks started torchrun-style meet through the rendezvous directo
   const auto r = e2e::shell("cd " + box.dir().string() + " && export WORLD_SIZE=3 MASTER_ADDR=127.0.0.1 MASTER_PORT=29511; " +
                             "RANK=1 " + cmd + " > r1.out 2>&1 & RANK=2 " + cmd + " > r2.out 2>&1 & RANK=0 " + cmd +
                             "; s=$?; wait %1 && wait %2 && exit $s");
-  INFO(r.out << r.err);
+  INFO("stderr:\n" << r.err << "stdout:\n" << r.out);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("ranks 3 (from torchrun)"));
   CHECK_THAT(r.out, Catch::Contains("# Out of bounds values : 0 OK"));

@@ -23,7 +23,7 @@ workload:
     inplace: true
 )");
   const auto r = box.sweep({"run", "cb.yaml", "--label", "cb", "-j", "1"});
-  INFO(r.out << r.err);
+  INFO("stderr:\n" << r.err << "stdout:\n" << r.out);
   REQUIRE(r.exit_code == 0);
   auto db = box.db();
   CHECK(scalar(db, "SELECT count(*) FROM runs WHERE state = 'succeeded'") == 4);
