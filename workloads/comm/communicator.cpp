@@ -1,5 +1,6 @@
 #include "comm/communicator.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -138,6 +139,28 @@ void Communicator::recv(void* out, std::size_t count, DType type, int from) {
 void Communicator::barrier() {
   this->count(Collective::barrier, 0);
   do_barrier();
+}
+
+std::vector<int> Communicator::members(const std::vector<int>& colors_and_keys, int color) {
+  std::vector<int> ranks;
+  for (std::size_t r = 0; r + 1 < colors_and_keys.size(); r += 2)
+    if (colors_and_keys[r] == color) ranks.push_back(static_cast<int>(r / 2));
+  std::stable_sort(ranks.begin(), ranks.end(), [&](int a, int b) {
+    return colors_and_keys[static_cast<std::size_t>(2 * a + 1)] < colors_and_keys[static_cast<std::size_t>(2 * b + 1)];
+  });
+  return ranks;
+}
+
+std::unique_ptr<Communicator> Communicator::split(int color, int key) {
+  const std::array<std::int32_t, 2> mine{color, key};
+  std::vector<std::int32_t> all(2 * static_cast<std::size_t>(size_));
+  all_gather(mine.data(), all.data(), 2, DType::int32);
+  const auto ranks = members(std::vector<int>(all.begin(), all.end()), color);
+  auto group = do_split(color, ranks);
+  std::vector<std::string> hosts;
+  for (int r : ranks) hosts.push_back(r < static_cast<int>(hosts_.size()) ? hosts_[static_cast<std::size_t>(r)] : "");
+  group->set_hosts(std::move(hosts));
+  return group;
 }
 
 namespace detail {

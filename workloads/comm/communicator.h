@@ -102,6 +102,14 @@ class Communicator {
   /// Waits until every call made so far has completed (nccl); a no-op on CPU backends.
   virtual void synchronize() {}
 
+  /// Collective over this communicator: the ranks that pass the same `color` form a new communicator,
+  /// ordered by `key`, then by their rank here. Used for the groups of a parallel layout (data, tensor
+  /// and pipeline parallel ranks). The new communicator counts its own traffic; the exchange that sets
+  /// it up is counted here.
+  std::unique_ptr<Communicator> split(int color, int key);
+  /// Ranks of this communicator that form the new one of split(), in its rank order.
+  static std::vector<int> members(const std::vector<int>& colors_and_keys, int color);
+
   const Traffic& traffic() const { return traffic_; }
 
  protected:
@@ -117,6 +125,8 @@ class Communicator {
   virtual void do_send(const void* in, std::size_t count, DType type, int to) = 0;
   virtual void do_recv(void* out, std::size_t count, DType type, int from) = 0;
   virtual void do_barrier() = 0;
+  /// `members`: this communicator's ranks in the new one, in its rank order (this rank among them).
+  virtual std::unique_ptr<Communicator> do_split(int color, const std::vector<int>& members) = 0;
 
  private:
   void count(Collective c, std::size_t bytes);

@@ -35,12 +35,25 @@ constexpr std::uint64_t kPointToPointSlot = std::uint64_t{1} << 40;
 
 char* at(void* p, std::size_t elements, DType type) { return static_cast<char*>(p) + elements * size_of(type); }
 
+// A context over pairs that split() connected itself (gloo's own contexts connect through a store).
+class GroupContext final : public gloo::Context {
+ public:
+  GroupContext(int group_rank, int group_size, std::shared_ptr<gloo::transport::Device> device,
+               std::shared_ptr<gloo::transport::Context> transport)
+      : gloo::Context(group_rank, group_size) {
+    device_ = std::move(device);
+    transportContext_ = std::move(transport);
+  }
+};
+
+// Each rank publishes the address of its pair for every group peer in a fixed slot of this size.
+constexpr std::size_t kAddressSlot = 512;
+
 class GlooCommunicator final : public Communicator {
  public:
-  GlooCommunicator(std::shared_ptr<gloo::Context> context, std::vector<std::string> hosts)
-      : Communicator(context->rank, context->size), context_(std::move(context)) {
-    set_hosts(std::move(hosts));
-  }
+  GlooCommunicator(std::shared_ptr<gloo::Context> context, std::shared_ptr<gloo::transport::Device> device)
+      : Communicator(context->rank, context->size), context_(std::move(context)), device_(std::move(device)) {}
+  void set_peer_hosts(std::vector<std::string> hosts) { set_hosts(std::move(hosts)); }
 
   std::string_view backend() const override { return "gloo"; }
   std::string library_version() const override {
@@ -120,6 +133,7 @@ class GlooCommunicator final : public Communicator {
     options.setTag(next_tag());
     guarded([&] { gloo::barrier(options); });
   }
+  std::unique_ptr<Communicator> do_split(int, const std::vector<int>& members) override;
 
  private:
   std::uint32_t next_tag() { return tag_++; }
@@ -135,10 +149,46 @@ class GlooCommunicator final : public Communicator {
   }
 
   std::shared_ptr<gloo::Context> context_;
+  std::shared_ptr<gloo::transport::Device> device_;
   std::vector<char> scratch_;
   std::vector<char> workspace_;
   std::uint32_t tag_ = 0;
 };
+
+// New pairs on the same device for the group's peers; their addresses travel through this
+// communicator (an all-gather of one slot per rank and peer), then each pair connects to its peer's.
+std::unique_ptr<Communicator> GlooCommunicator::do_split(int, const std::vector<int>& members) {
+  const int n = static_cast<int>(members.size());
+  const int me = static_cast<int>(std::find(members.begin(), members.end(), rank()) - members.begin());
+  const std::size_t world = static_cast<std::size_t>(size());
+  std::shared_ptr<gloo::transport::Context> transport = device_->createContext(me, n);
+  transport->setTimeout(context_->getTimeout());
+  std::vector<char> mine(world * kAddressSlot, 0), all(world * world * kAddressSlot, 0);
+  for (int peer = 0; peer < n; ++peer) {
+    if (peer == me) continue;
+    const std::vector<char> address = transport->createPair(peer)->address().bytes();
+    if (address.size() + sizeof(std::uint32_t) > kAddressSlot)
+      throw std::runtime_error("gloo: a pair address of " + std::to_string(address.size()) + " bytes exceeds its slot");
+    const auto length = static_cast<std::uint32_t>(address.size());
+    char* slot = mine.data() + static_cast<std::size_t>(peer) * kAddressSlot;
+    std::memcpy(slot, &length, sizeof length);
+    std::memcpy(slot + sizeof length, address.data(), address.size());
+  }
+  all_gather(mine.data(), all.data(), mine.size() / sizeof(std::int32_t), DType::int32);
+  guarded([&] {
+    for (int peer = 0; peer < n; ++peer) {
+      if (peer == me) continue;
+      const char* slot = all.data() + static_cast<std::size_t>(members[static_cast<std::size_t>(peer)]) * world * kAddressSlot +
+                         static_cast<std::size_t>(me) * kAddressSlot;
+      std::uint32_t length = 0;
+      std::memcpy(&length, slot, sizeof length);
+      transport->getPair(peer)->connect(std::vector<char>(slot + sizeof length, slot + sizeof length + length));
+    }
+  });
+  auto context = std::make_shared<GroupContext>(me, n, device_, std::move(transport));
+  context->setTimeout(context_->getTimeout());
+  return std::make_unique<GlooCommunicator>(std::move(context), device_);
+}
 
 bool resolves(const std::string& host) {
   addrinfo* found = nullptr;
@@ -194,7 +244,8 @@ std::unique_ptr<Communicator> connect_gloo(const RankInfo& rank, const Options& 
     auto context = std::make_shared<gloo::rendezvous::Context>(rank.rank, rank.world_size);
     context->setTimeout(options.timeout);
     context->connectFullMesh(store, device);
-    auto comm = std::make_unique<GlooCommunicator>(std::move(context), std::move(hosts));
+    auto comm = std::make_unique<GlooCommunicator>(std::move(context), device);
+    comm->set_peer_hosts(std::move(hosts));
     comm->barrier();  // everyone is connected: the rendezvous files are no longer needed
     if (rank.rank == 0) {
       std::error_code ignored;

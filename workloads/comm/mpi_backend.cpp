@@ -64,7 +64,8 @@ char* at(void* p, std::size_t elements, DType type) { return static_cast<char*>(
 
 class MpiCommunicator final : public Communicator {
  public:
-  MpiCommunicator(int rank, int size) : Communicator(rank, size) {
+  // `comm` is MPI_COMM_WORLD, whose communicator finalizes MPI, or one of split(), which it frees.
+  MpiCommunicator(MPI_Comm comm, int rank, int size) : Communicator(rank, size), comm_(comm) {
     for (const TypeInfo& t : kTypes) {
       if (!t.sum) continue;
       MPI_Op sum, max;
@@ -78,7 +79,10 @@ class MpiCommunicator final : public Communicator {
       MPI_Op_free(&u.sum);
       MPI_Op_free(&u.max);
     }
-    MPI_Finalize();
+    if (comm_ == MPI_COMM_WORLD)
+      MPI_Finalize();
+    else
+      MPI_Comm_free(&comm_);
   }
 
   void handshake(std::chrono::milliseconds timeout);
@@ -97,7 +101,7 @@ class MpiCommunicator final : public Communicator {
     for (std::size_t done = 0; done < count; done += kMaxCount) {
       const int n = static_cast<int>(std::min(kMaxCount, count - done));
       const void* send = in == out ? MPI_IN_PLACE : at(in, done, type);
-      check(MPI_Allreduce(send, at(out, done, type), n, type_info(type).datatype(), mpi_op(type, op), MPI_COMM_WORLD),
+      check(MPI_Allreduce(send, at(out, done, type), n, type_info(type).datatype(), mpi_op(type, op), comm_),
             "MPI_Allreduce");
     }
     if (op == ReduceOp::avg) divide(out, count, type, size());
@@ -106,7 +110,7 @@ class MpiCommunicator final : public Communicator {
     const int n = as_int(count, "all-gather");
     const MPI_Datatype t = type_info(type).datatype();
     const bool in_place = in == at(out, count * static_cast<std::size_t>(rank()), type);
-    check(MPI_Allgather(in_place ? MPI_IN_PLACE : in, n, t, out, n, t, MPI_COMM_WORLD), "MPI_Allgather");
+    check(MPI_Allgather(in_place ? MPI_IN_PLACE : in, n, t, out, n, t, comm_), "MPI_Allgather");
   }
   void do_reduce_scatter(const void* in, void* out, std::size_t count, DType type, ReduceOp op) override {
     const int n = as_int(count, "reduce-scatter");
@@ -114,7 +118,7 @@ class MpiCommunicator final : public Communicator {
     // In place (out is this rank's block of in): MPI leaves the result at the start of the buffer.
     const bool in_place = out == at(in, count * static_cast<std::size_t>(rank()), type);
     void* result = in_place ? const_cast<void*>(in) : out;
-    check(MPI_Reduce_scatter_block(in_place ? MPI_IN_PLACE : in, result, n, t, mpi_op(type, op), MPI_COMM_WORLD),
+    check(MPI_Reduce_scatter_block(in_place ? MPI_IN_PLACE : in, result, n, t, mpi_op(type, op), comm_),
           "MPI_Reduce_scatter_block");
     if (in_place && result != out) std::memmove(out, result, count * size_of(type));
     if (op == ReduceOp::avg) divide(out, count, type, size());
@@ -123,27 +127,33 @@ class MpiCommunicator final : public Communicator {
     if (rank() == root && in != out) std::memcpy(out, in, count * size_of(type));
     for (std::size_t done = 0; done < count; done += kMaxCount) {
       const int n = static_cast<int>(std::min(kMaxCount, count - done));
-      check(MPI_Bcast(at(out, done, type), n, type_info(type).datatype(), root, MPI_COMM_WORLD), "MPI_Bcast");
+      check(MPI_Bcast(at(out, done, type), n, type_info(type).datatype(), root, comm_), "MPI_Bcast");
     }
   }
   void do_all_to_all(const void* in, void* out, std::size_t count, DType type) override {
     const int n = as_int(count, "all-to-all");
     const MPI_Datatype t = type_info(type).datatype();
-    check(MPI_Alltoall(in == out ? MPI_IN_PLACE : in, n, t, out, n, t, MPI_COMM_WORLD), "MPI_Alltoall");
+    check(MPI_Alltoall(in == out ? MPI_IN_PLACE : in, n, t, out, n, t, comm_), "MPI_Alltoall");
   }
   void do_send_recv(const void* in, int to, void* out, int from, std::size_t count, DType type) override {
     const int n = as_int(count, "send/recv");
     const MPI_Datatype t = type_info(type).datatype();
-    check(MPI_Sendrecv(in, n, t, to, 0, out, n, t, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Sendrecv");
+    check(MPI_Sendrecv(in, n, t, to, 0, out, n, t, from, 0, comm_, MPI_STATUS_IGNORE), "MPI_Sendrecv");
   }
   void do_send(const void* in, std::size_t count, DType type, int to) override {
-    check(MPI_Send(in, as_int(count, "send"), type_info(type).datatype(), to, 0, MPI_COMM_WORLD), "MPI_Send");
+    check(MPI_Send(in, as_int(count, "send"), type_info(type).datatype(), to, 0, comm_), "MPI_Send");
   }
   void do_recv(void* out, std::size_t count, DType type, int from) override {
-    check(MPI_Recv(out, as_int(count, "recv"), type_info(type).datatype(), from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+    check(MPI_Recv(out, as_int(count, "recv"), type_info(type).datatype(), from, 0, comm_, MPI_STATUS_IGNORE),
           "MPI_Recv");
   }
-  void do_barrier() override { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
+  void do_barrier() override { check(MPI_Barrier(comm_), "MPI_Barrier"); }
+  std::unique_ptr<Communicator> do_split(int color, const std::vector<int>& members) override {
+    const int key = static_cast<int>(std::find(members.begin(), members.end(), rank()) - members.begin());
+    MPI_Comm group;
+    check(MPI_Comm_split(comm_, color, key, &group), "MPI_Comm_split");
+    return std::make_unique<MpiCommunicator>(group, key, static_cast<int>(members.size()));
+  }
 
  private:
   struct UserOps {
@@ -158,6 +168,7 @@ class MpiCommunicator final : public Communicator {
     return op == ReduceOp::max ? MPI_MAX : MPI_SUM;
   }
 
+  MPI_Comm comm_;
   std::vector<UserOps> user_ops_;
 };
 
@@ -230,7 +241,7 @@ std::unique_ptr<Communicator> connect_mpi(const RankInfo& info, const Options& o
     throw std::runtime_error("MPI says rank " + std::to_string(rank) + " of " + std::to_string(size) + ", but the " +
                              info.source + " variables say rank " + std::to_string(info.rank) + " of " +
                              std::to_string(info.world_size) + " (mismatched world size)");
-  auto comm = std::make_unique<MpiCommunicator>(rank, size);
+  auto comm = std::make_unique<MpiCommunicator>(MPI_COMM_WORLD, rank, size);
   comm->handshake(options.timeout);
   return comm;
 }

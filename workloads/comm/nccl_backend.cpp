@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <stdexcept>
@@ -121,6 +122,14 @@ class NcclCommunicator final : public Communicator {
     if (!barrier_) barrier_ = std::make_unique<DeviceBuffer>(sizeof(float));
     nccl_check(ncclAllReduce(barrier_->data(), barrier_->data(), 1, ncclFloat32, ncclSum, comm_, stream_), "ncclAllReduce");
     synchronize();
+  }
+  std::unique_ptr<Communicator> do_split(int color, const std::vector<int>& members) override {
+    const int key = static_cast<int>(std::find(members.begin(), members.end(), rank()) - members.begin());
+    ncclComm_t group;
+    nccl_check(ncclCommSplit(comm_, color, key, &group, nullptr), "ncclCommSplit");
+    cudaStream_t stream;
+    cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    return std::make_unique<NcclCommunicator>(key, static_cast<int>(members.size()), group, stream, std::vector<std::string>{});
   }
 
  private:

@@ -93,3 +93,49 @@ TEST_CASE("asking for a backend that is not built names what it needs") {
   RankInfo one;
   CHECK_THROWS_WITH(connect(Backend::nccl, one, Options{}), Catch::StartsWith("backend \"nccl\" is not available in this build"));
 }
+
+TEST_CASE("split orders a group's members by key, then by rank") {
+  // colors and keys of ranks 0..4: (0,5) (1,0) (0,1) (1,0) (0,1)
+  const std::vector<int> colors_and_keys{0, 5, 1, 0, 0, 1, 1, 0, 0, 1};
+  CHECK(Communicator::members(colors_and_keys, 0) == std::vector<int>{2, 4, 0});
+  CHECK(Communicator::members(colors_and_keys, 1) == std::vector<int>{1, 3});
+  CHECK(Communicator::members(colors_and_keys, 7).empty());
+}
+
+TEST_CASE("split groups reduce, exchange and split again among their own members only") {
+  constexpr int kRanks = 4;
+  struct Seen {
+    int group_rank = -1, group_size = -1, sum = -1, from_peer = -1, single_size = -1;
+    std::size_t hosts = 0;
+    std::uint64_t group_bytes = 0;
+  };
+  std::vector<Seen> seen(kRanks);
+  on_gloo_ranks(kRanks, [&](Communicator& comm) {
+    // Odd and even ranks, each group ordered by descending world rank.
+    auto group = comm.split(comm.rank() % 2, -comm.rank());
+    Seen& s = seen[static_cast<std::size_t>(comm.rank())];
+    s.group_rank = group->rank();
+    s.group_size = group->size();
+    s.hosts = group->hosts().size();
+    std::int32_t mine = comm.rank() + 1, sum = 0;
+    group->all_reduce(&mine, &sum, 1, DType::int32, ReduceOp::sum);
+    s.sum = sum;
+    std::int32_t got = -1;
+    group->send_recv(&mine, 1 - group->rank(), &got, 1 - group->rank(), 1, DType::int32);
+    s.from_peer = got;
+    s.group_bytes = group->traffic().total_bytes();
+    s.single_size = group->split(group->rank(), 0)->size();
+    comm.barrier();
+  });
+  for (int r = 0; r < kRanks; ++r) {
+    const Seen& s = seen[static_cast<std::size_t>(r)];
+    INFO("world rank " << r);
+    CHECK(s.group_size == 2);
+    CHECK(s.group_rank == (r < 2 ? 1 : 0));  // ranks 2 and 3 come first (lower key)
+    CHECK(s.hosts == 2);
+    CHECK(s.sum == (r % 2 == 0 ? 1 + 3 : 2 + 4));
+    CHECK(s.from_peer == (r < 2 ? r + 2 : r - 2) + 1);
+    CHECK(s.group_bytes == 2 * sizeof(std::int32_t));
+    CHECK(s.single_size == 1);
+  }
+}
