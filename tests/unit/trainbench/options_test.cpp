@@ -1,0 +1,60 @@
+#include <catch2/catch.hpp>
+
+#include "trainbench/options.h"
+
+using namespace sweep::trainbench;
+
+namespace {
+Options parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "trainbench");
+  return parse_options(args);
+}
+}  // namespace
+
+TEST_CASE("defaults train gpt2-tiny on one gloo rank") {
+  const Options o = parse({});
+  CHECK(o.model.name == "gpt2-tiny");
+  CHECK(o.layout.world() == 1);
+  CHECK(o.backend == sweep::comm::Backend::gloo);
+  CHECK(o.schedule == Schedule::one_f_one_b);
+  CHECK(o.steps() == 20);
+}
+
+TEST_CASE("custom sizes override the preset and rename it") {
+  const Options o = parse({"--model", "gpt2", "--layers", "4", "--width", "256", "--heads", "8", "--seq", "128"});
+  CHECK(o.model.name == "custom");
+  CHECK(o.model.layers == 4);
+  CHECK(o.model.width == 256);
+  CHECK(o.model.vocab == 50257);
+}
+
+TEST_CASE("steps, epochs and parallelism parse") {
+  const Options a = parse({"--steps", "7", "--dp", "2", "--pp", "2", "--microbatches", "4", "--schedule", "gpipe"});
+  CHECK(a.epochs == 1);
+  CHECK(a.steps() == 7);
+  CHECK(a.layout.world() == 4);
+  CHECK(a.schedule == Schedule::gpipe);
+  const Options b = parse({"--epochs", "3", "--steps-per-epoch", "5", "--dtype", "bf16", "--backend", "mpi"});
+  CHECK(b.steps() == 15);
+  CHECK(b.dtype == Precision::bf16);
+  CHECK(b.backend == sweep::comm::Backend::mpi);
+}
+
+TEST_CASE("bad options name the option and what it expects") {
+  const auto fails = [](std::vector<std::string> args, const std::string& message) {
+    INFO(message);
+    CHECK_THROWS_WITH(parse(args), Catch::Contains(message));
+  };
+  fails({"--model", "gpt5"}, "--model: \"gpt5\" is not one of gpt2-tiny, gpt2, gpt2-medium");
+  fails({"--schedule", "zb"}, "--schedule: \"zb\" is not one of gpipe, 1f1b");
+  fails({"--dtype", "fp8"}, "--dtype: \"fp8\" is not one of fp32, bf16");
+  fails({"--backend", "ucc"}, "--backend: \"ucc\" is not one of mpi, gloo, nccl");
+  fails({"--steps", "4", "--epochs", "2"}, "--steps gives the total as one epoch; it excludes --epochs");
+  fails({"--steps", "2", "--warmup", "2"}, "--warmup 2 must leave at least one of the 2 steps to measure");
+  fails({"--width", "100", "--heads", "3"}, "--width 100 must divide by --heads 3");
+  fails({"--model", "resnet18", "--layers", "4"}, "--layers shapes GPT models; resnet18 has a fixed shape");
+  fails({"--layers", "0"}, "--layers must be at least 1, got 0");
+  fails({"--model", "resnet18", "--data", "tokens.txt"}, "--data feeds GPT models only");
+  fails({"--threads", "0"}, "--threads must be at least 1");
+  fails({"--batch"}, "--batch");
+}

@@ -1,0 +1,134 @@
+// The only user of CLI11 in trainbench.
+#include "trainbench/options.h"
+
+#include <array>
+#include <optional>
+
+#include <CLI/CLI.hpp>
+
+namespace sweep::trainbench {
+namespace {
+
+constexpr std::array<std::pair<Schedule, std::string_view>, 2> kSchedules{{
+    {Schedule::gpipe, "gpipe"}, {Schedule::one_f_one_b, "1f1b"}}};
+constexpr std::array<std::pair<Precision, std::string_view>, 2> kPrecisions{{
+    {Precision::fp32, "fp32"}, {Precision::bf16, "bf16"}}};
+
+template <typename T, std::size_t N>
+T parse_named(const std::array<std::pair<T, std::string_view>, N>& table, const std::string& option,
+              const std::string& text) {
+  std::string choices;
+  for (const auto& [value, name] : table) {
+    if (name == text) return value;
+    choices += (choices.empty() ? "" : ", ") + std::string(name);
+  }
+  throw UsageError(option + ": \"" + text + "\" is not one of " + choices);
+}
+
+struct Raw {
+  std::string model = "gpt2-tiny", schedule = "1f1b", dtype = "fp32", backend = "gloo";
+  std::optional<int> layers, width, heads, seq, vocab, steps, epochs;
+  double timeout_s = 120;
+};
+
+void define(CLI::App& app, Raw& raw, Options& o) {
+  app.add_option("--model", raw.model, "gpt2-tiny|gpt2|gpt2-medium|gpt2-large|gpt2-xl|resnet18 (default gpt2-tiny)");
+  app.add_option("--layers", raw.layers, "GPT: transformer blocks (overrides the preset)");
+  app.add_option("--width", raw.width, "GPT: embedding width");
+  app.add_option("--heads", raw.heads, "GPT: attention heads");
+  app.add_option("--seq", raw.seq, "GPT: sequence length");
+  app.add_option("--vocab", raw.vocab, "GPT: vocabulary size");
+  app.add_option("--dp", o.layout.dp, "data-parallel replicas (default 1)");
+  app.add_option("--tp", o.layout.tp, "tensor-parallel slices (default 1)");
+  app.add_option("--pp", o.layout.pp, "pipeline stages (default 1)");
+  app.add_option("--microbatches", o.microbatches, "micro-batches per step for the pipeline (default 1)");
+  app.add_option("--schedule", raw.schedule, "pipeline schedule: gpipe|1f1b (default 1f1b)");
+  app.add_option("--dtype", raw.dtype, "compute precision: fp32|bf16 (default fp32)");
+  app.add_option("--backend", raw.backend, "mpi|gloo|nccl (default gloo)");
+  app.add_option("--batch", o.batch, "samples per data-parallel rank and step (default 8)");
+  app.add_option("--steps", raw.steps, "steps in total, as one epoch (excludes --epochs)");
+  app.add_option("--epochs", raw.epochs, "epochs (default 1)");
+  app.add_option("--steps-per-epoch", o.steps_per_epoch, "steps per epoch (default 20)");
+  app.add_option("--warmup", o.warmup, "first steps left out of the step-time statistics (default 2)");
+  app.add_option("--seed", o.seed, "seed of the weights and the synthetic data (default 1234)");
+  app.add_option("--lr", o.lr, "AdamW learning rate (default 1e-3)");
+  app.add_option("--bucket-mb", o.bucket_mib, "data-parallel gradient bucket size in MiB (default 25)");
+  app.add_option("--data", o.data_file, "GPT: a file of whitespace-separated token ids instead of the synthetic task");
+  app.add_option("--threads", o.threads, "intra-op threads per rank (default 1)");
+  app.add_option("--timeout", raw.timeout_s, "seconds to wait for peers (default 120)");
+  app.add_option("--rendezvous", o.rendezvous_dir, "gloo/nccl: a directory shared by all ranks (default: .)");
+}
+
+void apply_model(const Raw& raw, Options& o) {
+  const auto model = preset(raw.model);
+  if (!model) throw UsageError("--model: \"" + raw.model + "\" is not one of " + preset_names());
+  o.model = *model;
+  const std::array<std::pair<const char*, std::pair<const std::optional<int>*, int*>>, 5> overrides{{
+      {"--layers", {&raw.layers, &o.model.layers}},
+      {"--width", {&raw.width, &o.model.width}},
+      {"--heads", {&raw.heads, &o.model.heads}},
+      {"--seq", {&raw.seq, &o.model.seq}},
+      {"--vocab", {&raw.vocab, &o.model.vocab}},
+  }};
+  for (const auto& [option, target] : overrides) {
+    if (!*target.first) continue;
+    if (o.model.family == Family::resnet)
+      throw UsageError(std::string(option) + " shapes GPT models; resnet18 has a fixed shape");
+    if (**target.first < 1) throw UsageError(std::string(option) + " must be at least 1, got " + std::to_string(**target.first));
+    *target.second = **target.first;
+    o.model.name = "custom";
+  }
+  if (o.model.family == Family::gpt && o.model.width % o.model.heads != 0)
+    throw UsageError("--width " + std::to_string(o.model.width) + " must divide by --heads " +
+                     std::to_string(o.model.heads) + " (each head takes width/heads channels)");
+}
+
+void resolve(const Raw& raw, Options& o) {
+  apply_model(raw, o);
+  o.schedule = parse_named(kSchedules, "--schedule", raw.schedule);
+  o.dtype = parse_named(kPrecisions, "--dtype", raw.dtype);
+  if (auto b = comm::parse_backend(raw.backend)) o.backend = *b;
+  else throw UsageError("--backend: \"" + raw.backend + "\" is not one of mpi, gloo, nccl");
+  if (raw.steps && raw.epochs) throw UsageError("--steps gives the total as one epoch; it excludes --epochs");
+  if (raw.steps) {
+    o.epochs = 1;
+    o.steps_per_epoch = *raw.steps;
+  }
+  if (raw.epochs) o.epochs = *raw.epochs;
+  if (o.epochs < 1) throw UsageError("--epochs must be at least 1, got " + std::to_string(o.epochs));
+  if (o.steps_per_epoch < 1) throw UsageError("--steps-per-epoch must be at least 1, got " + std::to_string(o.steps_per_epoch));
+  if (o.warmup < 0 || o.warmup >= o.steps())
+    throw UsageError("--warmup " + std::to_string(o.warmup) + " must leave at least one of the " +
+                     std::to_string(o.steps()) + " steps to measure");
+  if (!(o.lr > 0)) throw UsageError("--lr must be positive");
+  if (!(o.bucket_mib > 0)) throw UsageError("--bucket-mb must be positive");
+  if (o.threads < 1) throw UsageError("--threads must be at least 1, got " + std::to_string(o.threads));
+  if (!o.data_file.empty() && o.model.family != Family::gpt) throw UsageError("--data feeds GPT models only");
+  if (!(raw.timeout_s > 0)) throw UsageError("--timeout must be positive seconds");
+  o.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(raw.timeout_s * 1000));
+}
+
+}  // namespace
+
+std::string_view name_of(Schedule schedule) { return kSchedules[static_cast<std::size_t>(schedule)].second; }
+std::string_view name_of(Precision precision) { return kPrecisions[static_cast<std::size_t>(precision)].second; }
+
+Options parse_options(const std::vector<std::string>& args) {
+  CLI::App app("trainbench: a training benchmark for GPT-2 and ResNet-18 with data, tensor and pipeline "
+               "parallelism", "trainbench");
+  Options o;
+  Raw raw;
+  define(app, raw, o);
+  std::vector<std::string> rest(args.rbegin(), args.rend() - 1);  // CLI11 takes them reversed, without argv[0]
+  try {
+    app.parse(rest);
+  } catch (const CLI::CallForHelp&) {
+    throw HelpRequested(app.help());
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(e.what());
+  }
+  resolve(raw, o);
+  return o;
+}
+
+}  // namespace sweep::trainbench

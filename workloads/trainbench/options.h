@@ -1,0 +1,54 @@
+#pragma once
+// trainbench's command line. Parsing is pure: it returns Options or throws UsageError with a message
+// that names the option and what it expects. Checks that need the world size (the layout) come later,
+// from layout_errors(), before any work starts.
+#include <chrono>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "comm/communicator.h"
+#include "trainbench/layout.h"
+#include "trainbench/model_config.h"
+
+namespace sweep::trainbench {
+
+enum class Schedule { gpipe, one_f_one_b };
+enum class Precision { fp32, bf16 };
+
+struct Options {
+  ModelConfig model;
+  Layout layout;
+  int microbatches = 1;
+  Schedule schedule = Schedule::one_f_one_b;
+  Precision dtype = Precision::fp32;
+  comm::Backend backend = comm::Backend::gloo;
+  int batch = 8;  // sequences (or images) per data-parallel rank and step
+  int epochs = 1;
+  int steps_per_epoch = 20;
+  int warmup = 2;  // steps excluded from the step-time statistics
+  std::uint64_t seed = 1234;
+  double lr = 1e-3;
+  double bucket_mib = 25;  // data-parallel gradient buckets
+  std::string data_file;   // token ids, whitespace-separated; empty: the synthetic task
+  int threads = 1;         // intra-op threads per rank
+  std::chrono::milliseconds timeout{std::chrono::seconds(120)};
+  std::string rendezvous_dir;
+  int steps() const { return epochs * steps_per_epoch; }
+};
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct HelpRequested : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Parses argv (argv[0] is the program). Throws UsageError; `--help` throws HelpRequested.
+Options parse_options(const std::vector<std::string>& args);
+
+std::string_view name_of(Schedule schedule);
+std::string_view name_of(Precision precision);
+
+}  // namespace sweep::trainbench
