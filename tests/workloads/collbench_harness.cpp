@@ -4,12 +4,14 @@
 
 namespace workloads {
 
-e2e::Result mpirun_collbench(int ranks, const std::string& args) {
+e2e::Result mpirun(const std::string& program, int ranks, const std::string& args) {
   e2e::Sandbox box;
   return e2e::shell("cd " + box.dir().string() +
                     " && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe --bind-to none -np " +
-                    std::to_string(ranks) + " " + COLLBENCH_BIN + " " + args);
+                    std::to_string(ranks) + " " + program + " " + args);
 }
+
+e2e::Result mpirun_collbench(int ranks, const std::string& args) { return mpirun(COLLBENCH_BIN, ranks, args); }
 
 std::map<std::string, std::map<int, nlohmann::json>> metric_lines(const std::string& out) {
   std::map<std::string, std::map<int, nlohmann::json>> metrics;

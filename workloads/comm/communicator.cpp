@@ -120,7 +120,7 @@ void Communicator::all_to_all(const void* in, void* out, std::size_t count, DTyp
 void Communicator::send_recv(const void* in, int to, void* out, int from, std::size_t count, DType type) {
   check_peer(to, "send_recv destination");
   check_peer(from, "send_recv source");
-  this->count(Collective::sendrecv, count * size_of(type));
+  this->count(Collective::sendrecv, 2 * count * size_of(type));  // what it sends and what it receives
   do_send_recv(in, to, out, from, count, type);
 }
 

@@ -61,8 +61,8 @@ class Buffer {
 };
 
 /// Calls and bytes handed to the backend, per collective. Bytes are the size of the input buffer of
-/// each call (for recv, the receive buffer): count·elemsize, times the world size for reduce-scatter
-/// and all-to-all, whose input holds one block per rank.
+/// each call (for recv, the receive buffer; for send_recv, both): count·elemsize, times the world size
+/// for reduce-scatter and all-to-all, whose input holds one block per rank.
 struct Traffic {
   std::array<std::uint64_t, kCollectives> calls{};
   std::array<std::uint64_t, kCollectives> bytes{};

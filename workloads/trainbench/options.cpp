@@ -55,6 +55,7 @@ void define(CLI::App& app, Raw& raw, Options& o) {
   app.add_option("--bucket-mb", o.bucket_mib, "data-parallel gradient bucket size in MiB (default 25)");
   app.add_option("--data", o.data_file, "GPT: a file of whitespace-separated token ids instead of the synthetic task");
   app.add_option("--threads", o.threads, "intra-op threads per rank (default 1)");
+  app.add_option("--peak-tflops", o.peak_tflops, "peak TFLOPS of one rank's device, for MFU (default: unknown)");
   app.add_option("--timeout", raw.timeout_s, "seconds to wait for peers (default 120)");
   app.add_option("--rendezvous", o.rendezvous_dir, "gloo/nccl: a directory shared by all ranks (default: .)");
 }
@@ -102,6 +103,7 @@ void resolve(const Raw& raw, Options& o) {
                      std::to_string(o.steps()) + " steps to measure");
   if (!(o.lr > 0)) throw UsageError("--lr must be positive");
   if (!(o.bucket_mib > 0)) throw UsageError("--bucket-mb must be positive");
+  if (o.peak_tflops < 0) throw UsageError("--peak-tflops must be positive");
   if (o.threads < 1) throw UsageError("--threads must be at least 1, got " + std::to_string(o.threads));
   if (!o.data_file.empty() && o.model.family != Family::gpt) throw UsageError("--data feeds GPT models only");
   if (!(raw.timeout_s > 0)) throw UsageError("--timeout must be positive seconds");

@@ -33,6 +33,7 @@ struct Options {
   double bucket_mib = 25;  // data-parallel gradient buckets
   std::string data_file;   // token ids, whitespace-separated; empty: the synthetic task
   int threads = 1;         // intra-op threads per rank
+  double peak_tflops = 0;  // per rank, for MFU; 0: unknown
   std::chrono::milliseconds timeout{std::chrono::seconds(120)};
   std::string rendezvous_dir;
   int steps() const { return epochs * steps_per_epoch; }

@@ -78,9 +78,9 @@ TEST_CASE("every call counts the bytes it hands to the backend") {
     CHECK(t.bytes[static_cast<std::size_t>(Collective::allgather)] == 800);
     CHECK(t.bytes[static_cast<std::size_t>(Collective::reducescatter)] == 1600);  // two blocks of 100
     CHECK(t.bytes[static_cast<std::size_t>(Collective::broadcast)] == 80);
-    CHECK(t.bytes[static_cast<std::size_t>(Collective::sendrecv)] == 40 + 24);
+    CHECK(t.bytes[static_cast<std::size_t>(Collective::sendrecv)] == 2 * 40 + 24);  // sent and received
     CHECK(t.calls[static_cast<std::size_t>(Collective::sendrecv)] == 2);
-    CHECK(t.total_bytes() == 800 + 800 + 1600 + 80 + 64);
+    CHECK(t.total_bytes() == 800 + 800 + 1600 + 80 + 104);
     CHECK_THROWS_WITH(comm.send(a.data(), 1, DType::fp64, 2), "send destination rank 2 is outside [0, 2)");
   });
 }
@@ -135,7 +135,7 @@ TEST_CASE("split groups reduce, exchange and split again among their own members
     CHECK(s.hosts == 2);
     CHECK(s.sum == (r % 2 == 0 ? 1 + 3 : 2 + 4));
     CHECK(s.from_peer == (r < 2 ? r + 2 : r - 2) + 1);
-    CHECK(s.group_bytes == 2 * sizeof(std::int32_t));
+    CHECK(s.group_bytes == 3 * sizeof(std::int32_t));  // all-reduce, send_recv both ways
     CHECK(s.single_size == 1);
   }
 }

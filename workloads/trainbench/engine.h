@@ -1,0 +1,41 @@
+#pragma once
+// The training loop behind a torch-free interface: main.cpp and the output stay free of libtorch,
+// whose headers cost 18 s and 1 GB per file to compile.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "comm/communicator.h"
+#include "trainbench/options.h"
+
+namespace sweep::trainbench {
+
+/// The communicators of a layout, split from the world by every rank together.
+struct Groups {
+  comm::Communicator& world;
+  std::unique_ptr<comm::Communicator> data;       // same tensor slice and stage
+  std::unique_ptr<comm::Communicator> tensor;     // same replica and stage
+  std::unique_ptr<comm::Communicator> embedding;  // first and last stage of a replica's slice (P > 1)
+};
+Groups make_groups(comm::Communicator& world, const Layout& layout);
+
+/// What one rank measured; the caller combines ranks.
+struct RankResult {
+  std::vector<double> step_seconds;   // every step, warm-up included
+  std::vector<double> epoch_seconds;  // every epoch
+  std::vector<double> losses;         // per step; meaningful on a last stage only
+  std::int64_t parameters = 0;        // held by this rank
+  std::uint64_t parameter_hash = 0;   // FNV-1a of the final parameters' bytes, in registration order
+  double comm_bytes_per_step = 0;     // counted by the communicators, measured steps only
+  double comm_seconds_per_step = 0;   // time inside communication calls, measured steps only
+  double exposed_comm_seconds_per_step = 0;  // the part the computation waited for
+  double peak_memory_mib = 0;         // max RSS
+  std::string torch_version;
+};
+
+/// Trains as the options say. Throws std::runtime_error (with what is wrong) for a failed collective,
+/// a backend that cannot carry the tensors of this build, or unreadable data.
+RankResult train(const Options& options, Groups& groups);
+
+}  // namespace sweep::trainbench

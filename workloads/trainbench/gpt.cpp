@@ -1,0 +1,156 @@
+// The GPT-2 model of trainbench, sliced for tensor and pipeline parallelism, and Megatron's tensor-
+// group operators. One of the few files that include torch.
+#include <chrono>
+#include <cmath>
+
+#include "trainbench/models.h"
+
+namespace sweep::trainbench {
+namespace {
+
+comm::DType dtype_of(const torch::Tensor& t) {
+  return t.scalar_type() == torch::kBFloat16 ? comm::DType::bf16 : comm::DType::fp32;
+}
+
+torch::Tensor all_reduce(const torch::Tensor& x, comm::Communicator& group, double* seconds) {
+  const auto start = std::chrono::steady_clock::now();
+  torch::Tensor in = x.contiguous();
+  if (in.scalar_type() != torch::kBFloat16 && in.scalar_type() != torch::kFloat) in = in.to(torch::kFloat);
+  torch::Tensor out = torch::empty_like(in);
+  group.all_reduce(in.data_ptr(), out.data_ptr(), static_cast<std::size_t>(in.numel()), dtype_of(in), comm::ReduceOp::sum);
+  if (seconds) *seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out.to(x.scalar_type());
+}
+
+comm::Communicator* group_of(torch::autograd::AutogradContext* ctx) {
+  return reinterpret_cast<comm::Communicator*>(ctx->saved_data["group"].toInt());
+}
+double* seconds_of(torch::autograd::AutogradContext* ctx) {
+  return reinterpret_cast<double*>(ctx->saved_data["seconds"].toInt());
+}
+void save(torch::autograd::AutogradContext* ctx, comm::Communicator* group, double* seconds) {
+  ctx->saved_data["group"] = reinterpret_cast<std::int64_t>(group);
+  ctx->saved_data["seconds"] = reinterpret_cast<std::int64_t>(seconds);
+}
+
+struct CopyToGroup : torch::autograd::Function<CopyToGroup> {
+  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x, std::int64_t group,
+                               std::int64_t seconds) {
+    save(ctx, reinterpret_cast<comm::Communicator*>(group), reinterpret_cast<double*>(seconds));
+    return x.view_as(x);
+  }
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx, torch::autograd::variable_list g) {
+    return {all_reduce(g[0], *group_of(ctx), seconds_of(ctx)), torch::Tensor(), torch::Tensor()};
+  }
+};
+
+struct ReduceFromGroup : torch::autograd::Function<ReduceFromGroup> {
+  static torch::Tensor forward(torch::autograd::AutogradContext*, const torch::Tensor& x, std::int64_t group,
+                               std::int64_t seconds) {
+    return all_reduce(x, *reinterpret_cast<comm::Communicator*>(group), reinterpret_cast<double*>(seconds));
+  }
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext*, torch::autograd::variable_list g) {
+    return {g[0], torch::Tensor(), torch::Tensor()};
+  }
+};
+
+// Weights are drawn whole, from a generator seeded by (seed, name), then sliced: any layout starts
+// from the single-rank model. GPT-2's initialisation: N(0, 0.02), residual projections scaled by
+// 1/sqrt(2L), biases zero.
+torch::Tensor normal(std::uint64_t seed, const std::string& name, torch::IntArrayRef shape, double std) {
+  auto generator = at::detail::createCPUGenerator(seed ^ std::hash<std::string>{}(name));
+  return torch::normal(0.0, std, shape, generator);
+}
+
+// Rows [j·n/t, (j+1)·n/t) of each of `parts` equal chunks along dim 0 (q, k and v of qkv).
+torch::Tensor column_slice(const torch::Tensor& w, int parts, int t, int j) {
+  std::vector<torch::Tensor> pieces;
+  for (const auto& chunk : w.chunk(parts, 0)) pieces.push_back(chunk.chunk(t, 0)[j]);
+  return torch::cat(pieces, 0).contiguous();
+}
+
+}  // namespace
+
+torch::Tensor copy_to_tensor_group(const torch::Tensor& x, comm::Communicator* group, double* seconds) {
+  if (!group || group->size() == 1) return x;
+  return CopyToGroup::apply(x, reinterpret_cast<std::int64_t>(group), reinterpret_cast<std::int64_t>(seconds));
+}
+
+torch::Tensor reduce_from_tensor_group(const torch::Tensor& x, comm::Communicator* group, double* seconds) {
+  if (!group || group->size() == 1) return x;
+  return ReduceFromGroup::apply(x, reinterpret_cast<std::int64_t>(group), reinterpret_cast<std::int64_t>(seconds));
+}
+
+BlockImpl::BlockImpl(const ModelConfig& m, const Layout& l, const Coordinates& c, int layer, std::uint64_t seed)
+    : local_heads(m.heads / l.tp), head_dim(m.width / m.heads) {
+  const std::int64_t C = m.width;
+  const std::string p = "h." + std::to_string(layer) + ".";
+  const double residual_std = 0.02 / std::sqrt(2.0 * m.layers);
+  ln1 = register_module("ln1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({C})));
+  ln2 = register_module("ln2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({C})));
+  qkv_w = register_parameter("qkv_w", column_slice(normal(seed, p + "qkv", {3 * C, C}, 0.02), 3, l.tp, c.tp));
+  qkv_b = register_parameter("qkv_b", torch::zeros({3 * C / l.tp}));
+  proj_w = register_parameter("proj_w", normal(seed, p + "proj", {C, C}, residual_std).chunk(l.tp, 1)[c.tp].contiguous());
+  proj_b = register_parameter("proj_b", torch::zeros({C}));
+  fc_w = register_parameter("fc_w", column_slice(normal(seed, p + "fc", {4 * C, C}, 0.02), 1, l.tp, c.tp));
+  fc_b = register_parameter("fc_b", torch::zeros({4 * C / l.tp}));
+  fc2_w = register_parameter("fc2_w", normal(seed, p + "fc2", {C, 4 * C}, residual_std).chunk(l.tp, 1)[c.tp].contiguous());
+  fc2_b = register_parameter("fc2_b", torch::zeros({C}));
+}
+
+torch::Tensor BlockImpl::forward(const torch::Tensor& x) {
+  const auto b = x.size(0), T = x.size(1);
+  // Attention: qkv is column-parallel (whole heads per slice), proj row-parallel.
+  auto h = copy_to_tensor_group(ln1(x), tensor_group, comm_seconds);
+  auto qkv = torch::nn::functional::linear(h, qkv_w, qkv_b).view({b, T, 3, local_heads, head_dim});
+  auto q = qkv.select(2, 0).transpose(1, 2), k = qkv.select(2, 1).transpose(1, 2), v = qkv.select(2, 2).transpose(1, 2);
+  auto att = torch::matmul(q, k.transpose(-2, -1)) / std::sqrt(static_cast<double>(head_dim));
+  const auto causal = torch::ones({T, T}, torch::kBool).triu(1);  // built here, not a buffer: see workloads.md
+  att = torch::softmax(att.masked_fill(causal, -std::numeric_limits<float>::infinity()), -1);
+  auto y = torch::matmul(att, v).transpose(1, 2).reshape({b, T, local_heads * head_dim});
+  y = reduce_from_tensor_group(torch::nn::functional::linear(y, proj_w), tensor_group, comm_seconds) + proj_b;
+  auto r = x + y;
+  // MLP: fc column-parallel, fc2 row-parallel.
+  auto f = copy_to_tensor_group(ln2(r), tensor_group, comm_seconds);
+  f = torch::gelu(torch::nn::functional::linear(f, fc_w, fc_b), "tanh");
+  f = reduce_from_tensor_group(torch::nn::functional::linear(f, fc2_w), tensor_group, comm_seconds) + fc2_b;
+  return r + f;
+}
+
+GptStageImpl::GptStageImpl(const ModelConfig& m, const Layout& l, const Coordinates& c, std::uint64_t seed)
+    : first(c.pp == 0), last(c.pp == l.pp - 1) {
+  const std::int64_t C = m.width;
+  if (first) {
+    wte = register_parameter("wte", normal(seed, "wte", {m.vocab, C}, 0.02));
+    wpe = register_parameter("wpe", normal(seed, "wpe", {m.seq, C}, 0.01));
+  }
+  const StageLayers layers = stage_layers(m.layers, l.pp, c.pp);
+  for (int i = 0; i < layers.count; ++i)
+    blocks.push_back(register_module("h" + std::to_string(layers.first + i), Block(m, l, c, layers.first + i, seed)));
+  if (last) {
+    lnf_w = register_parameter("lnf_w", torch::ones({C}));
+    lnf_b = register_parameter("lnf_b", torch::zeros({C}));
+    head = first ? wte : register_parameter("head", normal(seed, "wte", {m.vocab, C}, 0.02));  // the tied copy
+  }
+}
+
+void GptStageImpl::set_tensor_group(comm::Communicator* group, double* seconds) {
+  for (auto& block : blocks) {
+    block->tensor_group = group;
+    block->comm_seconds = seconds;
+  }
+}
+
+torch::Tensor GptStageImpl::forward(const torch::Tensor& input) {
+  torch::Tensor x = input;
+  if (first) {
+    const auto T = input.size(1);
+    x = torch::embedding(wte, input) + wpe.narrow(0, 0, T);
+  }
+  for (auto& block : blocks) x = block->forward(x);
+  if (!last) return x;
+  x = torch::layer_norm(x, {x.size(-1)}, lnf_w, lnf_b);
+  return torch::matmul(x, head.t());
+}
+
+}  // namespace sweep::trainbench

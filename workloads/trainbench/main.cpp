@@ -1,0 +1,118 @@
+// trainbench: a training benchmark for GPT-2 and ResNet-18 with data, tensor and pipeline parallelism
+// over the backends of workloads/comm. Exit codes: 0 done, 1 runtime error, 2 usage error (including
+// a layout that cannot run, reported before any work starts).
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "comm/communicator.h"
+#include "trainbench/comm_model.h"
+#include "trainbench/engine.h"
+#include "trainbench/options.h"
+#include "trainbench/report.h"
+
+#ifndef SWEEP_VERSION
+#define SWEEP_VERSION "0"
+#endif
+
+namespace {
+
+using namespace sweep;
+using namespace sweep::trainbench;
+
+// Errors end the process at once: a rank that returned normally would wait for peers that wait for it.
+[[noreturn]] void fail(int code, const std::string& who, const std::string& message) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "trainbench: %s%s\n", who.c_str(), message.c_str());
+  std::fflush(stderr);
+  std::_Exit(code);
+}
+
+// Element-wise op over all ranks of `values` (same length everywhere).
+std::vector<double> combine(comm::Communicator& world, std::vector<double> values, comm::ReduceOp op) {
+  if (!values.empty())
+    world.all_reduce(values.data(), values.data(), values.size(), comm::DType::fp64, op);
+  return values;
+}
+
+Summary summarize(const Options& o, comm::Communicator& world, const RankResult& r, const comm::RankInfo& rank) {
+  const Coordinates c = coordinates(o.layout, world.rank());
+  Summary s;
+  s.version = SWEEP_VERSION;
+  s.backend_library = world.library_version();
+  s.torch_version = "libtorch " + r.torch_version;
+  s.rank_source = rank.source;
+  s.hosts = world.hosts();
+  s.parameter_hashes.resize(static_cast<std::size_t>(world.size()));
+  world.all_gather(&r.parameter_hash, s.parameter_hashes.data(), 2, comm::DType::int32);  // 64 bits as 2 x int32
+  s.step_seconds = combine(world, r.step_seconds, comm::ReduceOp::max);
+  s.epoch_seconds = combine(world, r.epoch_seconds, comm::ReduceOp::max);
+  // Losses live on the last stage; tensor slice 0 of each replica contributes, averaged over replicas.
+  const bool reports_loss = c.pp == o.layout.pp - 1 && c.tp == 0;
+  std::vector<double> losses(r.losses.size(), 0.0);
+  if (reports_loss)
+    for (std::size_t i = 0; i < losses.size(); ++i) losses[i] = r.losses[i] / o.layout.dp;
+  s.losses = combine(world, losses, comm::ReduceOp::sum);
+  s.peak_memory_mib = combine(world, {r.peak_memory_mib}, comm::ReduceOp::max)[0];
+  s.comm_bytes_per_step = r.comm_bytes_per_step;
+  s.comm_model = predict_comm(o.model, o.layout, c, o.batch, o.microbatches, o.dtype == Precision::bf16 ? 2 : 4);
+  s.comm_seconds_per_step = r.comm_seconds_per_step;
+  s.exposed_comm_seconds_per_step = r.exposed_comm_seconds_per_step;
+  if (o.peak_tflops > 0) {
+    s.peak_flops = o.peak_tflops * 1e12;
+    s.peak_flops_source = "given by --peak-tflops";
+  }
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  try {
+    o = parse_options(std::vector<std::string>(argv, argv + argc));
+  } catch (const HelpRequested& help) {
+    std::fputs(help.what(), stdout);
+    return 0;
+  } catch (const UsageError& e) {
+    fail(2, "error: ", e.what());
+  }
+  comm::RankInfo rank;
+  try {
+    rank = comm::discover_rank_from_environment();
+  } catch (const std::exception& e) {
+    fail(2, "error: ", e.what());
+  }
+  const int world_size = rank.source == "none" ? 1 : rank.world_size;
+  if (const auto errors = layout_errors(o.layout, world_size, o.model, o.batch, o.microbatches); !errors.empty()) {
+    std::string message;
+    for (const auto& e : errors) message += (message.empty() ? "" : "; ") + e;
+    fail(2, "error: ", message);
+  }
+  comm::Options copts;
+  copts.timeout = o.timeout;
+  copts.rendezvous_dir = o.rendezvous_dir;
+  std::unique_ptr<comm::Communicator> world;
+  try {
+    world = comm::connect(o.backend, rank, copts);
+  } catch (const std::exception& e) {
+    fail(1, "rank " + std::to_string(rank.rank) + ": error: ", e.what());
+  }
+  try {
+    Groups groups = make_groups(*world, o.layout);
+    const RankResult result = train(o, groups);
+    const Summary summary = summarize(o, *world, result, rank);
+    if (world->rank() == 0) {
+      std::fputs(header(o, summary).c_str(), stdout);
+      std::fputs(metric_lines(o, summary).c_str(), stdout);
+      std::fflush(stdout);
+    }
+    world->barrier();
+  } catch (const std::exception& e) {
+    fail(1, "rank " + std::to_string(world->rank()) + ": error: ", e.what());
+  }
+  world.reset();
+  return 0;
+}
