@@ -50,6 +50,15 @@ std::uint64_t traffic(const Groups& g) {
 struct CommClock {
   double seconds = 0;
   double exposed = 0;
+  // Runs a blocking communication call: all of its time is exposed.
+  template <typename F>
+  void blocking(F&& call) {
+    const auto start = Clock::now();
+    call();
+    const double took = since(start);
+    seconds += took;
+    exposed += took;
+  }
 };
 
 // The data-parallel gradient all-reduce: gradients in reverse registration order (the order backward
@@ -57,11 +66,11 @@ struct CommClock {
 // averaged over the data group and unpacked.
 class GradientSync {
  public:
-  GradientSync(std::vector<torch::Tensor> params, comm::Communicator* group, double bucket_bytes)
-      : params_(std::move(params)), group_(group) {
+  GradientSync(const std::vector<torch::Tensor>& params, comm::Communicator* group, double bucket_bytes)
+      : group_(group) {
     std::size_t limit = std::size_t{1} << 20, filled = 0;
     buckets_.emplace_back();
-    for (auto it = params_.rbegin(); it != params_.rend(); ++it) {
+    for (auto it = params.rbegin(); it != params.rend(); ++it) {
       const auto bytes = static_cast<std::size_t>(it->numel()) * sizeof(float);
       if (filled > 0 && filled + bytes > limit) {
         buckets_.emplace_back();
@@ -78,12 +87,10 @@ class GradientSync {
       std::vector<torch::Tensor> grads;
       for (auto& p : bucket) grads.push_back(p.grad().defined() ? p.grad().reshape(-1) : torch::zeros({p.numel()}));
       torch::Tensor flat = torch::cat(grads).to(torch::kFloat).contiguous();
-      const auto start = Clock::now();
-      group_->all_reduce(flat.data_ptr(), flat.data_ptr(), static_cast<std::size_t>(flat.numel()), comm::DType::fp32,
-                         comm::ReduceOp::avg);
-      const double took = since(start);
-      clock.seconds += took;
-      clock.exposed += took;  // no overlap with backward yet: the all-reduces follow it
+      clock.blocking([&] {  // no overlap with backward yet: the all-reduces follow it
+        group_->all_reduce(flat.data_ptr(), flat.data_ptr(), static_cast<std::size_t>(flat.numel()), comm::DType::fp32,
+                           comm::ReduceOp::avg);
+      });
       std::int64_t offset = 0;
       for (auto& p : bucket) {
         auto piece = flat.narrow(0, offset, p.numel()).view_as(p);
@@ -93,10 +100,8 @@ class GradientSync {
       }
     }
   }
-  std::size_t buckets() const { return buckets_.size(); }
 
  private:
-  std::vector<torch::Tensor> params_;
   comm::Communicator* group_;
   std::vector<std::vector<torch::Tensor>> buckets_;
 };
@@ -146,29 +151,29 @@ class GptRank {
   torch::Tensor recv_forward(int i, CommClock& clock) {
     if (stage_->first) return inputs_[static_cast<std::size_t>(i)];
     torch::Tensor x = torch::empty(activation_shape());
-    timed(clock, [&] { g_.world.recv(x.data_ptr(), static_cast<std::size_t>(x.numel()), comm_dtype(x), neighbour(-1)); });
+    clock.blocking([&] { g_.world.recv(x.data_ptr(), static_cast<std::size_t>(x.numel()), comm_dtype(x), neighbour(-1)); });
     return x.requires_grad_(true);
   }
   void send_forward(const torch::Tensor& y, CommClock& clock) {
     if (stage_->last) return;
     const torch::Tensor out = y.detach().contiguous();
-    timed(clock, [&] { g_.world.send(out.data_ptr(), static_cast<std::size_t>(out.numel()), comm_dtype(out), neighbour(1)); });
+    clock.blocking([&] { g_.world.send(out.data_ptr(), static_cast<std::size_t>(out.numel()), comm_dtype(out), neighbour(1)); });
   }
   torch::Tensor recv_backward(CommClock& clock) {
     torch::Tensor grad = torch::empty(activation_shape());
-    timed(clock, [&] { g_.world.recv(grad.data_ptr(), static_cast<std::size_t>(grad.numel()), comm_dtype(grad), neighbour(1)); });
+    clock.blocking([&] { g_.world.recv(grad.data_ptr(), static_cast<std::size_t>(grad.numel()), comm_dtype(grad), neighbour(1)); });
     return grad;
   }
   void send_backward(const torch::Tensor& x, CommClock& clock) {
     if (stage_->first) return;
     const torch::Tensor grad = x.grad().contiguous();
-    timed(clock, [&] { g_.world.send(grad.data_ptr(), static_cast<std::size_t>(grad.numel()), comm_dtype(grad), neighbour(-1)); });
+    clock.blocking([&] { g_.world.send(grad.data_ptr(), static_cast<std::size_t>(grad.numel()), comm_dtype(grad), neighbour(-1)); });
   }
   // Sends this stage's output forward while receiving its gradient (1F1B's steady state).
   torch::Tensor send_forward_recv_backward(const torch::Tensor& y, CommClock& clock) {
     const torch::Tensor out = y.detach().contiguous();
     torch::Tensor grad = torch::empty(activation_shape());
-    timed(clock, [&] {
+    clock.blocking([&] {
       g_.world.send_recv(out.data_ptr(), neighbour(1), grad.data_ptr(), neighbour(1), static_cast<std::size_t>(out.numel()),
                          comm_dtype(out));
     });
@@ -178,21 +183,12 @@ class GptRank {
   torch::Tensor send_backward_recv_forward(const torch::Tensor& x, CommClock& clock) {
     const torch::Tensor grad = x.grad().contiguous();
     torch::Tensor next = torch::empty(activation_shape());
-    timed(clock, [&] {
+    clock.blocking([&] {
       g_.world.send_recv(grad.data_ptr(), neighbour(-1), next.data_ptr(), neighbour(-1),
                          static_cast<std::size_t>(grad.numel()), comm_dtype(grad));
     });
     return next.requires_grad_(true);
   }
-  template <typename F>
-  void timed(CommClock& clock, F&& f) {
-    const auto start = Clock::now();
-    f();
-    const double took = since(start);
-    clock.seconds += took;
-    clock.exposed += took;
-  }
-
   torch::Tensor forward(int i, const torch::Tensor& x) {
     torch::Tensor y = stage_->forward(x);
     if (!stage_->last) return y;
@@ -273,11 +269,10 @@ void sync_embedding(GptStage& stage, comm::Communicator* group, CommClock& clock
   if (!group || group->size() < 2) return;
   torch::Tensor& weight = stage->first ? stage->wte : stage->head;
   torch::Tensor grad = weight.grad().contiguous();
-  const auto start = Clock::now();
-  group->all_reduce(grad.data_ptr(), grad.data_ptr(), static_cast<std::size_t>(grad.numel()), comm::DType::fp32,
-                    comm::ReduceOp::sum);
-  clock.seconds += since(start);
-  clock.exposed += since(start);
+  clock.blocking([&] {
+    group->all_reduce(grad.data_ptr(), grad.data_ptr(), static_cast<std::size_t>(grad.numel()), comm::DType::fp32,
+                      comm::ReduceOp::sum);
+  });
   weight.mutable_grad().copy_(grad);
 }
 
