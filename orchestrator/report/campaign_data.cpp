@@ -70,4 +70,11 @@ std::vector<std::string> metric_names(const CampaignData& data) {
   return {names.begin(), names.end()};
 }
 
+std::vector<std::string> metric_names(const std::vector<PointResult>& results) {
+  std::set<std::string> names;
+  for (const auto& r : results)
+    for (const auto& [name, stats] : r.metrics) names.insert(name);
+  return {names.begin(), names.end()};
+}
+
 }  // namespace sweep::report

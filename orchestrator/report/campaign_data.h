@@ -45,5 +45,7 @@ std::vector<PointResult> point_results(const CampaignData& data);
 
 /// Every metric name in the campaign, sorted.
 std::vector<std::string> metric_names(const CampaignData& data);
+/// Every metric name some point of `results` has, sorted.
+std::vector<std::string> metric_names(const std::vector<PointResult>& results);
 
 }  // namespace sweep::report

@@ -22,13 +22,22 @@ constexpr std::array<std::pair<char, const char*>, 10> kEscapes{{{'\\', "\\textb
                                                                  {'%', "\\%"},
                                                                  {'~', "\\textasciitilde{}"}}};
 
-// "$12.35 \pm 0.04$", with the spread to the same 4 significant digits as the mean; "--" when empty.
+// "$12.35 \pm 0.04$", with the spread to the same significant digits as the mean; "--" when empty.
 std::string latex_cell(const Cell& cell, Spread spread) {
   if (!cell.present || cell.stats.summary.n == 0) return "--";
   const auto& s = cell.stats.summary;
-  if (s.n < 2) return fmt::format("${}$", format_number(s.mean));
-  const double half = spread == Spread::ci95 ? s.ci_high - s.mean : s.sd;
-  return fmt::format("${} \\pm {}$", format_number(s.mean), format_number(half));
+  const int digits = cell.digits > 0 ? cell.digits : 4;
+  if (s.n < 2 || spread == Spread::none) return fmt::format("${}$", format_number(s.mean, digits));
+  return fmt::format("${} \\pm {}$", format_number(s.mean, digits), format_number(spread_of(cell.stats, spread), digits));
+}
+
+const char* spread_words(Spread spread) {
+  switch (spread) {
+    case Spread::ci95: return ", mean $\\pm$ 95\\% confidence interval";
+    case Spread::sd: return ", mean $\\pm$ standard deviation";
+    case Spread::none: return ", mean";
+  }
+  return "";
 }
 
 }  // namespace
@@ -44,13 +53,14 @@ std::string latex_escape(const std::string& text) {
   return out;
 }
 
-std::string latex_table(const Table& t, const std::string& campaign, Spread spread) {
+std::string latex_table(const Table& t, const std::string& campaign, Spread default_spread) {
+  const Spread spread = t.spread.value_or(default_spread);
   const std::size_t keys = t.row_names.size();
   std::string out = "\\begin{table}[ht]\n  \\centering\n";
   const std::string what = t.title.empty() ? "all metrics" : t.title + (t.unit.empty() ? "" : " (" + t.unit + ")");
-  out += fmt::format("  \\caption{{{}: {}, mean $\\pm$ {}}}\n", latex_escape(campaign), latex_escape(what),
-                     spread == Spread::ci95 ? "95\\% confidence interval" : "standard deviation");
-  out += fmt::format("  \\label{{tab:{}-{}}}\n", to_safe_name(campaign), to_safe_name(t.title.empty() ? "points" : t.title));
+  out += fmt::format("  \\caption{{{}: {}{}}}\n", latex_escape(campaign), latex_escape(what), spread_words(spread));
+  const std::string& id = !t.name.empty() ? t.name : t.title.empty() ? std::string("points") : t.title;
+  out += fmt::format("  \\label{{tab:{}-{}}}\n", to_safe_name(campaign), to_safe_name(id));
   out += fmt::format("  \\begin{{tabular}}{{{}{}}}\n    \\toprule\n", std::string(keys, 'l'), std::string(t.columns.size(), 'r'));
   std::vector<std::string> header;
   for (const auto& n : t.row_names) header.push_back(latex_escape(n));

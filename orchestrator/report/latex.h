@@ -9,10 +9,9 @@
 
 namespace sweep::report {
 
-enum class Spread { ci95, sd };
-
-/// One table environment (caption from the campaign label and the table's metric, label
-/// "tab:<campaign>-<metric>"). Text is escaped for LaTeX.
+/// One table environment (caption from the campaign label and the table's title, label
+/// "tab:<campaign>-<name or metric>"). Text is escaped for LaTeX. A declared table's own spread wins over
+/// `spread`.
 std::string latex_table(const Table& table, const std::string& campaign, Spread spread = Spread::ci95);
 
 /// Every table, with a comment header naming the campaign and how cells read.

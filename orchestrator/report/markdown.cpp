@@ -32,6 +32,7 @@ std::size_t count_state(const CampaignData& data, store::RunState state) {
 std::string markdown_table(const Table& t) {
   std::string out;
   if (!t.title.empty()) out += t.unit.empty() ? fmt::format("### {}\n\n", t.title) : fmt::format("### {} ({})\n\n", t.title, t.unit);
+  if (t.spread) out += fmt::format("Cells: {}.\n\n", spread_phrase(*t.spread));
   std::vector<std::string> header = t.row_names;
   header.insert(header.end(), t.columns.begin(), t.columns.end());
   append_row(out, header);
@@ -40,7 +41,7 @@ std::string markdown_table(const Table& t) {
   out += "\n";
   for (std::size_t r = 0; r < t.row_values.size(); ++r) {
     std::vector<std::string> cells = t.row_values[r];
-    for (const auto& cell : t.cells[r]) cells.push_back(format_cell(cell));
+    for (const auto& cell : t.cells[r]) cells.push_back(format_cell(cell, t.spread.value_or(Spread::sd), !t.spread));
     append_row(out, cells);
   }
   return out;

@@ -11,7 +11,6 @@
 #include "util/strings.h"
 
 namespace sweep::report {
-namespace {
 
 const store::ParamRecord* find_param(const store::PointRecord& p, const std::string& name) {
   for (const auto& pr : p.params)
@@ -19,25 +18,20 @@ const store::ParamRecord* find_param(const store::PointRecord& p, const std::str
   return nullptr;
 }
 
-/// Parameter names in schema order, and those (non-derived) that take more than one value.
-struct ParamInfo {
-  std::vector<std::string> all;
-  std::vector<std::string> varying;
-};
-
-ParamInfo param_info(const CampaignData& data) {
+ParamInfo param_info(const std::vector<PointResult>& results) {
   ParamInfo info;
-  if (data.points.empty()) return info;
-  for (const auto& pr : data.points.front().params) {
+  if (results.empty()) return info;
+  const auto& first = results.front().point->params;
+  for (const auto& pr : first) {
     info.all.push_back(pr.name);
     if (pr.derived) continue;
     std::set<std::string> values;
-    for (const auto& p : data.points)
-      if (const auto* v = find_param(p, pr.name)) values.insert(v->value);
+    for (const auto& r : results)
+      if (const auto* v = find_param(*r.point, pr.name)) values.insert(v->value);
     if (values.size() > 1) info.varying.push_back(pr.name);
   }
   if (info.varying.empty())
-    for (const auto& pr : data.points.front().params)
+    for (const auto& pr : first)
       if (!pr.derived) info.varying.push_back(pr.name);
   return info;
 }
@@ -48,6 +42,15 @@ void require_known(const std::vector<std::string>& names, const std::vector<std:
       throw Error(ErrorKind::usage, fmt::format("unknown {} \"{}\"{} (available: {})", what, n, did_you_mean(n, known),
                                                 join(known, ", ")));
 }
+
+std::string metric_header(const std::string& name, const std::vector<PointResult>& results) {
+  for (const auto& r : results)
+    if (auto it = r.metrics.find(name); it != r.metrics.end() && !it->second.unit.empty())
+      return fmt::format("{} ({})", name, it->second.unit);
+  return name;
+}
+
+namespace {
 
 std::vector<std::string> values_of(const store::PointRecord& p, const std::vector<std::string>& names) {
   std::vector<std::string> out;
@@ -69,20 +72,13 @@ std::size_t slot(std::vector<std::vector<std::string>>& keys, const std::vector<
   return keys.size() - 1;
 }
 
-std::string metric_header(const std::string& name, const std::vector<PointResult>& results) {
-  for (const auto& r : results)
-    if (auto it = r.metrics.find(name); it != r.metrics.end() && !it->second.unit.empty())
-      return fmt::format("{} ({})", name, it->second.unit);
-  return name;
-}
-
-Table per_point_table(const CampaignData& data, const std::vector<PointResult>& results,
+Table per_point_table(const std::vector<PointResult>& results,
                       const std::vector<std::string>& rows, const std::vector<std::string>& metrics) {
   Table t;
   t.row_names = rows;
   for (const auto& m : metrics) t.columns.push_back(metric_header(m, results));
-  for (std::size_t i = 0; i < data.points.size(); ++i) {
-    t.row_values.push_back(values_of(data.points[i], rows));
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    t.row_values.push_back(values_of(*results[i].point, rows));
     std::vector<Cell> cells;
     for (const auto& m : metrics) {
       const auto it = results[i].metrics.find(m);
@@ -93,15 +89,15 @@ Table per_point_table(const CampaignData& data, const std::vector<PointResult>& 
   return t;
 }
 
-Table pivot_table(const CampaignData& data, const std::vector<PointResult>& results, const std::vector<std::string>& rows,
+Table pivot_table(const std::vector<PointResult>& results, const std::vector<std::string>& rows,
                   const std::vector<std::string>& cols, const std::string& metric) {
   Table t;
   t.title = metric;
   t.row_names = rows;
   std::vector<std::vector<std::string>> col_keys;
-  for (std::size_t i = 0; i < data.points.size(); ++i) {
-    const std::size_t r = slot(t.row_values, values_of(data.points[i], rows));
-    const std::size_t c = slot(col_keys, values_of(data.points[i], cols));
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const std::size_t r = slot(t.row_values, values_of(*results[i].point, rows));
+    const std::size_t c = slot(col_keys, values_of(*results[i].point, cols));
     if (t.cells.size() <= r) t.cells.resize(r + 1);
     const auto it = results[i].metrics.find(metric);
     if (it == results[i].metrics.end()) continue;
@@ -116,12 +112,11 @@ Table pivot_table(const CampaignData& data, const std::vector<PointResult>& resu
 
 }  // namespace
 
-std::vector<Table> build_tables(const CampaignData& data, const std::vector<PointResult>& results,
-                                const TableSpec& spec) {
-  const ParamInfo info = param_info(data);
+std::vector<Table> build_tables(const std::vector<PointResult>& results, const TableSpec& spec) {
+  const ParamInfo info = param_info(results);
   require_known(spec.rows, info.all, "row parameter");
   require_known(spec.cols, info.all, "column parameter");
-  const std::vector<std::string> all_metrics = metric_names(data);
+  const std::vector<std::string> all_metrics = metric_names(results);
   require_known(spec.metrics, all_metrics, "metric");
   const std::vector<std::string>& metrics = spec.metrics.empty() ? all_metrics : spec.metrics;
 
@@ -131,23 +126,43 @@ std::vector<Table> build_tables(const CampaignData& data, const std::vector<Poin
         std::find(spec.cols.begin(), spec.cols.end(), v) == spec.cols.end())
       rows.push_back(v);
 
-  if (spec.cols.empty()) return {per_point_table(data, results, rows, metrics)};
+  if (spec.cols.empty()) return {per_point_table(results, rows, metrics)};
   std::vector<Table> tables;
-  for (const auto& m : metrics) tables.push_back(pivot_table(data, results, rows, spec.cols, m));
+  for (const auto& m : metrics) tables.push_back(pivot_table(results, rows, spec.cols, m));
   return tables;
 }
 
-std::string format_number(double value) {
-  // Large magnitudes print as integers (219046, not 2.19e+05); the rest to 4 significant digits.
+std::string format_number(double value, int digits) {
+  // Magnitudes with more integer digits than `digits` print as rounded integers (219046, not 2.19e+05;
+  // 1000 at 3 digits, not 1e+03); the rest to `digits` significant digits.
   const double magnitude = std::fabs(value);
-  if (magnitude >= 1e4 && magnitude < 1e15) return fmt::format("{:.0f}", value);
-  return fmt::format("{:.4g}", value);
+  if (magnitude >= std::pow(10.0, digits) && magnitude < 1e15) return fmt::format("{:.0f}", value);
+  return fmt::format("{:.{}g}", value, digits);
 }
 
-std::string format_cell(const Cell& cell) {
-  if (!cell.present) return "–";
+std::string spread_phrase(Spread spread) {
+  switch (spread) {
+    case Spread::ci95: return "mean ± half-width of the 95% confidence interval";
+    case Spread::sd: return "mean ± standard deviation";
+    case Spread::none: return "mean";
+  }
+  return "";
+}
+
+double spread_of(const MetricStats& stats, Spread spread) {
+  const auto& s = stats.summary;
+  if (spread == Spread::none || s.n < 2) return 0;
+  return spread == Spread::sd ? s.sd : s.ci_high - s.mean;
+}
+
+std::string format_cell(const Cell& cell, Spread spread, bool with_n) {
+  if (!cell.present || cell.stats.summary.n == 0) return "–";
   const auto& s = cell.stats.summary;
-  return fmt::format("{} ± {} ({})", format_number(s.mean), format_number(s.sd), s.n);
+  const int digits = cell.digits > 0 ? cell.digits : 4;
+  std::string out = format_number(s.mean, digits);
+  if (spread != Spread::none && (s.n >= 2 || with_n)) out += " ± " + format_number(spread_of(cell.stats, spread), digits);
+  if (with_n) out += fmt::format(" ({})", s.n);
+  return out;
 }
 
 }  // namespace sweep::report

@@ -1,9 +1,11 @@
 #pragma once
 // Report tables: points laid out by parameters, cells holding metric statistics. Pure.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "report/campaign_data.h"
+#include "spec/report_spec.h"
 
 namespace sweep::report {
 
@@ -17,27 +19,51 @@ struct TableSpec {
   std::vector<std::string> metrics;  // empty = every metric
 };
 
+using spec::Spread;
+
 struct Cell {
   bool present = false;
   MetricStats stats;
+  int digits = 0;  // significant digits; 0 = 4
 };
 
 struct Table {
-  std::string title;                               // "" for the per-point table, else the metric
+  std::string name;                                // file stem of a declared table; "" otherwise
+  std::string title;                               // "" for the per-point table, else the metric or caption
   std::string unit;                                // the metric's unit for a per-metric table
+  std::optional<Spread> spread;                    // a declared table's spread; unset = the renderer's default
   std::vector<std::string> row_names;              // parameters that label the rows
   std::vector<std::vector<std::string>> row_values;
   std::vector<std::string> columns;                // headers of the value columns
   std::vector<std::vector<Cell>> cells;            // [row][column]
 };
 
-/// Builds the tables. Error(usage) for a row, column or metric name the campaign does not have.
-std::vector<Table> build_tables(const CampaignData& data, const std::vector<PointResult>& results,
-                                const TableSpec& spec);
+/// Builds the tables over `results` (the points to show, in order). Error(usage) for a row, column or
+/// metric name none of them has.
+std::vector<Table> build_tables(const std::vector<PointResult>& results, const TableSpec& spec);
 
-/// "12.35 ± 0.04 (5)": mean and sample sd to 4 significant digits, then n.
-std::string format_cell(const Cell& cell);
-/// A number to 4 significant digits ("1234", "0.01235", "1.2e+15"), or as an integer from 1e4 to 1e15.
-std::string format_number(double value);
+/// "12.35 ± 0.04 (5)": mean and sample sd (or the CI half-width, or nothing) to the cell's significant
+/// digits, then n when `with_n`; "–" for an empty cell.
+std::string format_cell(const Cell& cell, Spread spread = Spread::sd, bool with_n = true);
+/// How cells read: "mean ± half-width of the 95% confidence interval", "mean ± standard deviation", "mean".
+std::string spread_phrase(Spread spread);
+/// The half-width a cell shows for `spread`: the 95% CI's, the sd, or 0.
+double spread_of(const MetricStats& stats, Spread spread);
+/// A number to `digits` significant digits ("12.35", "0.01235", "1.2e+15"), or as a rounded integer when
+/// it has more integer digits than that, below 1e15 ("219046" at 4 digits, "1000" at 3).
+std::string format_number(double value, int digits = 4);
+
+/// Parameter names of the points in schema order, and those (non-derived) that take more than one value.
+struct ParamInfo {
+  std::vector<std::string> all;
+  std::vector<std::string> varying;
+};
+ParamInfo param_info(const std::vector<PointResult>& results);
+/// The parameter's canonical value text in `p`, or nullptr.
+const store::ParamRecord* find_param(const store::PointRecord& p, const std::string& name);
+/// Throws Error(usage) `unknown WHAT "n" (did you mean ...) (available: ...)` unless every name is known.
+void require_known(const std::vector<std::string>& names, const std::vector<std::string>& known, const char* what);
+/// "name (unit)" from the first point that has the metric with a unit; the name otherwise.
+std::string metric_header(const std::string& name, const std::vector<PointResult>& results);
 
 }  // namespace sweep::report

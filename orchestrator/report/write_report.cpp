@@ -4,17 +4,60 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
+#include "exec/capture.h"
 #include "report/campaign_data.h"
 #include "report/csv.h"
+#include "report/declared_tables.h"
+#include "report/figure.h"
+#include "report/html.h"
 #include "report/json_report.h"
 #include "report/latex.h"
 #include "report/markdown.h"
+#include "spec/load_report.h"
 #include "util/error.h"
 #include "util/names.h"
 
 namespace sweep::report {
 namespace fs = std::filesystem;
+namespace {
+
+std::vector<Table> all_tables(const CampaignData& data, const std::vector<PointResult>& results, const ReportRequest& request,
+                              const spec::ReportSpec& spec) {
+  const TableSpec& ad_hoc = request.ad_hoc;
+  const bool asked = !ad_hoc.rows.empty() || !ad_hoc.cols.empty() || !ad_hoc.metrics.empty();
+  if (asked || spec.tables.empty()) return build_tables(results, ad_hoc);
+  std::vector<Table> tables;
+  for (const auto& t : spec.tables)
+    for (auto& built : build_declared(results, t)) tables.push_back(std::move(built));
+  (void)data;
+  return tables;
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+/// Runs gnuplot on <dir>/<name>.gp; the SVG text, or the reason it failed in `error`.
+std::string draw(const fs::path& dir, const FigureText& f, std::string& error) {
+  const auto result = exec::capture({"gnuplot", f.name + ".gp"}, dir.string(), std::chrono::seconds(60));
+  if (!result) {
+    error = "gnuplot was not found (install Debian's gnuplot-nox, or pass --no-figures)";
+    return "";
+  }
+  if (result->exit_code != 0 || result->timed_out) {
+    error = fmt::format("gnuplot {}: {}", result->timed_out ? "timed out" : "exited with " + std::to_string(result->exit_code),
+                        result->err);
+    return "";
+  }
+  return read_file(dir / (f.name + ".svg"));
+}
+
+}  // namespace
 
 void write_file_atomically(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp";
@@ -28,28 +71,51 @@ void write_file_atomically(const std::string& path, const std::string& text) {
   if (ec) throw Error(ErrorKind::io, fmt::format("cannot rename {} to {}: {}", tmp, path, ec.message()));
 }
 
-ReportOutput write_report(const store::Store& db, const std::string& label, const TableSpec& spec,
+ReportOutput write_report(const store::Store& db, const std::string& label, const ReportRequest& request,
                           const std::string& reports_dir) {
   require_safe_name(label, "campaign label");
   const CampaignData data = load_campaign(db, label);
   const auto results = point_results(data);
-  const auto tables = build_tables(data, results, spec);
+  const spec::ReportSpec spec =
+      request.spec ? *request.spec : spec::report_of_experiment(data.campaign.spec_text, data.campaign.spec_path);
+  const auto tables = all_tables(data, results, request, spec);
+  std::vector<FigureText> figure_texts;
+  if (request.figures)
+    for (const auto& g : spec.figures) figure_texts.push_back(build_figure(results, g, label));
 
   ReportOutput out;
   out.dir = (fs::path(reports_dir) / label).string();
   fs::create_directories(out.dir);
+  const auto add = [&](const std::string& name, const std::string& text) {
+    out.files.push_back(out.dir + "/" + name);
+    write_file_atomically(out.files.back(), text);
+  };
+  std::vector<HtmlFigure> figures;
+  if (!figure_texts.empty()) fs::create_directories(fs::path(out.dir) / "figures");
+  for (const auto& f : figure_texts) {
+    HtmlFigure h{f.name, f.title, "", ""};
+    if (f.points == 0) h.error = "no values to plot (no succeeded run has the metric)";
+    else {
+      add("figures/" + f.name + ".gp", f.script);
+      add("figures/" + f.name + ".dat", f.data);
+      h.svg = draw(fs::path(out.dir) / "figures", f, h.error);
+      if (!h.svg.empty()) out.files.push_back(out.dir + "/figures/" + f.name + ".svg"), out.files.push_back(out.dir + "/figures/" + f.name + ".pdf");
+    }
+    if (!h.error.empty()) out.figure_errors.push_back(f.name + ": " + h.error);
+    figures.push_back(std::move(h));
+  }
+
   out.markdown = markdown_report(data, tables);
-  out.files.push_back(out.dir + "/report.md");
-  write_file_atomically(out.files.back(), out.markdown);
-  out.files.push_back(out.dir + "/report.json");
-  write_file_atomically(out.files.back(), json_report(data, results));
-  out.files.push_back(out.dir + "/report.tex");
-  write_file_atomically(out.files.back(), latex_report(label, tables));
+  for (const auto& f : figures)
+    if (!f.svg.empty()) out.markdown += fmt::format("![{}](figures/{}.svg)\n\n", f.title, f.name);
+  add("report.md", out.markdown);
+  add("report.html", html_report(data, tables, figures));
+  add("report.json", json_report(data, results));
+  add("report.tex", latex_report(label, tables));
   for (const auto& t : tables) {
     out.csv.push_back(csv_table(t));
-    const std::string name = t.title.empty() ? "report.csv" : fmt::format("report.{}.csv", to_safe_name(t.title));
-    out.files.push_back(out.dir + "/" + name);
-    write_file_atomically(out.files.back(), out.csv.back());
+    const std::string& id = !t.name.empty() ? t.name : t.title;
+    add(id.empty() ? "report.csv" : fmt::format("report.{}.csv", to_safe_name(id)), out.csv.back());
   }
   return out;
 }

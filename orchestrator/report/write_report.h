@@ -1,11 +1,13 @@
 #pragma once
-// `sweep report`: renders a campaign's tables into <reports_dir>/<label>/ (report.md, report.json,
-// report.tex, and report.csv or one report.<metric>.csv per metric table). Each file is written to a
-// temporary name and renamed, so a reader never sees half a report.
+// `sweep report`: renders a campaign into <reports_dir>/<label>/: report.md, report.html, report.json,
+// report.tex, one CSV per table, and figures/<name>.{gp,dat,svg,pdf} per declared figure (gnuplot).
+// Each file is written to a temporary name and renamed, so a reader never sees half a report.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "report/table.h"
+#include "spec/report_spec.h"
 
 namespace sweep::store {
 class Store;
@@ -13,14 +15,23 @@ class Store;
 
 namespace sweep::report {
 
+struct ReportRequest {
+  TableSpec ad_hoc;                      // --rows/--cols/--metrics; when any is given it replaces declared tables
+  std::optional<spec::ReportSpec> spec;  // a report file; unset = the campaign experiment's `report:` section
+  bool figures = true;                   // false: no gnuplot
+};
+
 struct ReportOutput {
   std::string dir;
   std::vector<std::string> files;  // paths written
   std::string markdown;            // the Markdown report text
   std::vector<std::string> csv;    // the CSV texts, one per table
+  std::vector<std::string> figure_errors;  // "name: why" for figures gnuplot could not draw
 };
 
-ReportOutput write_report(const store::Store& db, const std::string& label, const TableSpec& spec,
+/// Error(invalid_experiment) at file:line:column for a declared table or figure that names what the
+/// campaign lacks, before anything is written.
+ReportOutput write_report(const store::Store& db, const std::string& label, const ReportRequest& request,
                           const std::string& reports_dir);
 
 /// Writes `text` to `path` through a temporary file and a rename. Error(io) on failure.

@@ -45,8 +45,6 @@ void read_repetitions(const Field& f, const Source& src, LoadState& st) {
   st.exp.repetitions = static_cast<int>(integer_in(f, src, 1, INT_MAX, "an integer >= 1"));
 }
 
-void read_reserved(const Field&, const Source&, LoadState&) {}
-
 /// Readers run in table order: phase 1, then the --set overrides, then phase 2 (which reads what
 /// phase 1 and the overrides produced).
 struct TopKey {
@@ -68,7 +66,7 @@ constexpr std::array<TopKey, 15> kTopKeys{{
     {"metrics", 1, false, false, read_metrics},
     {"executor", 1, false, true, read_executor},
     {"retries", 1, false, false, read_retries},
-    {"report", 1, false, false, read_reserved},  // reserved for report settings; accepted and ignored
+    {"report", 1, false, false, read_report},  // validated here; read by `sweep report` (spec/load_report.h)
     {"zip", 2, false, false, read_zip},
     {"derived", 2, false, false, read_derived},
     {"exclude", 2, false, false, read_exclude},  // after derived: `where` may use derived values

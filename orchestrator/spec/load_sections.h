@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "spec/experiment.h"
+#include "spec/report_spec.h"
 #include "spec/yaml_read.h"
 
 namespace sweep::spec {
@@ -40,6 +41,10 @@ void read_retries(const Field& f, const Source& src, LoadState& st);
 // load_metrics.cpp
 void read_metrics(const Field& f, const Source& src, LoadState& st);
 void read_success(const Field& f, const Source& src, LoadState& st);  // after read_metrics
+
+// load_report.cpp
+void read_report(const Field& f, const Source& src, LoadState& st);  // validates only
+ReportSpec read_report_spec(const Field& f, const Source& src);
 
 /// Throws unless `name` can name a parameter or derived value: an identifier that is neither a keyword
 /// of the expression language nor a run variable. `what` starts the message ("matrix key").

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "stats/distributions.h"
+#include "stats/ratio.h"
 
 namespace sweep::stats {
 namespace {
@@ -22,15 +23,8 @@ constexpr std::array<std::pair<Verdict, std::string_view>, 5> kVerdicts{{{Verdic
 std::pair<double, double> relative_interval(const Summary& b, const Summary& c, const Welch& w, double confidence) {
   const double base = std::fabs(b.mean);
   if (base == 0) return {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
-  if (b.mean > 0 && c.mean > 0 && b.n > 1 && c.n > 1) {
-    const double vb = b.sd * b.sd / (static_cast<double>(b.n) * b.mean * b.mean);
-    const double vc = c.sd * c.sd / (static_cast<double>(c.n) * c.mean * c.mean);
-    const double log_ratio = std::log(c.mean / b.mean);
-    if (vb + vc == 0) return {std::expm1(log_ratio), std::expm1(log_ratio)};
-    const double df = (vb + vc) * (vb + vc) / (vb * vb / static_cast<double>(b.n - 1) + vc * vc / static_cast<double>(c.n - 1));
-    const double half = t_quantile(0.5 + confidence / 2, df) * std::sqrt(vb + vc);
-    return {std::expm1(log_ratio - half), std::expm1(log_ratio + half)};
-  }
+  const Ratio r = ratio_of_means(c, b, confidence);
+  if (r.interval) return {r.low - 1, r.high - 1};
   return {w.diff_low / base, w.diff_high / base};
 }
 

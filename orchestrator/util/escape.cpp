@@ -1,5 +1,7 @@
 #include "util/escape.h"
 
+#include <cstdint>
+
 #include <cmath>
 
 #include <fmt/format.h>
@@ -82,6 +84,23 @@ std::string xml_text(std::string_view text) {
       case '"': out += "&quot;"; break;
       default: out += ch;
     }
+  }
+  return out;
+}
+
+std::string base64(std::string_view bytes) {
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  for (std::size_t i = 0; i < bytes.size(); i += 3) {
+    const std::size_t left = bytes.size() - i;
+    std::uint32_t chunk = static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i])) << 16;
+    if (left > 1) chunk |= static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i + 1])) << 8;
+    if (left > 2) chunk |= static_cast<unsigned char>(bytes[i + 2]);
+    out += kAlphabet[(chunk >> 18) & 63];
+    out += kAlphabet[(chunk >> 12) & 63];
+    out += left > 1 ? kAlphabet[(chunk >> 6) & 63] : '=';
+    out += left > 2 ? kAlphabet[chunk & 63] : '=';
   }
   return out;
 }

@@ -1,5 +1,5 @@
 #pragma once
-// Quoting for the text formats sweep writes (JSON, CSV, XML). Pure.
+// Quoting for the text formats sweep writes (JSON, CSV, XML/HTML, base64 data URIs). Pure.
 #include <string>
 #include <string_view>
 
@@ -14,6 +14,9 @@ std::string json_number(double value);
 
 /// XML character data and attribute values: & < > " escaped.
 std::string xml_text(std::string_view text);
+
+/// RFC 4648 base64 with padding (for data: URIs of inline figures).
+std::string base64(std::string_view bytes);
 
 /// RFC 4180 field: quoted when it contains a comma, quote, CR or LF (quotes doubled), else verbatim.
 std::string csv_field(std::string_view text);

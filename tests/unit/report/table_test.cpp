@@ -57,7 +57,7 @@ TEST_CASE("per-point tables average within runs, then summarise succeeded runs")
   CHECK(results[3].failed == 1);
   CHECK(results[3].metrics.at("throughput").summary.n == 1);
 
-  const auto tables = build_tables(d, results, {});
+  const auto tables = build_tables(results, {});
   REQUIRE(tables.size() == 1);
   CHECK(tables[0].row_names == std::vector<std::string>{"nodes", "batch"});  // constant model is left out
   const auto md = markdown_table(tables[0]);
@@ -68,7 +68,7 @@ TEST_CASE("per-point tables average within runs, then summarise succeeded runs")
 
 TEST_CASE("pivot tables put the chosen parameters in columns, one table per metric") {
   const auto d = sample();
-  const auto tables = build_tables(d, point_results(d), {{"batch"}, {"nodes"}, {}});
+  const auto tables = build_tables(point_results(d), {{"batch"}, {"nodes"}, {}});
   REQUIRE(tables.size() == 1);
   CHECK(tables[0].title == "throughput");
   CHECK(tables[0].columns == std::vector<std::string>{"nodes=1", "nodes=2"});
@@ -82,14 +82,14 @@ TEST_CASE("pivot tables put the chosen parameters in columns, one table per metr
 
 TEST_CASE("unknown table parameters and metrics are usage errors with suggestions") {
   const auto d = sample();
-  CHECK_THROWS_WITH(build_tables(d, point_results(d), {{"nodse"}, {}, {}}), Catch::Contains("did you mean \"nodes\""));
-  CHECK_THROWS_AS(build_tables(d, point_results(d), {{}, {}, {"latency"}}), Error);
+  CHECK_THROWS_WITH(build_tables(point_results(d), {{"nodse"}, {}, {}}), Catch::Contains("did you mean \"nodes\""));
+  CHECK_THROWS_AS(build_tables(point_results(d), {{}, {}, {"latency"}}), Error);
 }
 
 TEST_CASE("the Markdown report lists failed runs and escapes pipes") {
   auto d = sample();
   d.runs[7].failure_reason = "bad | value";
-  const auto md = markdown_report(d, build_tables(d, point_results(d), {}));
+  const auto md = markdown_report(d, build_tables(point_results(d), {}));
   CHECK_THAT(md, Catch::StartsWith("# Campaign c\n"));
   CHECK_THAT(md, Catch::Contains("Runs: 8 planned, 7 succeeded, 1 failed."));
   CHECK_THAT(md, Catch::Contains("## Failed runs") && Catch::Contains("bad \\| value"));

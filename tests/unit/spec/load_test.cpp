@@ -199,7 +199,10 @@ TEST_CASE("load: repetitions") {
         "x.yaml:6:1: \"repetitions\" must be an integer >= 1, got nothing (null)");
 }
 
-TEST_CASE("load: report is reserved and ignored") { CHECK(load(kHead + "report:\n  tables: [a]\n").name == "t"); }
+TEST_CASE("load: the report section is validated with the experiment") {
+  CHECK(load(kHead + "report:\n  tables: [{name: a, rows: [batch]}]\n").name == "t");
+  CHECK(load_error(kHead + "report:\n  tables: [a]\n") == "x.yaml:7:12: \"report.tables[0]\" must be a map, got \"a\"");
+}
 
 TEST_CASE("load: --set replaces a matrix key by one typed value") {
   const Experiment e = load(kHead, {{"batch", "64"}});

@@ -18,3 +18,14 @@ TEST_CASE("CSV fields are quoted only when needed") {
   CHECK(csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
   CHECK(csv_field("two\nlines") == "\"two\nlines\"");
 }
+
+TEST_CASE("base64 follows RFC 4648's test vectors") {
+  CHECK(base64("") == "");
+  CHECK(base64("f") == "Zg==");
+  CHECK(base64("fo") == "Zm8=");
+  CHECK(base64("foo") == "Zm9v");
+  CHECK(base64("foob") == "Zm9vYg==");
+  CHECK(base64("fooba") == "Zm9vYmE=");
+  CHECK(base64("foobar") == "Zm9vYmFy");
+  CHECK(base64(std::string("\xff\xfe\x00", 3)) == "//4A");
+}

@@ -1,0 +1,140 @@
+#include "report/declared_tables.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+
+#include "report/derived.h"
+#include "util/error.h"
+#include "util/strings.h"
+
+namespace sweep::report {
+namespace {
+
+/// Rethrows a usage error about names (unknown parameter, metric) at the spec's location.
+template <typename F>
+auto at_location(const SourceLocation& at, F&& f) {
+  try {
+    return f();
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::usage) throw;
+    fail_at(at, e.what());
+  }
+}
+
+std::vector<std::string> param_names(const std::vector<PointResult>& results) { return param_info(results).all; }
+
+/// Orders points by the `rows` parameters (numerically when both values are numbers), keeping point
+/// order among equals.
+void sort_rows(std::vector<PointResult>& results, const std::vector<std::string>& rows) {
+  const auto less = [&](const PointResult& a, const PointResult& b) {
+    for (const auto& name : rows) {
+      const auto* x = find_param(*a.point, name);
+      const auto* y = find_param(*b.point, name);
+      if (!x || !y || x->value == y->value) continue;
+      const bool numeric = x->type != "string" && x->type != "bool" && y->type != "string" && y->type != "bool";
+      return numeric ? std::stod(x->value) < std::stod(y->value) : x->value < y->value;
+    }
+    return false;
+  };
+  std::stable_sort(results.begin(), results.end(), less);
+}
+
+std::string derived_header(const spec::ReportColumn& c, const std::vector<PointResult>& results) {
+  if (!c.label.empty()) return c.label;
+  if (c.derived == spec::DerivedMetric::none) return metric_header(c.metric, results);
+  const std::string unit = c.derived == spec::DerivedMetric::efficiency ? " (%)" : "";
+  return fmt::format("{} of {}{}", spec::derived_name(c.derived), c.metric, unit);
+}
+
+void check_columns(const spec::ReportTable& spec, const std::vector<PointResult>& results) {
+  const auto params = param_names(results);
+  const auto metrics = metric_names(results);
+  bool seen_metric = false;
+  for (const auto& c : spec.columns) {
+    if (!c.metric.empty()) {
+      seen_metric = true;
+      at_location(c.at, [&] { require_known({c.metric}, metrics, "metric"); return 0; });
+      continue;
+    }
+    if (seen_metric)
+      fail_at(c.at, "parameter and value columns come before metric columns (they label the rows)");
+    if (!c.param.empty()) at_location(c.at, [&] { require_known({c.param}, params, "parameter"); return 0; });
+  }
+}
+
+Cell metric_cell(const spec::ReportColumn& c, const spec::ReportTable& spec, const std::vector<PointResult>& results,
+                 std::size_t i) {
+  Cell cell;
+  cell.digits = c.digits > 0 ? c.digits : spec.digits;
+  if (c.derived != spec::DerivedMetric::none) {
+    const auto stats = at_location(c.at, [&] { return derive(c.derived, c.metric, results, i, spec.baseline); });
+    if (stats) cell.present = true, cell.stats = *stats;
+    return cell;
+  }
+  if (const auto it = results[i].metrics.find(c.metric); it != results[i].metrics.end())
+    cell.present = true, cell.stats = it->second;
+  return cell;
+}
+
+Table columns_table(std::vector<PointResult> results, const spec::ReportTable& spec) {
+  check_columns(spec, results);
+  at_location(spec.at, [&] { require_known(spec.rows, param_names(results), "row parameter"); return 0; });
+  // Derived values look up baselines among all selected points, before sorting changes nothing: the
+  // lookup is by parameters, not position.
+  sort_rows(results, spec.rows);
+  Table t;
+  t.name = spec.name;
+  t.title = spec.title;
+  t.spread = spec.spread;
+  for (const auto& c : spec.columns) {
+    if (c.metric.empty()) t.row_names.push_back(!c.label.empty() ? c.label : c.param.empty() ? c.value : c.param);
+    else t.columns.push_back(derived_header(c, results));
+  }
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    std::vector<std::string> keys;
+    std::vector<Cell> cells;
+    for (const auto& c : spec.columns) {
+      if (!c.param.empty()) keys.push_back(find_param(*results[i].point, c.param)->value);
+      else if (c.metric.empty()) keys.push_back(c.value);
+      else cells.push_back(metric_cell(c, spec, results, i));
+    }
+    t.row_values.push_back(std::move(keys));
+    t.cells.push_back(std::move(cells));
+  }
+  return t;
+}
+
+}  // namespace
+
+std::vector<PointResult> select_points(const std::vector<PointResult>& results, const spec::ParamMatch& where,
+                                       const SourceLocation& at) {
+  std::vector<std::string> names;
+  for (const auto& [k, v] : where) names.push_back(k);
+  at_location(at, [&] { require_known(names, param_names(results), "parameter in \"where\""); return 0; });
+  std::vector<PointResult> out;
+  for (const auto& r : results) {
+    const bool match = std::all_of(where.begin(), where.end(), [&](const auto& kv) {
+      const auto* p = find_param(*r.point, kv.first);
+      return p && p->value == kv.second;
+    });
+    if (match) out.push_back(r);
+  }
+  return out;
+}
+
+std::vector<Table> build_declared(const std::vector<PointResult>& results, const spec::ReportTable& spec) {
+  const std::vector<PointResult> selected = select_points(results, spec.where, spec.at);
+  if (!spec.columns.empty()) return {columns_table(selected, spec)};
+  auto tables = at_location(spec.at, [&] { return build_tables(selected, TableSpec{spec.rows, spec.cols, spec.metrics}); });
+  for (auto& t : tables) {
+    t.name = tables.size() == 1 ? spec.name : spec.name + "." + t.title;
+    if (!spec.title.empty()) t.title = tables.size() == 1 ? spec.title : spec.title + ": " + t.title;
+    t.spread = spec.spread;
+    for (auto& row : t.cells)
+      for (auto& cell : row) cell.digits = spec.digits;
+  }
+  return tables;
+}
+
+}  // namespace sweep::report

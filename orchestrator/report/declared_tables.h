@@ -1,0 +1,20 @@
+#pragma once
+// Tables declared in a report specification (spec/report_spec.h, docs/reports.md): the points selected
+// by `where`, laid out as a pivot (rows x cols per metric) or as one row per point with explicit
+// columns, including derived metrics. Pure. Names the campaign lacks are Error(invalid_experiment) at
+// the table's file:line:column.
+#include <vector>
+
+#include "report/table.h"
+#include "spec/report_spec.h"
+
+namespace sweep::report {
+
+/// The results whose parameters equal every `where` value (canonical text), in order.
+std::vector<PointResult> select_points(const std::vector<PointResult>& results, const spec::ParamMatch& where,
+                                       const SourceLocation& at);
+
+/// The tables of one declared table: one for the explicit-columns form, one per metric for a pivot.
+std::vector<Table> build_declared(const std::vector<PointResult>& results, const spec::ReportTable& spec);
+
+}  // namespace sweep::report

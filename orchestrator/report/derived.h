@@ -1,0 +1,35 @@
+#pragma once
+// Metrics derived across points against a baseline point (docs/reports.md#derived-metrics). Pure.
+//
+// The baseline of a point p under `baseline: {nodes: 1, gpus_per_node: 1}` is the point whose baseline
+// parameters take those values and whose every other non-derived parameter equals p's. The scale n is
+// the product over the baseline parameters of p's value divided by the baseline's (2 nodes x 2 GPUs
+// against 1 x 1: n = 4). With r = mean_p/mean_base for a higher-is-better metric (throughput) and
+// mean_base/mean_p for a lower-is-better one (time):
+//   speedup = r;   scaling factor S_n = r/n;   parallel efficiency = 100·r/n (%).
+// The 95% interval is that of the ratio of means (stats/ratio.h), scaled alike.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/campaign_data.h"
+#include "spec/report_spec.h"
+
+namespace sweep::report {
+
+/// The index in `results` of results[i]'s baseline point; nullopt when the campaign has none.
+/// Error(usage) when a baseline parameter is not a parameter of the points.
+std::optional<std::size_t> baseline_index(const std::vector<PointResult>& results, std::size_t i,
+                                          const spec::ParamMatch& baseline);
+
+/// n of results[i] against its baseline; Error(usage) when a baseline parameter is not a number.
+double scale_against(const PointResult& point, const PointResult& base, const spec::ParamMatch& baseline);
+
+/// The derived value of `metric` at results[i] as MetricStats (mean = the value, ci_low/ci_high = its
+/// interval, n = the smaller sample, unit "" or "%"); nullopt when the point or its baseline lacks the
+/// metric or has no baseline.
+std::optional<MetricStats> derive(spec::DerivedMetric kind, const std::string& metric,
+                                  const std::vector<PointResult>& results, std::size_t i,
+                                  const spec::ParamMatch& baseline);
+
+}  // namespace sweep::report

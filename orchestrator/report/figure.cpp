@@ -1,0 +1,283 @@
+#include "report/figure.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "report/declared_tables.h"
+#include "report/derived.h"
+#include "report/table.h"
+#include "util/error.h"
+#include "util/strings.h"
+
+namespace sweep::report {
+namespace {
+
+struct Point3 {
+  double mean = NAN, low = NAN, high = NAN, predicted = NAN;
+};
+
+struct Series {
+  std::string label;
+  std::map<std::size_t, Point3> by_x;  // x ordinal -> value
+};
+
+struct Panel {
+  std::string label;
+  std::vector<Series> series;
+};
+
+struct Layout {
+  std::vector<std::string> x_values;  // sorted, with their positions
+  std::vector<double> x_positions;
+  bool numeric_x = true;
+  std::vector<Panel> panels;
+};
+
+bool is_number(const store::ParamRecord& p) { return p.type == "int" || p.type == "float"; }
+
+std::string value_of(const PointResult& r, const std::string& name) {
+  const auto* p = find_param(*r.point, name);
+  return p ? p->value : "";
+}
+
+std::string series_label(const PointResult& r, const std::vector<std::string>& series) {
+  if (series.empty()) return "";
+  if (series.size() == 1) return value_of(r, series.front());
+  std::vector<std::string> parts;
+  for (const auto& s : series) parts.push_back(s + "=" + value_of(r, s));
+  return join(parts, ", ");
+}
+
+/// Distinct x values, numerically sorted when every one is a number, else in first-appearance order.
+void lay_out_x(const std::vector<PointResult>& results, const std::string& x, Layout& layout) {
+  for (const auto& r : results) {
+    const auto* p = find_param(*r.point, x);
+    layout.numeric_x = layout.numeric_x && is_number(*p);
+    if (std::find(layout.x_values.begin(), layout.x_values.end(), p->value) == layout.x_values.end())
+      layout.x_values.push_back(p->value);
+  }
+  if (layout.numeric_x)
+    std::sort(layout.x_values.begin(), layout.x_values.end(),
+              [](const std::string& a, const std::string& b) { return std::stod(a) < std::stod(b); });
+  for (std::size_t i = 0; i < layout.x_values.size(); ++i)
+    layout.x_positions.push_back(layout.numeric_x ? std::stod(layout.x_values[i]) : static_cast<double>(i));
+}
+
+template <typename T>
+T& slot_named(std::vector<T>& items, const std::string& label) {
+  for (auto& it : items)
+    if (it.label == label) return it;
+  items.push_back(T{label, {}});
+  return items.back();
+}
+
+Point3 value_at(const std::vector<PointResult>& results, std::size_t i, const spec::ReportFigure& g) {
+  Point3 v;
+  std::optional<MetricStats> stats;
+  if (g.kind == spec::FigureKind::scaling) {
+    stats = derive(spec::DerivedMetric::scaling, g.y, results, i, g.baseline);
+  } else if (const auto it = results[i].metrics.find(g.y); it != results[i].metrics.end()) {
+    stats = it->second;
+  }
+  if (stats && stats->summary.n > 0) v.mean = stats->summary.mean, v.low = stats->summary.ci_low, v.high = stats->summary.ci_high;
+  if (g.kind == spec::FigureKind::model) {
+    if (const auto* p = find_param(*results[i].point, g.predicted); p && is_number(*p)) v.predicted = std::stod(p->value);
+    else if (const auto it = results[i].metrics.find(g.predicted); it != results[i].metrics.end() && it->second.summary.n)
+      v.predicted = it->second.summary.mean;
+  }
+  return v;
+}
+
+void check_names(const std::vector<PointResult>& results, const spec::ReportFigure& g) {
+  const auto params = param_info(results).all;
+  const auto metrics = metric_names(results);
+  const auto need = [&](const std::vector<std::string>& names, const std::vector<std::string>& known, const char* what) {
+    try {
+      require_known(names, known, what);
+    } catch (const Error& e) {
+      fail_at(g.at, fmt::format("figure \"{}\": {}", g.name, e.what()));
+    }
+  };
+  need({g.x}, params, "x parameter");
+  need({g.y}, metrics, "y metric");
+  need(g.series, params, "series parameter");
+  if (!g.facets.empty()) need({g.facets}, params, "facets parameter");
+  if (!g.predicted.empty()) {
+    std::vector<std::string> both = params;
+    both.insert(both.end(), metrics.begin(), metrics.end());
+    need({g.predicted}, both, "predicted parameter or metric");
+  }
+}
+
+Layout lay_out(const std::vector<PointResult>& results, const spec::ReportFigure& g) {
+  Layout layout;
+  lay_out_x(results, g.x, layout);
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    Panel& panel = slot_named(layout.panels, g.facets.empty() ? "" : g.facets + "=" + value_of(results[i], g.facets));
+    Series& series = slot_named(panel.series, series_label(results[i], g.series));
+    const std::string x = value_of(results[i], g.x);
+    const auto xi = static_cast<std::size_t>(std::find(layout.x_values.begin(), layout.x_values.end(), x) - layout.x_values.begin());
+    if (series.by_x.count(xi))
+      fail_at(g.at, fmt::format("figure \"{}\": several points share {}={}{}{}; name the parameters that tell them apart in "
+                                "\"series\" or \"facets\", or select one with \"where\"",
+                                g.name, g.x, x, series.label.empty() ? "" : " in series ", series.label));
+    series.by_x[xi] = value_at(results, i, g);
+  }
+  return layout;
+}
+
+std::string num(double v) { return std::isfinite(v) ? fmt::format("{:.10g}", v) : "NaN"; }
+
+std::string data_label(const std::string& text) {
+  std::string out = text;
+  std::replace(out.begin(), out.end(), '"', '\'');
+  std::replace(out.begin(), out.end(), '\n', ' ');
+  std::replace(out.begin(), out.end(), '\t', ' ');
+  return "\"" + out + "\"";
+}
+
+/// Per panel and series one block: position, mean, low, high, predicted, label. Bars: per panel one
+/// block with a row per x: label, then mean/low/high per series.
+std::string data_text(const Layout& layout, const spec::ReportFigure& g, std::size_t& count) {
+  std::string out = fmt::format("# sweep figure data (format 1): {}\n", g.name);
+  for (const auto& panel : layout.panels) {
+    if (g.kind == spec::FigureKind::bars) {
+      out += fmt::format("# panel {}\n", panel.label);
+      for (std::size_t xi = 0; xi < layout.x_values.size(); ++xi) {
+        out += data_label(layout.x_values[xi]);
+        for (const auto& s : panel.series) {
+          const auto it = s.by_x.find(xi);
+          const Point3 v = it == s.by_x.end() ? Point3{} : it->second;
+          count += std::isfinite(v.mean);
+          out += fmt::format("\t{}\t{}\t{}", num(v.mean), num(v.low), num(v.high));
+        }
+        out += "\n";
+      }
+      out += "\n\n";
+      continue;
+    }
+    for (const auto& s : panel.series) {
+      out += fmt::format("# panel {} series {}\n", panel.label, s.label);
+      for (const auto& [xi, v] : s.by_x) {
+        count += std::isfinite(v.mean);
+        out += fmt::format("{}\t{}\t{}\t{}\t{}\t{}\n", num(layout.x_positions[xi]), num(v.mean), num(v.low), num(v.high),
+                           num(v.predicted), data_label(layout.x_values[xi]));
+      }
+      out += "\n\n";
+    }
+  }
+  return out;
+}
+
+std::string axis_label(const std::string& given, const std::string& fallback) { return given.empty() ? fallback : given; }
+
+std::string series_title(const Series& s, const char* suffix) {
+  return gnuplot_quote(s.label.empty() ? std::string(suffix[0] ? suffix + 1 : "") : s.label + suffix);
+}
+
+std::string plot_line(const Layout& layout, const Panel& panel, std::size_t& block, const spec::ReportFigure& g) {
+  const std::string file = gnuplot_quote(g.name + ".dat");
+  std::vector<std::string> parts;
+  if (g.kind == spec::FigureKind::bars) {
+    for (std::size_t s = 0; s < panel.series.size(); ++s)
+      parts.push_back(fmt::format("{} index {} using {}:{}:{}{} title {}", s ? "''" : file, block, 2 + 3 * s, 3 + 3 * s,
+                                  4 + 3 * s, s ? "" : ":xtic(1)", series_title(panel.series[s], "")));
+    ++block;
+    return "plot " + join(parts, ", \\\n     ");
+  }
+  for (const auto& s : panel.series) {
+    parts.push_back(fmt::format("{} index {} using 1:2:3:4 with yerrorlines lw 2 title {}", file, block, series_title(s, "")));
+    if (g.kind == spec::FigureKind::model)
+      parts.push_back(fmt::format("{} index {} using 1:5 with linespoints dt 2 lw 2 title {}", file, block,
+                                  series_title(s, " (predicted)")));
+    ++block;
+  }
+  if (g.kind == spec::FigureKind::scaling) parts.push_back("1 with lines dt 3 lc rgb 'black' title 'ideal'");
+  (void)layout;
+  return "plot " + join(parts, ", \\\n     ");
+}
+
+std::string panel_settings(const Layout& layout, const spec::ReportFigure& g, const std::string& y_unit) {
+  std::string out;
+  const std::string y_default = g.kind == spec::FigureKind::scaling ? "scaling factor of " + g.y
+                                                                     : y_unit.empty() ? g.y : g.y + " (" + y_unit + ")";
+  out += fmt::format("set xlabel {}\nset ylabel {}\n", gnuplot_quote(axis_label(g.x_label, g.x)),
+                     gnuplot_quote(axis_label(g.y_label, y_default)));
+  out += "set key top left\nset grid ytics\nset bars small\n";
+  out += g.log_x && g.kind != spec::FigureKind::bars ? "set logscale x\n" : "unset logscale x\n";
+  out += g.log_y ? "set logscale y\n" : "unset logscale y\n";
+  if (g.kind == spec::FigureKind::bars) {
+    out += "set style data histograms\nset style histogram errorbars gap 1 lw 1\nset style fill solid 0.8 border -1\n"
+           "set boxwidth 0.9\nset xtics autofreq\n";
+    if (!g.log_y) out += "set yrange [0:*]\n";
+    return out;
+  }
+  out += "unset yrange\n";
+  if (g.kind == spec::FigureKind::scaling) out += "set yrange [0:*]\n";
+  if (layout.numeric_x) return out + "set xtics autofreq\nset offsets graph 0.03, graph 0.03, 0, 0\n";
+  std::vector<std::string> tics;
+  for (std::size_t i = 0; i < layout.x_values.size(); ++i)
+    tics.push_back(fmt::format("{} {}", gnuplot_quote(layout.x_values[i]), i));
+  return out + fmt::format("set xtics ({})\nset offsets 0.3, 0.3, 0, 0\n", join(tics, ", "));
+}
+
+std::string body_text(const Layout& layout, const spec::ReportFigure& g, const std::string& title, const std::string& unit) {
+  const std::size_t n = layout.panels.size();
+  const std::size_t cols = std::min<std::size_t>(n, 3), rows = (n + cols - 1) / cols;
+  std::string out = panel_settings(layout, g, unit);
+  if (n > 1) out += fmt::format("set multiplot layout {},{} title {}\n", rows, cols, gnuplot_quote(title));
+  std::size_t block = 0;
+  for (const auto& panel : layout.panels) {
+    out += fmt::format("set title {}\n", gnuplot_quote(n > 1 ? panel.label : title));
+    out += plot_line(layout, panel, block, g) + "\n";
+  }
+  if (n > 1) out += "unset multiplot\n";
+  return out;
+}
+
+std::string unit_of(const std::vector<PointResult>& results, const std::string& metric) {
+  for (const auto& r : results)
+    if (const auto it = r.metrics.find(metric); it != r.metrics.end() && !it->second.unit.empty()) return it->second.unit;
+  return "";
+}
+
+}  // namespace
+
+std::string gnuplot_quote(const std::string& text) {
+  std::string out = "'";
+  for (const char c : text) {
+    if (c == '\'') out += "''";
+    else if (c == '\n' || c == '\r') out += ' ';
+    else out += c;
+  }
+  return out + "'";
+}
+
+FigureText build_figure(const std::vector<PointResult>& all, const spec::ReportFigure& g, const std::string& campaign) {
+  const std::vector<PointResult> results = select_points(all, g.where, g.at);
+  FigureText f;
+  f.name = g.name;
+  if (results.empty()) return f;
+  check_names(results, g);
+  const Layout layout = lay_out(results, g);
+  const std::string what = g.kind == spec::FigureKind::scaling ? "scaling factor of " + g.y : g.y;
+  f.title = !g.title.empty() ? g.title : fmt::format("{}: {} vs {}", campaign, what, g.x);
+  f.data = data_text(layout, g, f.points);
+  const std::string body = body_text(layout, g, f.title, unit_of(results, g.y));
+  const std::size_t panels = std::min<std::size_t>(layout.panels.size(), 3);
+  const std::size_t rows = (layout.panels.size() + 2) / 3;
+  f.script = fmt::format("# sweep figure {} of campaign {} (format 1): `gnuplot {}.gp` writes {}.svg and {}.pdf\n",
+                         g.name, campaign, g.name, g.name, g.name);
+  f.script += "set datafile separator \"\\t\"\nset datafile missing \"NaN\"\n";
+  f.script += fmt::format("set terminal svg size {},{} font 'Helvetica,13' noenhanced background rgb 'white'\n",
+                          640 * panels, 420 * rows);
+  f.script += fmt::format("set output {}\n{}unset output\n", gnuplot_quote(g.name + ".svg"), body);
+  f.script += fmt::format("set terminal pdfcairo size {}in,{}in font 'Helvetica,10' noenhanced\n", 5 * panels, 3.3 * static_cast<double>(rows));
+  f.script += fmt::format("set output {}\n{}unset output\n", gnuplot_quote(g.name + ".pdf"), body);
+  return f;
+}
+
+}  // namespace sweep::report

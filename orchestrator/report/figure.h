@@ -1,0 +1,30 @@
+#pragma once
+// Figures of a report as gnuplot scripts and their data (docs/reports.md#figures). Pure: this builds the
+// text of <name>.gp and <name>.dat; write_report runs gnuplot on them. The script draws the figure twice,
+// as <name>.svg (for the HTML report) and <name>.pdf (for papers), and needs only gnuplot's svg and
+// pdfcairo terminals.
+#include <string>
+#include <vector>
+
+#include "report/campaign_data.h"
+#include "spec/report_spec.h"
+
+namespace sweep::report {
+
+struct FigureText {
+  std::string name;
+  std::string title;
+  std::string script;  // <name>.gp: reads <name>.dat, writes <name>.svg and <name>.pdf in its directory
+  std::string data;    // <name>.dat
+  std::size_t points = 0;  // values plotted; 0 = nothing to plot
+};
+
+/// Builds figure `spec` over `results`. Names the campaign lacks are Error(invalid_experiment) at the
+/// figure's file:line:column.
+FigureText build_figure(const std::vector<PointResult>& results, const spec::ReportFigure& spec,
+                        const std::string& campaign);
+
+/// `text` as a single-quoted gnuplot string ('' for each quote, newlines as spaces).
+std::string gnuplot_quote(const std::string& text);
+
+}  // namespace sweep::report

@@ -1,0 +1,248 @@
+// Reader of `report:` (docs/reports.md): tables and figures, each a map of known keys.
+#include "spec/load_report.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "spec/load_sections.h"
+#include "util/names.h"
+#include "util/strings.h"
+
+namespace sweep::spec {
+namespace {
+
+template <typename E>
+struct Named {
+  std::string_view name;
+  E value;
+};
+
+constexpr std::array<Named<Spread>, 3> kSpreads{{{"ci95", Spread::ci95}, {"sd", Spread::sd}, {"none", Spread::none}}};
+constexpr std::array<Named<DerivedMetric>, 3> kDerived{
+    {{"speedup", DerivedMetric::speedup}, {"scaling", DerivedMetric::scaling}, {"efficiency", DerivedMetric::efficiency}}};
+constexpr std::array<Named<FigureKind>, 4> kKinds{{{"bars", FigureKind::bars},
+                                                   {"lines", FigureKind::lines},
+                                                   {"scaling", FigureKind::scaling},
+                                                   {"model", FigureKind::model}}};
+
+template <typename E, std::size_t N>
+E enum_at(const Field& f, const Source& src, const std::array<Named<E>, N>& table, std::string_view what) {
+  const std::string text = scalar_text(f, src, what);
+  std::vector<std::string> names;
+  for (const auto& e : table) {
+    if (e.name == text) return e.value;
+    names.emplace_back(e.name);
+  }
+  fail_at(location(f, src), fmt::format("\"{}\" must be {} ({}), got \"{}\"{}", f.path, what, join(names, ", "), text,
+                                        did_you_mean(text, names)));
+}
+
+template <typename E, std::size_t N>
+std::string_view name_of(E value, const std::array<Named<E>, N>& table) {
+  for (const auto& e : table)
+    if (e.value == value) return e.name;
+  return "none";
+}
+
+std::string name_at(const Field& f, const Source& src) {
+  const std::string text = scalar_text(f, src, "a parameter or metric name");
+  if (text.empty()) fail_expected(f, src, "a parameter or metric name");
+  return text;
+}
+
+std::vector<std::string> names_at(const Field& f, const Source& src) {
+  std::vector<std::string> out;
+  if (!f.value.IsSequence()) return {name_at(f, src)};
+  for (const Field& item : list_items(f, src)) out.push_back(name_at(item, src));
+  return out;
+}
+
+ParamMatch match_at(const Field& f, const Source& src) {
+  ParamMatch out;
+  for (const Field& e : map_fields(f, src)) out.emplace_back(key_name(e), scalar_value(e, src).text());
+  return out;
+}
+
+std::string file_name_at(const Field& f, const Source& src) {
+  const std::string text = scalar_text(f, src, "a name");
+  if (text.empty() || text.size() > 128 || to_safe_name(text) != text)
+    fail_expected(f, src, "a name of letters, digits, '.', '_' and '-' (it names files)");
+  return text;
+}
+
+int digits_at(const Field& f, const Source& src) {
+  return static_cast<int>(integer_in(f, src, 1, 17, "a number of significant digits from 1 to 17"));
+}
+
+ReportColumn read_column(const Field& item, const Source& src) {
+  constexpr std::array<std::string_view, 6> kKeys{"param", "metric", "value", "derived", "label", "digits"};
+  const auto fields = map_fields(item, src);
+  check_keys(fields, kKeys, src);
+  ReportColumn c;
+  c.at = location(item, src);
+  int sources = 0;
+  if (const Field* f = find_field(fields, "param")) c.param = name_at(*f, src), ++sources;
+  if (const Field* f = find_field(fields, "metric")) c.metric = name_at(*f, src), ++sources;
+  if (const Field* f = find_field(fields, "value")) c.value = scalar_text(*f, src, "a text"), ++sources;
+  if (sources != 1) fail_at(c.at, fmt::format("\"{}\" needs exactly one of \"param\", \"metric\" or \"value\"", item.path));
+  if (const Field* f = find_field(fields, "derived")) {
+    c.derived = enum_at(*f, src, kDerived, "a derived metric");
+    if (c.metric.empty()) fail_at(location(*f, src), fmt::format("\"{}\" derives from a metric; add \"metric\"", f->path));
+  }
+  if (const Field* f = find_field(fields, "label")) c.label = scalar_text(*f, src, "a column header");
+  if (const Field* f = find_field(fields, "digits")) c.digits = digits_at(*f, src);
+  return c;
+}
+
+ReportTable read_table(const Field& item, const Source& src) {
+  constexpr std::array<std::string_view, 11> kKeys{"name",    "title",    "where", "rows",   "cols",  "metrics",
+                                                   "columns", "baseline", "spread", "digits", "format"};
+  const auto fields = map_fields(item, src);
+  check_keys(fields, kKeys, src);
+  ReportTable t;
+  t.at = location(item, src);
+  const Field* name = find_field(fields, "name");
+  if (!name) fail_at(t.at, fmt::format("\"{}\" needs a \"name\" (it names the table's files)", item.path));
+  t.name = file_name_at(*name, src);
+  if (const Field* f = find_field(fields, "title")) t.title = scalar_text(*f, src, "a title");
+  if (const Field* f = find_field(fields, "where")) t.where = match_at(*f, src);
+  if (const Field* f = find_field(fields, "rows")) t.rows = names_at(*f, src);
+  if (const Field* f = find_field(fields, "cols")) t.cols = names_at(*f, src);
+  if (const Field* f = find_field(fields, "metrics")) t.metrics = names_at(*f, src);
+  if (const Field* f = find_field(fields, "columns"))
+    for (const Field& c : list_items(*f, src)) t.columns.push_back(read_column(c, src));
+  if (const Field* f = find_field(fields, "baseline")) t.baseline = match_at(*f, src);
+  if (const Field* f = find_field(fields, "spread")) t.spread = enum_at(*f, src, kSpreads, "a spread");
+  if (const Field* f = find_field(fields, "digits")) t.digits = digits_at(*f, src);
+  if (!t.columns.empty() && (!t.cols.empty() || !t.metrics.empty()))
+    fail_at(t.at, fmt::format("\"{}\" has \"columns\" and \"cols\"/\"metrics\"; a table is either one row per point with "
+                              "explicit columns, or a pivot of rows x cols per metric",
+                              item.path));
+  for (const ReportColumn& c : t.columns)
+    if (c.derived != DerivedMetric::none && t.baseline.empty())
+      fail_at(c.at, fmt::format("a {} column needs the table's \"baseline\", e.g. baseline: {{nodes: 1, gpus_per_node: 1}}",
+                                derived_name(c.derived)));
+  return t;
+}
+
+void read_figure_axis_options(const std::vector<Field>& fields, const Source& src, ReportFigure& g) {
+  if (const Field* f = find_field(fields, "log")) {
+    const std::vector<Field> axes = f->value.IsSequence() ? list_items(*f, src) : std::vector<Field>{*f};
+    for (const Field& item : axes) {
+      const std::string axis = scalar_text(item, src, "x or y");
+      if (axis != "x" && axis != "y") fail_expected(item, src, "an axis to draw logarithmic: x or y");
+      (axis == "x" ? g.log_x : g.log_y) = true;
+    }
+  }
+  if (const Field* f = find_field(fields, "xlabel")) g.x_label = scalar_text(*f, src, "an axis label");
+  if (const Field* f = find_field(fields, "ylabel")) g.y_label = scalar_text(*f, src, "an axis label");
+}
+
+ReportFigure read_figure(const Field& item, const Source& src) {
+  constexpr std::array<std::string_view, 13> kKeys{"name",  "title",    "kind", "x",   "y",      "predicted", "series",
+                                                   "facets", "where", "baseline", "log", "xlabel", "ylabel"};
+  const auto fields = map_fields(item, src);
+  check_keys(fields, kKeys, src);
+  ReportFigure g;
+  g.at = location(item, src);
+  const Field* name = find_field(fields, "name");
+  const Field* kind = find_field(fields, "kind");
+  const Field* x = find_field(fields, "x");
+  const Field* y = find_field(fields, "y");
+  if (!name || !kind || !x || !y)
+    fail_at(g.at, fmt::format("\"{}\" needs \"name\", \"kind\", \"x\" and \"y\"", item.path));
+  g.name = file_name_at(*name, src);
+  g.kind = enum_at(*kind, src, kKinds, "a figure kind");
+  g.x = name_at(*x, src);
+  g.y = name_at(*y, src);
+  if (const Field* f = find_field(fields, "title")) g.title = scalar_text(*f, src, "a title");
+  if (const Field* f = find_field(fields, "predicted")) g.predicted = name_at(*f, src);
+  if (const Field* f = find_field(fields, "series")) g.series = names_at(*f, src);
+  if (const Field* f = find_field(fields, "facets")) g.facets = name_at(*f, src);
+  if (const Field* f = find_field(fields, "where")) g.where = match_at(*f, src);
+  if (const Field* f = find_field(fields, "baseline")) g.baseline = match_at(*f, src);
+  read_figure_axis_options(fields, src, g);
+  if (g.kind == FigureKind::model && g.predicted.empty())
+    fail_at(g.at, fmt::format("\"{}\" is a model figure; it needs \"predicted\" (a parameter or metric)", item.path));
+  if (g.kind == FigureKind::scaling && g.baseline.empty())
+    fail_at(g.at, fmt::format("\"{}\" is a scaling figure; it needs \"baseline\", e.g. {{nodes: 1, gpus_per_node: 1}}",
+                              item.path));
+  return g;
+}
+
+YAML::Node parse_root(const std::string& text, const Source& src) {
+  check_text(text, src.file);
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    fail_at(SourceLocation{src.file, e.mark.line + 1, e.mark.column + 1}, e.msg);
+  }
+  if (!root.IsMap()) fail_at(SourceLocation{src.file, 1, 1}, "the file must be a map with a \"report\" section");
+  check_document(root, src);
+  return root;
+}
+
+}  // namespace
+
+std::string_view derived_name(DerivedMetric d) { return name_of(d, kDerived); }
+std::string_view figure_kind_name(FigureKind k) { return name_of(k, kKinds); }
+
+ReportSpec read_report_spec(const Field& f, const Source& src) {
+  constexpr std::array<std::string_view, 2> kKeys{"tables", "figures"};
+  const auto fields = map_fields(f, src);
+  check_keys(fields, kKeys, src);
+  ReportSpec spec;
+  spec.declared = true;
+  std::vector<std::string> names;
+  const auto check_unique = [&](const std::string& name, const SourceLocation& at) {
+    if (std::find(names.begin(), names.end(), name) != names.end())
+      fail_at(at, fmt::format("the name \"{}\" is used twice in \"report\"; tables and figures name files", name));
+    names.push_back(name);
+  };
+  if (const Field* t = find_field(fields, "tables"))
+    for (const Field& item : list_items(*t, src)) {
+      spec.tables.push_back(read_table(item, src));
+      check_unique(spec.tables.back().name, spec.tables.back().at);
+    }
+  if (const Field* g = find_field(fields, "figures"))
+    for (const Field& item : list_items(*g, src)) {
+      spec.figures.push_back(read_figure(item, src));
+      check_unique(spec.figures.back().name, spec.figures.back().at);
+    }
+  return spec;
+}
+
+void read_report(const Field& f, const Source& src, LoadState&) { read_report_spec(f, src); }
+
+ReportSpec load_report_file(const std::string& path) {
+  if (!std::filesystem::exists(path)) throw Error(ErrorKind::not_found, fmt::format("report file \"{}\" does not exist", path));
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  const Source src{path, text, true};
+  const auto fields = map_fields(Field{"", YAML::Node(), parse_root(text, src)}, src);
+  constexpr std::array<std::string_view, 2> kTop{"format", "report"};
+  check_keys(fields, kTop, src);
+  if (const Field* v = find_field(fields, "format"))
+    integer_in(*v, src, kReportFormatVersion, kReportFormatVersion, "1 (the only version of the report format)");
+  const Field* report = find_field(fields, "report");
+  if (!report) fail_at(SourceLocation{path, 1, 1}, "the file needs a \"report\" section with \"tables\" and/or \"figures\"");
+  return read_report_spec(*report, src);
+}
+
+ReportSpec report_of_experiment(const std::string& text, const std::string& path) {
+  const Source src{path, text, true};
+  const auto fields = map_fields(Field{"", YAML::Node(), parse_root(text, src)}, src);
+  const Field* report = find_field(fields, "report");
+  return report ? read_report_spec(*report, src) : ReportSpec{};
+}
+
+}  // namespace sweep::spec

@@ -1,0 +1,86 @@
+#pragma once
+// What a report declares (docs/reports.md): tables and figures, from the `report:` section of an
+// experiment or from a separate report file. Plain data, produced by spec/load_report.cpp and consumed
+// by report/. Names of parameters and metrics are checked against a campaign only when it is reported;
+// each element keeps its SourceLocation so that check can point at the file.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "util/error.h"
+
+namespace sweep::spec {
+
+/// The version of a separate report file (`format: 1`; the `report:` section of an experiment follows
+/// the experiment's format).
+inline constexpr int kReportFormatVersion = 1;
+
+/// What a cell shows around its mean: the 95% confidence interval's half-width, the sample standard
+/// deviation, or nothing.
+enum class Spread { ci95, sd, none };
+
+/// Metrics derived across points against a baseline point (docs/reports.md#derived-metrics).
+/// speedup: T_n/T_1 for higher-is-better metrics, T_1/T_n for lower-is-better ones; scaling: speedup/n
+/// (S_n = T_n/(n·T_1) for throughputs, T_1/(n·T_n) for times); efficiency: 100·scaling, in percent.
+enum class DerivedMetric { none, speedup, scaling, efficiency };
+
+/// Parameter values by name, as written (compared with the canonical text of stored values).
+using ParamMatch = std::vector<std::pair<std::string, std::string>>;
+
+/// One column of a table in the explicit-columns form: exactly one of param, metric or value is set.
+struct ReportColumn {
+  std::string param;   // a parameter's value
+  std::string metric;  // a metric's statistics (or, with `derived`, a derived metric of it)
+  std::string value;   // a constant text, e.g. "DDP"
+  DerivedMetric derived = DerivedMetric::none;
+  std::string label;   // the header; "" = the name, with the unit in parentheses
+  int digits = 0;      // significant digits; 0 = the table's
+  SourceLocation at;
+};
+
+struct ReportTable {
+  std::string name;   // file stem and LaTeX label: [A-Za-z0-9_.-]+
+  std::string title;  // caption; "" = generated
+  ParamMatch where;   // only points whose parameters equal these
+  // The pivot form: rows x cols per metric (as `sweep report --rows/--cols/--metrics`).
+  std::vector<std::string> rows, cols, metrics;
+  // The explicit-columns form: one row per point (ordered by `rows`, then point order).
+  std::vector<ReportColumn> columns;
+  ParamMatch baseline;  // the baseline point of derived columns: these values, the other parameters matched
+  Spread spread = Spread::ci95;
+  int digits = 4;
+  SourceLocation at;
+};
+
+/// bars: grouped bars of y per x, one bar per series; lines: y vs x with 95% CI error bars, one line per
+/// series; scaling: the scaling factor of y vs x per series, with the ideal line at 1; model: measured y
+/// and the `predicted` value vs x, per series.
+enum class FigureKind { bars, lines, scaling, model };
+
+struct ReportFigure {
+  std::string name;
+  std::string title;
+  FigureKind kind = FigureKind::lines;
+  std::string x;                    // a parameter
+  std::string y;                    // a metric
+  std::string predicted;            // model: a parameter (e.g. a derived value) or a metric
+  std::vector<std::string> series;  // parameters; one series per combination of their values
+  std::string facets;               // a parameter: one panel per value; "" = one panel
+  ParamMatch where;
+  ParamMatch baseline;  // scaling: as for tables
+  bool log_x = false, log_y = false;
+  std::string x_label, y_label;  // "" = the name (and unit)
+  SourceLocation at;
+};
+
+struct ReportSpec {
+  std::vector<ReportTable> tables;
+  std::vector<ReportFigure> figures;
+  bool declared = false;  // false when the experiment has no `report:` section
+};
+
+/// The names used in messages and files: "speedup", "scaling", "efficiency"; "bars", "lines", ...
+std::string_view derived_name(DerivedMetric d);
+std::string_view figure_kind_name(FigureKind k);
+
+}  // namespace sweep::spec

@@ -1,0 +1,165 @@
+// Declared tables, derived metrics, figures and the HTML report over an in-memory campaign.
+#include <catch2/catch.hpp>
+#include <fmt/core.h>
+
+#include "report/declared_tables.h"
+#include "report/derived.h"
+#include "report/figure.h"
+#include "report/html.h"
+#include "report/markdown.h"
+#include "util/error.h"
+
+using namespace sweep;
+using namespace sweep::report;
+using store::RunState;
+
+namespace {
+
+/// nodes x gpus in {1x1, 1x2, 2x2} for two models; three repetitions each. throughput = 100·n·eff(n)
+/// + rep with eff = 1, 0.9, 0.8; time = 60/(n·eff) + rep/10 (lower is better).
+CampaignData scaling_campaign() {
+  CampaignData d;
+  d.campaign.label = "scal";
+  d.campaign.spec_text = "name: <script>alert(1)</script>\n";
+  const std::vector<std::tuple<const char*, const char*, double>> topologies{{"1", "1", 1.0}, {"1", "2", 0.9}, {"2", "2", 0.8}};
+  std::int64_t ordinal = 0, run_id = 0;
+  for (const char* model : {"gpt2", "<script>alert(1)</script>"})
+    for (const auto& [nodes, gpus, eff] : topologies) {
+      const std::string id = fmt::format("p{}", ordinal);
+      d.points.push_back({id, ordinal++, {{"model", model, "string", false}, {"nodes", nodes, "int", false},
+                                          {"gpus", gpus, "int", false}, {"world", "x", "string", true}}});
+      const double n = std::stod(nodes) * std::stod(gpus);
+      for (int rep = 0; rep < 3; ++rep) {
+        store::RunRecord r;
+        r.id = ++run_id;
+        r.point_id = id;
+        r.repetition = rep;
+        r.state = RunState::succeeded;
+        d.runs.push_back(r);
+        d.metrics.push_back({r.id, id, rep, r.state, {"throughput", 0, 100 * n * eff + rep, "samples/s", "higher"}});
+        d.metrics.push_back({r.id, id, rep, r.state, {"time", 0, 60 / (n * eff) + rep / 10.0, "s", "lower"}});
+      }
+    }
+  store::RunRecord failed;
+  failed.id = ++run_id;
+  failed.point_id = "p0";
+  failed.state = RunState::failed;
+  failed.failure_class = "exit_code";
+  failed.failure_reason = "exited with <code> 3 & more";
+  d.runs.push_back(failed);
+  return d;
+}
+
+const spec::ParamMatch kBaseline{{"nodes", "1"}, {"gpus", "1"}};
+
+}  // namespace
+
+TEST_CASE("derived metrics: speedup, scaling factor and efficiency against the matching baseline point") {
+  const auto d = scaling_campaign();
+  const auto results = point_results(d);
+  REQUIRE(baseline_index(results, 2, kBaseline) == std::size_t{0});  // gpt2 2x2 -> gpt2 1x1
+  REQUIRE(baseline_index(results, 5, kBaseline) == std::size_t{3});  // the other model's own baseline
+  CHECK(scale_against(results[2], results[0], kBaseline) == 4);
+  // Throughput (higher is better): S_4 = T_4/(4 T_1) = 321/(4·101) with means over reps 0..2.
+  const auto s = derive(spec::DerivedMetric::scaling, "throughput", results, 2, kBaseline);
+  REQUIRE(s);
+  CHECK(s->summary.mean == Approx(321.0 / (4 * 101.0)));
+  CHECK(s->summary.ci_low < s->summary.mean);
+  CHECK(s->summary.ci_high > s->summary.mean);
+  CHECK(derive(spec::DerivedMetric::speedup, "throughput", results, 2, kBaseline)->summary.mean == Approx(321.0 / 101.0));
+  // Time (lower is better): S_n = T_1/(n T_n); efficiency in percent.
+  const double t1 = 60.1, t4 = 60 / 3.2 + 0.1;
+  CHECK(derive(spec::DerivedMetric::scaling, "time", results, 2, kBaseline)->summary.mean == Approx(t1 / (4 * t4)));
+  const auto e = derive(spec::DerivedMetric::efficiency, "time", results, 1, kBaseline);
+  CHECK(e->summary.mean == Approx(100 * 60.1 / (2 * (60 / 1.8 + 0.1))));
+  CHECK(e->unit == "%");
+  CHECK_THROWS_WITH(baseline_index(results, 0, {{"node", "1"}}), Catch::Contains("unknown baseline parameter \"node\""));
+  CHECK_THROWS_WITH(derive(spec::DerivedMetric::scaling, "time", results, 0, {{"model", "gpt2"}}),
+                    Catch::Contains("baseline parameter \"model\" must be a number"));
+}
+
+TEST_CASE("a table with explicit columns: selection, order, labels, values and derived columns") {
+  const auto d = scaling_campaign();
+  const auto results = point_results(d);
+  spec::ReportTable t;
+  t.name = "training";
+  t.where = {{"model", "gpt2"}};
+  t.rows = {"gpus"};
+  t.baseline = kBaseline;
+  t.spread = Spread::none;
+  t.columns = {{"model", "", "", spec::DerivedMetric::none, "Model", 0, {}},
+               {"", "", "DDP", spec::DerivedMetric::none, "Parallelism", 0, {}},
+               {"nodes", "", "", spec::DerivedMetric::none, "Nodes", 0, {}},
+               {"gpus", "", "", spec::DerivedMetric::none, "GPUs per Node", 0, {}},
+               {"", "time", "", spec::DerivedMetric::none, "Epoch 2 time (s)", 3, {}},
+               {"", "throughput", "", spec::DerivedMetric::scaling, "Scaling Factor", 0, {}}};
+  const auto tables = build_declared(results, t);
+  REQUIRE(tables.size() == 1);
+  const std::string md = markdown_table(tables[0]);
+  CHECK_THAT(md, Catch::Contains("| Model | Parallelism | Nodes | GPUs per Node | Epoch 2 time (s) | Scaling Factor |"));
+  CHECK_THAT(md, Catch::Contains("| gpt2 | DDP | 1 | 1 | 60.1 | 1 |"));
+  CHECK_THAT(md, Catch::Contains("| gpt2 | DDP | 1 | 2 | 33.4 | 0.896 |"));
+  // rows: [gpus] orders 1x1 before 1x2 and 2x2 (stable for equal gpus).
+  CHECK(tables[0].row_values[1] == std::vector<std::string>{"gpt2", "DDP", "1", "2"});
+  CHECK(tables[0].row_values.size() == 3);
+
+  t.columns.push_back({"nodes", "", "", spec::DerivedMetric::none, "", 0, {"r.yaml", 9, 11}});
+  CHECK_THROWS_WITH(build_declared(results, t),
+                    "r.yaml:9:11: parameter and value columns come before metric columns (they label the rows)");
+  t.columns.back() = {"", "thrpt", "", spec::DerivedMetric::none, "", 0, {"r.yaml", 9, 11}};
+  CHECK_THROWS_WITH(build_declared(results, t), Catch::StartsWith("r.yaml:9:11: unknown metric \"thrpt\""));
+  t.columns.pop_back();
+  t.where = {{"modle", "gpt2"}};
+  t.at = {"r.yaml", 3, 7};
+  CHECK_THROWS_WITH(build_declared(results, t), Catch::StartsWith("r.yaml:3:7: unknown parameter in \"where\" \"modle\""));
+}
+
+TEST_CASE("a figure is a gnuplot script and a data file, with every label quoted") {
+  const auto d = scaling_campaign();
+  const auto results = point_results(d);
+  spec::ReportFigure g;
+  g.name = "thrp";
+  g.kind = spec::FigureKind::bars;
+  g.x = "gpus";
+  g.y = "throughput";
+  g.series = {"nodes"};
+  g.facets = "model";
+  const FigureText f = build_figure(results, g, "scal");
+  CHECK(f.points == 6);
+  CHECK_THAT(f.script, Catch::Contains("set output 'thrp.svg'") && Catch::Contains("set output 'thrp.pdf'") &&
+                           Catch::Contains("set multiplot layout 1,2") && Catch::Contains("histogram errorbars"));
+  CHECK_THAT(f.script, Catch::Contains("set title 'model=<script>alert(1)</script>'"));
+  // Block of panel gpt2: a row per x (gpus 1, 2) with mean/low/high per series (nodes 1, 2).
+  CHECK_THAT(f.data, Catch::Contains("\"1\"\t101\t"));
+  CHECK_THAT(f.data, Catch::Contains("\"2\"\t181\t") && Catch::Contains("\t321\t"));
+  CHECK(gnuplot_quote("it's\nfine") == "'it''s fine'");
+
+  g.series = {};
+  g.at = {"r.yaml", 4, 5};
+  CHECK_THROWS_WITH(build_figure(results, g, "scal"), Catch::StartsWith("r.yaml:4:5: figure \"thrp\": several points share gpus=2"));
+  g.kind = spec::FigureKind::scaling;
+  g.series = {"nodes"};
+  g.baseline = kBaseline;
+  const FigureText s = build_figure(results, g, "scal");
+  CHECK_THAT(s.script, Catch::Contains("1 with lines dt 3 lc rgb 'black' title 'ideal'"));
+  CHECK_THAT(s.data, Catch::Contains(fmt::format("2\t{:.10g}\t", 321.0 / 404)));
+}
+
+TEST_CASE("the HTML report escapes every user-supplied string and runs no script") {
+  const auto d = scaling_campaign();
+  const auto results = point_results(d);
+  spec::ReportTable t;
+  t.name = "all";
+  t.rows = {"model"};
+  t.cols = {"nodes"};
+  t.metrics = {"time"};
+  const std::string html = html_report(d, build_declared(results, t), {{"f", "a <b> figure", "<svg xmlns='x'/>", ""}});
+  CHECK_THAT(html, Catch::Contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+  CHECK_THAT(html, !Catch::Contains("<script"));
+  CHECK_THAT(html, Catch::Contains("exited with &lt;code&gt; 3 &amp; more"));
+  CHECK_THAT(html, Catch::Contains("<img alt=\"a &lt;b&gt; figure\" src=\"data:image/svg+xml;base64,PHN2ZyB4bWxucz0neCcvPg==\">"));
+  CHECK_THAT(html, Catch::Contains("<table class=\"results\">"));
+  CHECK_THAT(html, Catch::Contains("Content-Security-Policy"));
+  const std::string failed = html_report(d, {}, {{"g", "t", "", "gnuplot exited with 1"}});
+  CHECK_THAT(failed, Catch::Contains("Figure g was not drawn: gnuplot exited with 1"));
+}
