@@ -85,7 +85,7 @@ Table columns_table(std::vector<PointResult> results, const spec::ReportTable& s
   sort_rows(results, spec.rows);
   Table t;
   t.name = spec.name;
-  t.title = spec.title;
+  t.title = spec.title.empty() ? spec.name : spec.title;
   t.spread = spec.spread;
   for (const auto& c : spec.columns) {
     if (c.metric.empty()) t.row_names.push_back(!c.label.empty() ? c.label : c.param.empty() ? c.value : c.param);

@@ -45,7 +45,11 @@ std::string value_of(const PointResult& r, const std::string& name) {
 
 std::string series_label(const PointResult& r, const std::vector<std::string>& series) {
   if (series.empty()) return "";
-  if (series.size() == 1) return value_of(r, series.front());
+  if (series.size() == 1) {
+    // A bare number says little in a key ("2"); a word does ("nccl").
+    const auto* p = find_param(*r.point, series.front());
+    return p && is_number(*p) ? series.front() + "=" + p->value : value_of(r, series.front());
+  }
   std::vector<std::string> parts;
   for (const auto& s : series) parts.push_back(s + "=" + value_of(r, s));
   return join(parts, ", ");

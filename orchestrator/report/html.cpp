@@ -47,7 +47,7 @@ std::string run_counts(const CampaignData& data) {
 
 std::string html_table(const Table& t) {
   const Spread spread = t.spread.value_or(Spread::ci95);
-  std::string caption = t.title.empty() ? "All metrics" : t.title;
+  std::string caption = !t.title.empty() ? t.title : !t.name.empty() ? t.name : "All metrics";
   if (!t.unit.empty()) caption += " (" + t.unit + ")";
   std::string out = fmt::format("<table class=\"results\"><caption>{} <small>— {}</small></caption>\n<thead><tr>", esc(caption),
                                 esc(spread_phrase(spread)));

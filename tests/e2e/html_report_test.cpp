@@ -1,0 +1,126 @@
+// `sweep report` with a report section: declared tables, gnuplot figures (SVG and PDF), and the HTML
+// report loaded in a real headless browser (Debian's chromium), which must show the tables and figures
+// and show a hostile parameter value as text. The screenshot is kept in <build>/artifacts/.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "e2e/harness.h"
+
+using namespace e2e;
+
+namespace {
+
+const char* kExperiment = R"yaml(name: html
+matrix:
+  nodes: [1, 2]
+  gpus_per_node: [1, 2]
+  model: ["gpt2", "<script>alert(1)</script>"]
+repetitions: 3
+workload:
+  command: |
+    n=$(( {{nodes}} * {{gpus_per_node}} ))
+    echo "thrp=$(( 100 * n - 5 * n * n + {{repetition}} ))"
+    echo "time=$(( 6000 / (100 - 5 * n) + {{repetition}} ))"
+metrics:
+  - {name: thrp, unit: samples/s, better: higher, regex: 'thrp=(?<value>[0-9.]+)'}
+  - {name: time, unit: s, better: lower, regex: 'time=(?<value>[0-9.]+)'}
+report:
+  tables:
+    - name: topologies
+      rows: [model]
+      columns:
+        - {param: model, label: Model}
+        - {param: nodes, label: Nodes}
+        - {param: gpus_per_node, label: GPUs per Node}
+        - {metric: thrp, label: Sample Thrp.}
+        - {metric: thrp, derived: scaling, label: Scaling Factor}
+      baseline: {nodes: 1, gpus_per_node: 1}
+  figures:
+    - {name: bars, kind: bars, x: nodes, y: thrp, series: [gpus_per_node], facets: model}
+    - {name: lines, kind: lines, x: nodes, y: time, series: [gpus_per_node], where: {model: gpt2}, log: [y]}
+    - {name: scaling, kind: scaling, x: nodes, y: thrp, series: [gpus_per_node], where: {model: gpt2},
+       baseline: {nodes: 1, gpus_per_node: 1}}
+)yaml";
+
+// Loads report.html in an iframe and writes what rendered into <pre id="result">, which --dump-dom prints.
+const char* kChecker = R"(<!DOCTYPE html><html><body><pre id="result">pending</pre>
+<iframe id="f" src="report.html" width="1200" height="900"></iframe>
+<script>
+window.onload = () => {
+  const out = document.getElementById('result');
+  try {
+    const d = document.getElementById('f').contentDocument;
+    const imgs = [...d.images];
+    out.textContent = JSON.stringify({
+      tables: d.querySelectorAll('table.results').length,
+      rows: d.querySelectorAll('table.results tbody tr').length,
+      images: imgs.length,
+      drawn: imgs.filter(i => i.complete && i.naturalWidth > 100).length,
+      scripts: d.querySelectorAll('script').length,
+      literal: d.body.textContent.includes('<script>alert(1)<' + '/script>')});
+  } catch (e) {
+    out.textContent = 'error: ' + e;
+  }
+};
+</script></body></html>
+)";
+
+std::string chromium(const std::string& args) {
+  return "chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --allow-file-access-from-files " + args +
+         " 2>/dev/null";
+}
+
+}  // namespace
+
+TEST_CASE("the HTML report renders its tables and figures in headless chromium and escapes hostile values") {
+  Sandbox box;
+  box.write("html.yaml", kExperiment);
+  const auto run = box.sweep({"run", "html.yaml", "--label", "html"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto report = box.sweep({"report", "html"});
+  INFO(report.out << report.err);
+  REQUIRE(report.exit_code == 0);
+  const std::string dir = box.path("reports/html");
+  for (const char* name : {"bars", "lines", "scaling"}) {
+    CHECK(std::filesystem::exists(dir + "/figures/" + name + ".gp"));
+    CHECK(std::filesystem::exists(dir + "/figures/" + name + ".dat"));
+    CHECK_THAT(read_file(dir + "/figures/" + name + ".svg"), Catch::Contains("<svg"));
+    CHECK(read_file(dir + "/figures/" + name + ".pdf").rfind("%PDF", 0) == 0);
+  }
+  const std::string md = read_file(dir + "/report.md");
+  // S_4 = T_4/(4 T_1) = 321/(4·96) for the thrp means 96 and 321 (over repetitions 0..2).
+  CHECK_THAT(md, Catch::Contains("| gpt2 | 2 | 2 | 321 ± 2.484 | 0.8359 ± "));
+
+  box.write("reports/html/check.html", kChecker);
+  const auto dom = shell(chromium("--virtual-time-budget=10000 --dump-dom 'file://" + dir + "/check.html'"));
+  INFO(dom.out);
+  CHECK_THAT(dom.out, Catch::Contains(R"({"tables":1,"rows":8,"images":3,"drawn":3,"scripts":0,"literal":true})"));
+
+  const std::string artifacts = std::string(SWEEP_ARTIFACTS_DIR);
+  std::filesystem::create_directories(artifacts);
+  const std::string png = artifacts + "/html_report.png";
+  std::filesystem::remove(png);
+  const auto shot = shell(chromium("--window-size=1280,2400 --screenshot='" + png + "' 'file://" + dir + "/report.html'"));
+  INFO(shot.out << shot.err);
+  REQUIRE(std::filesystem::exists(png));
+  CHECK(std::filesystem::file_size(png) > 50000);
+}
+
+TEST_CASE("a report file replaces the experiment's report section, and its mistakes name file:line:column") {
+  Sandbox box;
+  box.write("html.yaml", kExperiment);
+  REQUIRE(box.sweep({"run", "html.yaml", "--label", "html"}).exit_code == 0);
+  box.write("r.yaml", "format: 1\nreport:\n  tables:\n    - {name: t, rows: [model], cols: [nodes], metrics: [thrpt]}\n");
+  const auto bad = box.sweep({"report", "html", "--spec", "r.yaml"});
+  CHECK(bad.exit_code == 3);
+  CHECK_THAT(bad.err, Catch::Contains("r.yaml:4:7: unknown metric \"thrpt\" (did you mean \"thrp\"?)"));
+  CHECK_FALSE(std::filesystem::exists(box.path("reports/html")));
+  box.write("r.yaml", "format: 1\nreport:\n  tables:\n    - {name: t, rows: [model], cols: [nodes], metrics: [thrp]}\n");
+  const auto good = box.sweep({"report", "html", "--spec", "r.yaml", "--no-figures"});
+  INFO(good.err);
+  REQUIRE(good.exit_code == 0);
+  CHECK(std::filesystem::exists(box.path("reports/html/report.t.csv")));
+  CHECK_FALSE(std::filesystem::exists(box.path("reports/html/figures")));
+}
