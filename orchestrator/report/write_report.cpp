@@ -15,6 +15,7 @@
 #include "report/json_report.h"
 #include "report/latex.h"
 #include "report/markdown.h"
+#include "report/presets.h"
 #include "spec/load_report.h"
 #include "util/error.h"
 #include "util/names.h"
@@ -23,15 +24,16 @@ namespace sweep::report {
 namespace fs = std::filesystem;
 namespace {
 
-std::vector<Table> all_tables(const CampaignData& data, const std::vector<PointResult>& results, const ReportRequest& request,
+std::vector<Table> all_tables(const std::vector<PointResult>& results, const ReportRequest& request,
                               const spec::ReportSpec& spec) {
   const TableSpec& ad_hoc = request.ad_hoc;
   const bool asked = !ad_hoc.rows.empty() || !ad_hoc.cols.empty() || !ad_hoc.metrics.empty();
-  if (asked || spec.tables.empty()) return build_tables(results, ad_hoc);
+  if (asked) return build_tables(results, ad_hoc);
   std::vector<Table> tables;
-  for (const auto& t : spec.tables)
+  // Undeclared: the per-point table, then the seed-shaped tables whose metrics the campaign has.
+  if (spec.tables.empty()) tables = build_tables(results, ad_hoc);
+  for (const auto& t : spec.tables.empty() ? default_tables(results) : spec.tables)
     for (auto& built : build_declared(results, t)) tables.push_back(std::move(built));
-  (void)data;
   return tables;
 }
 
@@ -78,7 +80,7 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
   const auto results = point_results(data);
   const spec::ReportSpec spec =
       request.spec ? *request.spec : spec::report_of_experiment(data.campaign.spec_text, data.campaign.spec_path);
-  const auto tables = all_tables(data, results, request, spec);
+  const auto tables = all_tables(results, request, spec);
   std::vector<FigureText> figure_texts;
   if (request.figures)
     for (const auto& g : spec.figures) figure_texts.push_back(build_figure(results, g, label));

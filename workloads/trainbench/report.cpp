@@ -68,6 +68,8 @@ std::string metric_lines(const Options& o, const Summary& s) {
   out += line("comm_bytes_per_step", s.comm_bytes_per_step, "B", "lower");
   out += line("comm_bytes_per_step_model", s.comm_model.total(), "B", "lower");
   out += line("comm_time_per_step", s.comm_seconds_per_step, "s", "lower");
+  // Seed 003's "network throughput": the bytes this rank sent per second of step time.
+  out += line("net_throughput", s.comm_bytes_per_step / t.mean, "B/s", "");
   out += line("comm_exposed_time_per_step", s.exposed_comm_seconds_per_step, "s", "lower");
   if (!s.losses.empty()) {
     out += line("loss_first", s.losses.front(), "", "lower");

@@ -7,6 +7,7 @@
 #include "report/figure.h"
 #include "report/html.h"
 #include "report/markdown.h"
+#include "report/presets.h"
 #include "util/error.h"
 
 using namespace sweep;
@@ -162,4 +163,40 @@ TEST_CASE("the HTML report escapes every user-supplied string and runs no script
   CHECK_THAT(html, Catch::Contains("Content-Security-Policy"));
   const std::string failed = html_report(d, {}, {{"g", "t", "", "gnuplot exited with 1"}});
   CHECK_THAT(failed, Catch::Contains("Figure g was not drawn: gnuplot exited with 1"));
+}
+
+TEST_CASE("default tables take the seeds' shapes for the bundled workloads' metrics") {
+  CampaignData d;
+  d.campaign.label = "e15";
+  std::int64_t ordinal = 0, run_id = 0;
+  for (const char* model : {"gpt2", "gpt2-large"})
+    for (const auto& [nodes, gpus] : std::vector<std::pair<const char*, const char*>>{{"1", "1"}, {"1", "2"}, {"2", "1"}}) {
+      const std::string id = fmt::format("p{}", ordinal);
+      d.points.push_back({id, ordinal++, {{"model", model, "string", false}, {"nodes", nodes, "int", false},
+                                          {"gpus_per_node", gpus, "int", false}, {"seed", "1", "int", false}}});
+      for (int rep = 0; rep < 2; ++rep) {
+        store::RunRecord r;
+        r.id = ++run_id;
+        r.point_id = id;
+        r.state = RunState::succeeded;
+        d.runs.push_back(r);
+        const double n = std::stod(nodes) * std::stod(gpus);
+        d.metrics.push_back({r.id, id, rep, r.state, {"epoch_time_headline", 0, 160 / n + rep, "s", "lower"}});
+        d.metrics.push_back({r.id, id, rep, r.state, {"peak_memory", 0, 3690.0 + rep, "MiB", "lower"}});
+        d.metrics.push_back({r.id, id, rep, r.state, {"samples_per_s", 0, 10 * n * (n > 1 ? 0.9 : 1) + rep, "samples/s", "higher"}});
+        d.metrics.push_back({r.id, id, rep, r.state, {"comm_bytes_per_step", 0, n > 1 ? 1e6 : 0, "B", "lower"}});
+      }
+    }
+  const auto results = point_results(d);
+  const auto specs = default_tables(results);
+  REQUIRE(specs.size() == 2);  // training and scaling; no collective metrics, so no transfer table
+  const auto training = build_declared(results, specs[0]);
+  REQUIRE(training.size() == 1);
+  CHECK(training[0].row_names == std::vector<std::string>{"Model", "Nodes", "GPUs per Node"});
+  CHECK(training[0].columns == std::vector<std::string>{"Epoch 2 time (s)", "Peak memory (MiB)"});
+  const auto scaling = build_declared(results, specs[1]);
+  CHECK(scaling[0].row_names == std::vector<std::string>{"Nodes", "GPUs per Node", "model"});
+  CHECK(scaling[0].columns == std::vector<std::string>{"Sample Thrp. (samples/s)", "Scaling Factor", "Net Vol. (B/step)"});
+  // 1x2 of gpt2: S_2 = 18.5/(2·10.5).
+  CHECK(scaling[0].cells[1][1].stats.summary.mean == Approx(18.5 / 21));
 }

@@ -25,6 +25,7 @@ Summary summary() {
   s.step_seconds = {5, 1, 2, 3};
   s.epoch_seconds = {4, 7};
   s.losses = {5.5, 4.0};
+  s.comm_bytes_per_step = 1000;
   return s;
 }
 
@@ -55,6 +56,7 @@ TEST_CASE("metric lines: throughput per family, MFU only with a peak, epoch 2 as
   CHECK_THAT(lines, Catch::Contains(R"({"v": 1, "metric": "samples_per_s", "value": 2, "index": 0, "unit": "samples/s", "better": "higher"})"));
   CHECK_THAT(lines, Catch::Contains(R"("metric": "tokens_per_s", "value": 64,)"));
   CHECK_THAT(lines, Catch::Contains(R"("metric": "epoch_time_headline", "value": 7,)"));
+  CHECK_THAT(lines, Catch::Contains(R"({"v": 1, "metric": "net_throughput", "value": 500, "index": 0, "unit": "B/s"})"));
   CHECK_THAT(lines, Catch::Contains(R"("metric": "epoch_time", "value": 4, "index": 0)"));
   CHECK_THAT(lines, Catch::Contains(R"("metric": "loss", "value": 4, "index": 1)"));
   CHECK_THAT(lines, !Catch::Contains("mfu") && !Catch::Contains("images_per_s"));

@@ -1,0 +1,104 @@
+#include "report/presets.h"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+#include "report/table.h"
+
+namespace sweep::report {
+namespace {
+
+using spec::DerivedMetric;
+
+struct PresetColumn {
+  std::string_view param;   // a parameter column, left out when the campaign lacks it
+  std::string_view metric;  // a metric column
+  DerivedMetric derived;
+  std::string_view label;
+};
+
+struct Preset {
+  std::string_view name;
+  std::string_view title;
+  std::array<std::string_view, 2> requires_metrics;
+  std::vector<PresetColumn> columns;
+};
+
+// Seed 000 (GPT-2 DDP, epoch time and memory), seed 003 (nano-cluster scaling), seed 000's e-16
+// (all-reduce transfer speed per backend).
+const std::vector<Preset>& presets() {
+  static const std::vector<Preset> kPresets{
+      {"training",
+       "Training time and memory",
+       {"epoch_time_headline", "peak_memory"},
+       {{"model", "", DerivedMetric::none, "Model"},
+        {"parallelism", "", DerivedMetric::none, "Parallelism"},
+        {"nodes", "", DerivedMetric::none, "Nodes"},
+        {"gpus_per_node", "", DerivedMetric::none, "GPUs per Node"},
+        {"", "epoch_time_headline", DerivedMetric::none, "Epoch 2 time (s)"},
+        {"", "peak_memory", DerivedMetric::none, "Peak memory (MiB)"}}},
+      {"scaling",
+       "Throughput, scaling and network",
+       {"samples_per_s", "comm_bytes_per_step"},
+       {{"setup", "", DerivedMetric::none, "Setup"},
+        {"nodes", "", DerivedMetric::none, "Nodes"},
+        {"gpus_per_node", "", DerivedMetric::none, "GPUs per Node"},
+        {"parallelism", "", DerivedMetric::none, "Parallelism"},
+        {"", "samples_per_s", DerivedMetric::none, "Sample Thrp. (samples/s)"},
+        {"", "samples_per_s", DerivedMetric::scaling, "Scaling Factor"},
+        {"", "net_throughput", DerivedMetric::none, "Net Thrp. (B/s)"},
+        {"", "comm_bytes_per_step", DerivedMetric::none, "Net Vol. (B/step)"}}},
+      {"transfer",
+       "All-reduce transfer speed",
+       {"busbw", "time_us"},
+       {{"nodes", "", DerivedMetric::none, "Nodes"},
+        {"gpus_per_node", "", DerivedMetric::none, "GPUs per Node"},
+        {"backend", "", DerivedMetric::none, "Backend"},
+        {"", "busbw", DerivedMetric::none, "Transfer speed (GB/s)"},
+        {"", "time_us", DerivedMetric::none, "Time (us)"}}},
+  };
+  return kPresets;
+}
+
+bool contains(const std::vector<std::string>& names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+spec::ReportTable table_of(const Preset& p, const ParamInfo& params, const std::vector<std::string>& metrics) {
+  spec::ReportTable t;
+  t.name = std::string(p.name);
+  t.title = std::string(p.title);
+  t.spread = spec::Spread::ci95;
+  const bool can_scale = contains(params.all, "nodes") && contains(params.all, "gpus_per_node");
+  if (can_scale) t.baseline = {{"nodes", "1"}, {"gpus_per_node", "1"}};
+  std::vector<std::string> shown;
+  for (const auto& c : p.columns) {
+    if (!c.param.empty() && contains(params.all, c.param)) {
+      t.columns.push_back({std::string(c.param), "", "", DerivedMetric::none, std::string(c.label), 0, {}});
+      shown.emplace_back(c.param);
+    }
+  }
+  for (const auto& v : params.varying)
+    if (!contains(shown, v)) t.columns.push_back({v, "", "", DerivedMetric::none, "", 0, {}});
+  for (const auto& c : p.columns) {
+    if (c.metric.empty() || !contains(metrics, c.metric)) continue;
+    if (c.derived != DerivedMetric::none && !can_scale) continue;
+    t.columns.push_back({"", std::string(c.metric), "", c.derived, std::string(c.label), 0, {}});
+  }
+  return t;
+}
+
+}  // namespace
+
+std::vector<spec::ReportTable> default_tables(const std::vector<PointResult>& results) {
+  const ParamInfo params = param_info(results);
+  const std::vector<std::string> metrics = metric_names(results);
+  std::vector<spec::ReportTable> out;
+  for (const Preset& p : presets())
+    if (std::all_of(p.requires_metrics.begin(), p.requires_metrics.end(), [&](std::string_view m) { return contains(metrics, m); }))
+      out.push_back(table_of(p, params, metrics));
+  return out;
+}
+
+}  // namespace sweep::report
