@@ -41,26 +41,42 @@ std::vector<PointResult> point_results(const CampaignData& data) {
     else if (run.state == store::RunState::failed) ++r.failed;
     else ++r.unfinished;
   }
-  // Per point and metric: the per-run means, in run order.
-  struct PerRun { double sum = 0; std::size_t n = 0; };
-  std::map<std::pair<std::size_t, std::string>, std::map<std::int64_t, PerRun>> samples;
+  // Per point and metric: the per-run means, in run order. Rows come ordered by run (Store::metrics),
+  // so each run's values of a metric are summed until the run changes. Metric names are interned to
+  // small ids to keep string work out of the 200,000-row loop.
+  std::unordered_map<std::string, std::size_t> metric_ids;
+  std::vector<const store::MetricRecord*> first_of_metric;
+  struct Open { std::int64_t run = -1; double sum = 0; std::size_t n = 0; };
+  std::vector<std::vector<std::vector<double>>> values(out.size());  // [point][metric id] -> per-run means
+  std::vector<std::vector<Open>> open(out.size());
+  const auto close = [](Open& o, std::vector<double>& into) {
+    if (o.n) into.push_back(o.sum / static_cast<double>(o.n));
+    o = Open{};
+  };
+  std::size_t p = 0;
+  std::string_view last_point;
   for (const auto& row : data.metrics) {
     if (row.state != store::RunState::succeeded) continue;
-    const std::size_t p = index.at(row.point_id);
-    auto& per_run = samples[{p, row.metric.name}][row.run_id];
-    per_run.sum += row.metric.value;
-    ++per_run.n;
-    auto& stats = out[p].metrics[row.metric.name];
-    stats.unit = row.metric.unit;
-    stats.better = row.metric.better;
+    if (row.point_id != last_point) p = index.at(row.point_id), last_point = row.point_id;
+    const auto [it, added] = metric_ids.try_emplace(row.metric.name, first_of_metric.size());
+    if (added) first_of_metric.push_back(&row.metric);
+    const std::size_t m = it->second;
+    if (values[p].size() <= m) values[p].resize(m + 1), open[p].resize(m + 1);
+    Open& o = open[p][m];
+    if (o.run != row.run_id) close(o, values[p][m]), o.run = row.run_id;
+    o.sum += row.metric.value;
+    ++o.n;
   }
-  for (const auto& [key, runs] : samples) {
-    std::vector<double> values;
-    for (const auto& [run_id, pr] : runs) values.push_back(pr.sum / static_cast<double>(pr.n));
-    auto& m = out[key.first].metrics[key.second];
-    m.summary = stats::summarize(values);
-    m.values = std::move(values);
-  }
+  for (std::size_t i = 0; i < out.size(); ++i)
+    for (std::size_t m = 0; m < values[i].size(); ++m) {
+      close(open[i][m], values[i][m]);
+      if (values[i][m].empty()) continue;
+      auto& stats = out[i].metrics[first_of_metric[m]->name];
+      stats.unit = first_of_metric[m]->unit;
+      stats.better = first_of_metric[m]->better;
+      stats.summary = stats::summarize(values[i][m]);
+      stats.values = std::move(values[i][m]);
+    }
   return out;
 }
 

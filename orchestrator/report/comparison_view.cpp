@@ -40,7 +40,7 @@ CampaignComparison compare_campaigns(const CampaignData& baseline, const Campaig
   std::map<std::string, const PointResult*> by_id;
   for (const auto& r : base) by_id[r.point->point_id] = &r;
   std::set<std::string> seen;
-  const std::vector<std::string> all_b = metric_names(baseline), all_c = metric_names(candidate);
+  const std::vector<std::string> all_b = metric_names(base), all_c = metric_names(cand);
   for (const auto& m : metrics)
     if (std::find(all_b.begin(), all_b.end(), m) == all_b.end() && std::find(all_c.begin(), all_c.end(), m) == all_c.end())
       throw Error(ErrorKind::usage, fmt::format("--metrics: neither campaign has a metric \"{}\"{}", m, did_you_mean(m, all_b)));

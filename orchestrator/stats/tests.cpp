@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <vector>
 
@@ -41,7 +42,11 @@ double candidate_rank_sum(std::span<const double> baseline, std::span<const doub
 
 // P(U >= u) under the null for samples of m and n distinct values: the number of arrangements with
 // U = v follows f(m, n, v) = f(m - 1, n, v - n) + f(m, n - 1, v), over C(m + n, m) arrangements.
-double exact_sf(int m, int n, double u) {
+const std::vector<double>& exact_counts(int m, int n) {
+  // The distribution depends on the sample sizes only: computed once per (m, n) and thread.
+  thread_local std::map<std::pair<int, int>, std::vector<double>> cache;
+  auto& counts = cache[{m, n}];
+  if (!counts.empty()) return counts;
   const int top = m * n;
   // counts[j][v]: arrangements of i values of the first sample and j of the second with U = v.
   std::vector<std::vector<double>> previous(static_cast<std::size_t>(n + 1), std::vector<double>(top + 1, 0.0));
@@ -54,10 +59,15 @@ double exact_sf(int m, int n, double u) {
         current[j][v] = (v >= j ? previous[j][v - j] : 0.0) + current[j - 1][v];
     previous = std::move(current);
   }
-  const auto& counts = previous[static_cast<std::size_t>(n)];
+  counts = std::move(previous[static_cast<std::size_t>(n)]);
+  return counts;
+}
+
+double exact_sf(int m, int n, double u) {
+  const std::vector<double>& counts = exact_counts(m, n);
   const double total = std::accumulate(counts.begin(), counts.end(), 0.0);
   double tail = 0;
-  for (int v = static_cast<int>(std::ceil(u)); v <= top; ++v) tail += counts[v];
+  for (int v = static_cast<int>(std::ceil(u)); v <= m * n; ++v) tail += counts[v];
   return tail / total;
 }
 
