@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <set>
 #include <unordered_map>
 
@@ -28,6 +29,26 @@ CampaignData load_campaign(const store::Store& db, const std::string& label) {
   return data;
 }
 
+namespace {
+
+/// Summaries per index of (index, value) pairs; empty when all indices are 0.
+std::vector<std::pair<std::int64_t, stats::Summary>> summarize_by_index(std::vector<std::pair<std::int64_t, double>>& pairs) {
+  std::vector<std::pair<std::int64_t, stats::Summary>> out;
+  if (std::all_of(pairs.begin(), pairs.end(), [](const auto& p) { return p.first == 0; })) return out;
+  std::stable_sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<double> sample;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    sample.push_back(pairs[i].second);
+    if (i + 1 == pairs.size() || pairs[i + 1].first != pairs[i].first) {
+      out.emplace_back(pairs[i].first, stats::summarize(sample));
+      sample.clear();
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<PointResult> point_results(const CampaignData& data) {
   std::vector<PointResult> out(data.points.size());
   std::unordered_map<std::string, std::size_t> index;
@@ -49,6 +70,7 @@ std::vector<PointResult> point_results(const CampaignData& data) {
   struct Open { std::int64_t run = -1; double sum = 0; std::size_t n = 0; };
   std::vector<std::vector<std::vector<double>>> values(out.size());  // [point][metric id] -> per-run means
   std::vector<std::vector<Open>> open(out.size());
+  std::vector<std::vector<std::vector<std::pair<std::int64_t, double>>>> indexed(out.size());  // [point][metric]
   const auto close = [](Open& o, std::vector<double>& into) {
     if (o.n) into.push_back(o.sum / static_cast<double>(o.n));
     o = Open{};
@@ -61,7 +83,8 @@ std::vector<PointResult> point_results(const CampaignData& data) {
     const auto [it, added] = metric_ids.try_emplace(row.metric.name, first_of_metric.size());
     if (added) first_of_metric.push_back(&row.metric);
     const std::size_t m = it->second;
-    if (values[p].size() <= m) values[p].resize(m + 1), open[p].resize(m + 1);
+    if (values[p].size() <= m) values[p].resize(m + 1), open[p].resize(m + 1), indexed[p].resize(m + 1);
+    indexed[p][m].emplace_back(row.metric.index, row.metric.value);
     Open& o = open[p][m];
     if (o.run != row.run_id) close(o, values[p][m]), o.run = row.run_id;
     o.sum += row.metric.value;
@@ -76,6 +99,7 @@ std::vector<PointResult> point_results(const CampaignData& data) {
       stats.better = first_of_metric[m]->better;
       stats.summary = stats::summarize(values[i][m]);
       stats.values = std::move(values[i][m]);
+      stats.by_index = summarize_by_index(indexed[i][m]);
     }
   return out;
 }

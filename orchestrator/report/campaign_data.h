@@ -30,6 +30,9 @@ struct MetricStats {
   std::string better;
   stats::Summary summary;
   std::vector<double> values;  // the per-run values summarised, in run order
+  /// For a metric reported at several indices in a run (e.g. one row per message size): the summary
+  /// of each index over the runs, by ascending index. Empty when every value has index 0.
+  std::vector<std::pair<std::int64_t, stats::Summary>> by_index;
 };
 
 struct PointResult {

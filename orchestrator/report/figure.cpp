@@ -55,14 +55,20 @@ std::string series_label(const PointResult& r, const std::vector<std::string>& s
   return join(parts, ", ");
 }
 
+/// One plotted value of a point: its x (text and whether it is a number) and y.
+struct Entry {
+  std::string x;
+  bool numeric = true;
+  Point3 value;
+};
+
 /// Distinct x values, numerically sorted when every one is a number, else in first-appearance order.
-void lay_out_x(const std::vector<PointResult>& results, const std::string& x, Layout& layout) {
-  for (const auto& r : results) {
-    const auto* p = find_param(*r.point, x);
-    layout.numeric_x = layout.numeric_x && is_number(*p);
-    if (std::find(layout.x_values.begin(), layout.x_values.end(), p->value) == layout.x_values.end())
-      layout.x_values.push_back(p->value);
-  }
+void lay_out_x(const std::vector<std::vector<Entry>>& entries, Layout& layout) {
+  for (const auto& point : entries)
+    for (const auto& e : point) {
+      layout.numeric_x = layout.numeric_x && e.numeric;
+      if (std::find(layout.x_values.begin(), layout.x_values.end(), e.x) == layout.x_values.end()) layout.x_values.push_back(e.x);
+    }
   if (layout.numeric_x)
     std::sort(layout.x_values.begin(), layout.x_values.end(),
               [](const std::string& a, const std::string& b) { return std::stod(a) < std::stod(b); });
@@ -105,35 +111,71 @@ void check_names(const std::vector<PointResult>& results, const spec::ReportFigu
       fail_at(g.at, fmt::format("figure \"{}\": {}", g.name, e.what()));
     }
   };
-  need({g.x}, params, "x parameter");
+  std::vector<std::string> both = params;
+  both.insert(both.end(), metrics.begin(), metrics.end());
+  need({g.x}, both, "x parameter or metric");
+  if (g.kind == spec::FigureKind::scaling && !find_param(*results.front().point, g.x))
+    fail_at(g.at, fmt::format("figure \"{}\": a scaling figure needs a parameter as x, not metric \"{}\"", g.name, g.x));
   need({g.y}, metrics, "y metric");
   need(g.series, params, "series parameter");
   if (!g.facets.empty()) need({g.facets}, params, "facets parameter");
-  if (!g.predicted.empty()) {
-    std::vector<std::string> both = params;
-    both.insert(both.end(), metrics.begin(), metrics.end());
-    need({g.predicted}, both, "predicted parameter or metric");
-  }
+  if (!g.predicted.empty()) need({g.predicted}, both, "predicted parameter or metric");
+}
+
+std::string num(double v) { return std::isfinite(v) ? fmt::format("{:.10g}", v) : "NaN"; }
+
+const stats::Summary* at_index(const MetricStats& m, std::int64_t index) {
+  if (m.by_index.empty()) return index == 0 ? &m.summary : nullptr;
+  for (const auto& [i, s] : m.by_index)
+    if (i == index) return &s;
+  return nullptr;
+}
+
+/// A metric as x: one entry per index of y (e.g. per message size), x being that index's mean of the
+/// x metric. Points lacking either metric give none.
+std::vector<Entry> indexed_entries(const PointResult& r, const spec::ReportFigure& g) {
+  const auto y = r.metrics.find(g.y), x = r.metrics.find(g.x);
+  if (y == r.metrics.end() || x == r.metrics.end()) return {};
+  const auto predicted = r.metrics.find(g.predicted);
+  std::vector<Entry> out;
+  const auto add = [&](std::int64_t index, const stats::Summary& s) {
+    const stats::Summary* xs = at_index(x->second, index);
+    if (!xs || s.n == 0) return;
+    Entry e{num(xs->mean), true, {s.mean, s.ci_low, s.ci_high, NAN}};
+    if (predicted != r.metrics.end())
+      if (const stats::Summary* ps = at_index(predicted->second, index)) e.value.predicted = ps->mean;
+    out.push_back(e);
+  };
+  if (y->second.by_index.empty()) add(0, y->second.summary);
+  for (const auto& [index, s] : y->second.by_index) add(index, s);
+  return out;
+}
+
+std::vector<Entry> entries_of(const std::vector<PointResult>& results, std::size_t i, const spec::ReportFigure& g) {
+  const auto* x = find_param(*results[i].point, g.x);
+  if (!x) return indexed_entries(results[i], g);
+  return {Entry{x->value, is_number(*x), value_at(results, i, g)}};
 }
 
 Layout lay_out(const std::vector<PointResult>& results, const spec::ReportFigure& g) {
   Layout layout;
-  lay_out_x(results, g.x, layout);
+  std::vector<std::vector<Entry>> entries;
+  for (std::size_t i = 0; i < results.size(); ++i) entries.push_back(entries_of(results, i, g));
+  lay_out_x(entries, layout);
   for (std::size_t i = 0; i < results.size(); ++i) {
     Panel& panel = slot_named(layout.panels, g.facets.empty() ? "" : g.facets + "=" + value_of(results[i], g.facets));
     Series& series = slot_named(panel.series, series_label(results[i], g.series));
-    const std::string x = value_of(results[i], g.x);
-    const auto xi = static_cast<std::size_t>(std::find(layout.x_values.begin(), layout.x_values.end(), x) - layout.x_values.begin());
-    if (series.by_x.count(xi))
-      fail_at(g.at, fmt::format("figure \"{}\": several points share {}={}{}{}; name the parameters that tell them apart in "
-                                "\"series\" or \"facets\", or select one with \"where\"",
-                                g.name, g.x, x, series.label.empty() ? "" : " in series ", series.label));
-    series.by_x[xi] = value_at(results, i, g);
+    for (const Entry& e : entries[i]) {
+      const auto xi = static_cast<std::size_t>(std::find(layout.x_values.begin(), layout.x_values.end(), e.x) - layout.x_values.begin());
+      if (series.by_x.count(xi))
+        fail_at(g.at, fmt::format("figure \"{}\": several points share {}={}{}{}; name the parameters that tell them apart "
+                                  "in \"series\" or \"facets\", or select one with \"where\"",
+                                  g.name, g.x, e.x, series.label.empty() ? "" : " in series ", series.label));
+      series.by_x[xi] = e.value;
+    }
   }
   return layout;
 }
-
-std::string num(double v) { return std::isfinite(v) ? fmt::format("{:.10g}", v) : "NaN"; }
 
 std::string data_label(const std::string& text) {
   std::string out = text;

@@ -200,3 +200,46 @@ TEST_CASE("default tables take the seeds' shapes for the bundled workloads' metr
   // 1x2 of gpt2: S_2 = 18.5/(2·10.5).
   CHECK(scaling[0].cells[1][1].stats.summary.mean == Approx(18.5 / 21));
 }
+
+TEST_CASE("a metric as x plots one value per index: busbw vs message size per backend") {
+  CampaignData d;
+  d.campaign.label = "coll";
+  std::int64_t run_id = 0;
+  for (const char* backend : {"gloo", "mpi"}) {
+    const std::string id = std::string("p-") + backend;
+    d.points.push_back({id, static_cast<std::int64_t>(d.points.size()), {{"backend", backend, "string", false}}});
+    for (int rep = 0; rep < 3; ++rep) {
+      store::RunRecord r;
+      r.id = ++run_id;
+      r.point_id = id;
+      r.state = RunState::succeeded;
+      d.runs.push_back(r);
+      for (std::int64_t i = 0; i < 3; ++i) {
+        const double size = 1024.0 * static_cast<double>(1 << (2 * i));
+        d.metrics.push_back({r.id, id, rep, r.state, {"busbw", i, (backend[0] == 'g' ? 1.0 : 2.0) * static_cast<double>(i + 1) + rep, "GB/s", "higher"}});
+        d.metrics.push_back({r.id, id, rep, r.state, {"size_bytes", i, size, "B", ""}});
+      }
+    }
+  }
+  const auto results = point_results(d);
+  const auto& busbw = results[1].metrics.at("busbw");
+  REQUIRE(busbw.by_index.size() == 3);
+  CHECK(busbw.by_index[2].first == 2);
+  CHECK(busbw.by_index[2].second.mean == Approx(7.0));  // mpi, index 2: 6 + rep over reps 0..2
+  CHECK(results[0].metrics.at("size_bytes").by_index.size() == 3);
+
+  spec::ReportFigure g;
+  g.name = "busbw";
+  g.kind = spec::FigureKind::lines;
+  g.x = "size_bytes";
+  g.y = "busbw";
+  g.series = {"backend"};
+  g.log_x = true;
+  const FigureText f = build_figure(results, g, "coll");
+  CHECK(f.points == 6);
+  CHECK_THAT(f.data, Catch::Contains("# panel  series mpi\n1024\t3\t") && Catch::Contains("\n16384\t7\t"));
+  CHECK_THAT(f.script, Catch::Contains("set logscale x"));
+  g.kind = spec::FigureKind::scaling;
+  g.baseline = {{"backend", "gloo"}};
+  CHECK_THROWS_WITH(build_figure(results, g, "coll"), Catch::Contains("a scaling figure needs a parameter as x"));
+}
