@@ -1,6 +1,8 @@
 // The `sweep` command line: parses arguments, runs one subcommand, and maps errors to exit codes.
 #include <fmt/core.h>
 
+#include <malloc.h>
+
 #include <filesystem>
 
 #include "cli/command.h"
@@ -28,6 +30,10 @@ int run_main(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Reports hold a campaign's metric rows in a few large vectors and strings; glibc would map each one
+  // past 128 KiB separately and fault its pages in on every growth (a fifth of `sweep report`'s time on
+  // 200,000 rows). Keep them in the heap instead.
+  mallopt(M_MMAP_THRESHOLD, 64 * 1024 * 1024);
   try {
     return run_main(argc, argv);
   } catch (const sweep::Error& e) {

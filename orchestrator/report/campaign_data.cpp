@@ -62,7 +62,7 @@ std::vector<PointResult> point_results(const CampaignData& data) {
     else if (run.state == store::RunState::failed) ++r.failed;
     else ++r.unfinished;
   }
-  // Per point and metric: the per-run means, in run order. Rows come ordered by run (Store::metrics),
+  // Per point and metric: the per-run means, in run order. Each run's rows come together (Store::metrics),
   // so each run's values of a metric are summed until the run changes. Metric names are interned to
   // small ids to keep string work out of the 200,000-row loop.
   std::unordered_map<std::string, std::size_t> metric_ids;

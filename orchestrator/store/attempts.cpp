@@ -126,9 +126,13 @@ std::vector<MetricRow> Store::metrics(std::int64_t campaign_id) const {
     SQLite::Statement q(*db_,
                         "SELECT r.id, r.point_id, r.repetition, r.state, m.name, m.idx, m.value, m.unit, m.better "
                         "FROM runs r JOIN metrics m ON m.run_id = r.id AND m.attempt = r.attempt "
-                        "WHERE r.campaign_id = ? ORDER BY r.id, m.name, m.idx");
+                        "WHERE r.campaign_id = ? ORDER BY r.state, r.id, m.name, m.idx");  // the order of runs_by_state: no sort
     q.bind(1, campaign_id);
+    SQLite::Statement count(*db_, "SELECT count(*) FROM runs r JOIN metrics m ON m.run_id = r.id AND m.attempt = r.attempt "
+                                  "WHERE r.campaign_id = ?");
+    count.bind(1, campaign_id);
     std::vector<MetricRow> out;
+    if (count.executeStep()) out.reserve(static_cast<std::size_t>(count.getColumn(0).getInt64()));
     while (q.executeStep()) {
       MetricRow row;
       row.run_id = q.getColumn(0).getInt64();

@@ -74,8 +74,8 @@ class Store {
   std::vector<SubmissionRecord> submissions(std::int64_t campaign_id) const;
 
   // --- results ----------------------------------------------------------------------------------
-  /// Metrics of each run's latest attempt, for every run of the campaign (any state), ordered by run id,
-  /// then metric name and index.
+  /// Metrics of each run's latest attempt, for every run of the campaign (any state), ordered by run
+  /// state, run id, metric name and index: each run's rows together, runs of a state in id order.
   std::vector<MetricRow> metrics(std::int64_t campaign_id) const;
   KeyValues provenance(std::int64_t run_id, int attempt) const;
 

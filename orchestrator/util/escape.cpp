@@ -1,6 +1,7 @@
 #include "util/escape.h"
 
 #include <cstdint>
+#include <iterator>
 
 #include <cmath>
 
@@ -73,6 +74,11 @@ std::string csv_field(std::string_view text) {
 }
 
 std::string json_number(double value) { return std::isfinite(value) ? fmt::format("{}", value) : std::string("null"); }
+
+void append_json_number(std::string& out, double value) {
+  if (std::isfinite(value)) fmt::format_to(std::back_inserter(out), "{}", value);
+  else out += "null";
+}
 
 std::string xml_text(std::string_view text) {
   std::string out;

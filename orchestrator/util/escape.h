@@ -11,6 +11,7 @@ void append_json_string(std::string& out, std::string_view text);
 std::string json_string(std::string_view text);
 /// A JSON number with full precision, or null for NaN and infinities (JSON has neither).
 std::string json_number(double value);
+void append_json_number(std::string& out, double value);
 
 /// XML character data and attribute values: & < > " escaped.
 std::string xml_text(std::string_view text);
