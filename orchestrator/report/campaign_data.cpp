@@ -47,6 +47,58 @@ std::vector<std::pair<std::int64_t, stats::Summary>> summarize_by_index(std::vec
   return out;
 }
 
+/// One point's values of one metric as the rows stream by. Each run's rows come together
+/// (Store::metrics), so a run's values are summed until the run changes, then closed into its mean.
+struct Accumulator {
+  std::int64_t run = -1;
+  double sum = 0;
+  std::size_t n = 0;
+  std::vector<double> per_run;                             // closed runs' means, in run order
+  std::vector<std::pair<std::int64_t, double>> indexed;  // every (index, value)
+
+  void add(const store::MetricRow& row) {
+    if (run != row.run_id) close(), run = row.run_id;
+    sum += row.metric.value;
+    ++n;
+    indexed.emplace_back(row.metric.index, row.metric.value);
+  }
+  void close() {
+    if (n) per_run.push_back(sum / static_cast<double>(n));
+    sum = 0, n = 0;
+  }
+};
+
+/// Fills out[p].metrics from the succeeded runs' rows. Metric names are interned to small ids to keep
+/// string work out of the 200,000-row loop.
+void aggregate_metrics(const CampaignData& data, const std::unordered_map<std::string, std::size_t>& point_index,
+                       std::vector<PointResult>& out) {
+  std::unordered_map<std::string, std::size_t> metric_ids;
+  std::vector<const store::MetricRecord*> first_of_metric;
+  std::vector<std::vector<Accumulator>> acc(out.size());  // [point][metric id]
+  std::size_t p = 0;
+  std::string_view last_point;
+  for (const auto& row : data.metrics) {
+    if (row.state != store::RunState::succeeded) continue;
+    if (row.point_id != last_point) p = point_index.at(row.point_id), last_point = row.point_id;
+    const auto [it, added] = metric_ids.try_emplace(row.metric.name, first_of_metric.size());
+    if (added) first_of_metric.push_back(&row.metric);
+    if (acc[p].size() <= it->second) acc[p].resize(it->second + 1);
+    acc[p][it->second].add(row);
+  }
+  for (std::size_t i = 0; i < out.size(); ++i)
+    for (std::size_t m = 0; m < acc[i].size(); ++m) {
+      Accumulator& a = acc[i][m];
+      a.close();
+      if (a.per_run.empty()) continue;
+      auto& stats = out[i].metrics[first_of_metric[m]->name];
+      stats.unit = first_of_metric[m]->unit;
+      stats.better = first_of_metric[m]->better;
+      stats.summary = stats::summarize(a.per_run);
+      stats.values = std::move(a.per_run);
+      stats.by_index = summarize_by_index(a.indexed);
+    }
+}
+
 }  // namespace
 
 std::vector<PointResult> point_results(const CampaignData& data) {
@@ -62,45 +114,7 @@ std::vector<PointResult> point_results(const CampaignData& data) {
     else if (run.state == store::RunState::failed) ++r.failed;
     else ++r.unfinished;
   }
-  // Per point and metric: the per-run means, in run order. Each run's rows come together (Store::metrics),
-  // so each run's values of a metric are summed until the run changes. Metric names are interned to
-  // small ids to keep string work out of the 200,000-row loop.
-  std::unordered_map<std::string, std::size_t> metric_ids;
-  std::vector<const store::MetricRecord*> first_of_metric;
-  struct Open { std::int64_t run = -1; double sum = 0; std::size_t n = 0; };
-  std::vector<std::vector<std::vector<double>>> values(out.size());  // [point][metric id] -> per-run means
-  std::vector<std::vector<Open>> open(out.size());
-  std::vector<std::vector<std::vector<std::pair<std::int64_t, double>>>> indexed(out.size());  // [point][metric]
-  const auto close = [](Open& o, std::vector<double>& into) {
-    if (o.n) into.push_back(o.sum / static_cast<double>(o.n));
-    o = Open{};
-  };
-  std::size_t p = 0;
-  std::string_view last_point;
-  for (const auto& row : data.metrics) {
-    if (row.state != store::RunState::succeeded) continue;
-    if (row.point_id != last_point) p = index.at(row.point_id), last_point = row.point_id;
-    const auto [it, added] = metric_ids.try_emplace(row.metric.name, first_of_metric.size());
-    if (added) first_of_metric.push_back(&row.metric);
-    const std::size_t m = it->second;
-    if (values[p].size() <= m) values[p].resize(m + 1), open[p].resize(m + 1), indexed[p].resize(m + 1);
-    indexed[p][m].emplace_back(row.metric.index, row.metric.value);
-    Open& o = open[p][m];
-    if (o.run != row.run_id) close(o, values[p][m]), o.run = row.run_id;
-    o.sum += row.metric.value;
-    ++o.n;
-  }
-  for (std::size_t i = 0; i < out.size(); ++i)
-    for (std::size_t m = 0; m < values[i].size(); ++m) {
-      close(open[i][m], values[i][m]);
-      if (values[i][m].empty()) continue;
-      auto& stats = out[i].metrics[first_of_metric[m]->name];
-      stats.unit = first_of_metric[m]->unit;
-      stats.better = first_of_metric[m]->better;
-      stats.summary = stats::summarize(values[i][m]);
-      stats.values = std::move(values[i][m]);
-      stats.by_index = summarize_by_index(indexed[i][m]);
-    }
+  aggregate_metrics(data, index, out);
   return out;
 }
 

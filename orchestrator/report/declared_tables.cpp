@@ -24,6 +24,8 @@ auto at_location(const SourceLocation& at, F&& f) {
 
 std::vector<std::string> param_names(const std::vector<PointResult>& results) { return param_info(results).all; }
 
+using Bases = std::vector<std::optional<std::size_t>>;
+
 /// Orders points by the `rows` parameters (numerically when both values are numbers), keeping point
 /// order among equals.
 void sort_rows(std::vector<PointResult>& results, const std::vector<std::string>& rows) {
@@ -54,21 +56,23 @@ void check_columns(const spec::ReportTable& spec, const std::vector<PointResult>
   for (const auto& c : spec.columns) {
     if (!c.metric.empty()) {
       seen_metric = true;
-      at_location(c.at, [&] { require_known({c.metric}, metrics, "metric"); return 0; });
+      require_known_at(c.at, {c.metric}, metrics, "metric");
       continue;
     }
     if (seen_metric)
       fail_at(c.at, "parameter and value columns come before metric columns (they label the rows)");
-    if (!c.param.empty()) at_location(c.at, [&] { require_known({c.param}, params, "parameter"); return 0; });
+    if (!c.param.empty()) require_known_at(c.at, {c.param}, params, "parameter");
   }
 }
 
 Cell metric_cell(const spec::ReportColumn& c, const spec::ReportTable& spec, const std::vector<PointResult>& results,
-                 std::size_t i) {
+                 const Bases& bases, std::size_t i) {
   Cell cell;
   cell.digits = c.digits > 0 ? c.digits : spec.digits;
   if (c.derived != spec::DerivedMetric::none) {
-    const auto stats = at_location(c.at, [&] { return derive(c.derived, c.metric, results, i, spec.baseline); });
+    if (!bases[i]) return cell;
+    const auto stats =
+        at_location(c.at, [&] { return derive(c.derived, c.metric, results[i], results[*bases[i]], spec.baseline); });
     if (stats) cell.present = true, cell.stats = *stats;
     return cell;
   }
@@ -79,10 +83,13 @@ Cell metric_cell(const spec::ReportColumn& c, const spec::ReportTable& spec, con
 
 Table columns_table(std::vector<PointResult> results, const spec::ReportTable& spec) {
   check_columns(spec, results);
-  at_location(spec.at, [&] { require_known(spec.rows, param_names(results), "row parameter"); return 0; });
-  // Derived values look up baselines among all selected points, before sorting changes nothing: the
-  // lookup is by parameters, not position.
+  require_known_at(spec.at, spec.rows, param_names(results), "row parameter");
   sort_rows(results, spec.rows);
+  // Baselines are looked up among all selected points, by parameters, once per table.
+  const bool derives = std::any_of(spec.columns.begin(), spec.columns.end(),
+                                   [](const auto& c) { return c.derived != spec::DerivedMetric::none; });
+  const Bases bases = derives ? at_location(spec.at, [&] { return baseline_indices(results, spec.baseline); })
+                              : Bases(results.size());
   Table t;
   t.name = spec.name;
   t.title = spec.title.empty() ? spec.name : spec.title;
@@ -97,7 +104,7 @@ Table columns_table(std::vector<PointResult> results, const spec::ReportTable& s
     for (const auto& c : spec.columns) {
       if (!c.param.empty()) keys.push_back(find_param(*results[i].point, c.param)->value);
       else if (c.metric.empty()) keys.push_back(c.value);
-      else cells.push_back(metric_cell(c, spec, results, i));
+      else cells.push_back(metric_cell(c, spec, results, bases, i));
     }
     t.row_values.push_back(std::move(keys));
     t.cells.push_back(std::move(cells));
@@ -107,11 +114,20 @@ Table columns_table(std::vector<PointResult> results, const spec::ReportTable& s
 
 }  // namespace
 
+void require_known_at(const SourceLocation& at, const std::vector<std::string>& names, const std::vector<std::string>& known,
+                      const char* what, const std::string& context) {
+  try {
+    require_known(names, known, what);
+  } catch (const Error& e) {
+    fail_at(at, context + e.what());
+  }
+}
+
 std::vector<PointResult> select_points(const std::vector<PointResult>& results, const spec::ParamMatch& where,
                                        const SourceLocation& at) {
   std::vector<std::string> names;
   for (const auto& [k, v] : where) names.push_back(k);
-  at_location(at, [&] { require_known(names, param_names(results), "parameter in \"where\""); return 0; });
+  require_known_at(at, names, param_names(results), "parameter in \"where\"");
   std::vector<PointResult> out;
   for (const auto& r : results) {
     const bool match = std::all_of(where.begin(), where.end(), [&](const auto& kv) {

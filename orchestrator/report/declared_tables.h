@@ -10,6 +10,10 @@
 
 namespace sweep::report {
 
+/// require_known (report/table.h) with the error at `at`, `context` (e.g. `figure "f": `) before it.
+void require_known_at(const SourceLocation& at, const std::vector<std::string>& names, const std::vector<std::string>& known,
+                      const char* what, const std::string& context = "");
+
 /// The results whose parameters equal every `where` value (canonical text), in order.
 std::vector<PointResult> select_points(const std::vector<PointResult>& results, const spec::ParamMatch& where,
                                        const SourceLocation& at);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 #include "report/table.h"
 #include "stats/ratio.h"
@@ -19,17 +20,24 @@ const std::string* baseline_value(const spec::ParamMatch& baseline, const std::s
   return nullptr;
 }
 
-bool is_baseline_of(const store::PointRecord& candidate, const store::PointRecord& p, const spec::ParamMatch& baseline) {
-  for (const auto& pr : candidate.params) {
+/// The parameters a point shares with its baseline point: every non-derived one outside `baseline`,
+/// with the baseline's own values substituted in, so a point and its baseline get the same key.
+std::string baseline_key(const store::PointRecord& p, const spec::ParamMatch& baseline) {
+  std::string key;
+  for (const auto& pr : p.params) {
     if (pr.derived) continue;
     const std::string* wanted = baseline_value(baseline, pr.name);
-    if (wanted) {
-      if (pr.value != *wanted) return false;
-    } else if (const auto* other = find_param(p, pr.name); !other || other->value != pr.value) {
-      return false;
-    }
+    key += wanted ? *wanted : pr.value;
+    key += '\0';
   }
-  return true;
+  return key;
+}
+
+bool is_baseline(const store::PointRecord& p, const spec::ParamMatch& baseline) {
+  return std::all_of(baseline.begin(), baseline.end(), [&](const auto& kv) {
+    const auto* pr = find_param(p, kv.first);
+    return pr && pr->value == kv.second;
+  });
 }
 
 double number_of(const store::PointRecord& p, const std::string& name) {
@@ -42,17 +50,24 @@ double number_of(const store::PointRecord& p, const std::string& name) {
 
 }  // namespace
 
-std::optional<std::size_t> baseline_index(const std::vector<PointResult>& results, std::size_t i,
-                                          const spec::ParamMatch& baseline) {
-  if (results.empty()) return std::nullopt;
-  std::vector<std::string> known;
-  for (const auto& pr : results.front().point->params) known.push_back(pr.name);
+std::vector<std::optional<std::size_t>> baseline_indices(const std::vector<PointResult>& results,
+                                                         const spec::ParamMatch& baseline) {
+  std::vector<std::optional<std::size_t>> out(results.size());
+  if (results.empty()) return out;
   std::vector<std::string> names;
   for (const auto& [k, v] : baseline) names.push_back(k);
-  require_known(names, known, "baseline parameter");
+  require_known(names, param_info(results).all, "baseline parameter");
+  std::unordered_map<std::string, std::size_t> bases;
   for (std::size_t j = 0; j < results.size(); ++j)
-    if (is_baseline_of(*results[j].point, *results[i].point, baseline)) return j;
-  return std::nullopt;
+    if (is_baseline(*results[j].point, baseline)) bases.try_emplace(baseline_key(*results[j].point, baseline), j);
+  for (std::size_t i = 0; i < results.size(); ++i)
+    if (const auto it = bases.find(baseline_key(*results[i].point, baseline)); it != bases.end()) out[i] = it->second;
+  return out;
+}
+
+std::optional<std::size_t> baseline_index(const std::vector<PointResult>& results, std::size_t i,
+                                          const spec::ParamMatch& baseline) {
+  return baseline_indices(results, baseline).at(i);
 }
 
 double scale_against(const PointResult& point, const PointResult& base, const spec::ParamMatch& baseline) {
@@ -61,14 +76,11 @@ double scale_against(const PointResult& point, const PointResult& base, const sp
   return n;
 }
 
-std::optional<MetricStats> derive(spec::DerivedMetric kind, const std::string& metric,
-                                  const std::vector<PointResult>& results, std::size_t i,
-                                  const spec::ParamMatch& baseline) {
-  const auto b = baseline_index(results, i, baseline);
-  if (!b) return std::nullopt;
-  const auto pit = results[i].metrics.find(metric);
-  const auto bit = results[*b].metrics.find(metric);
-  if (pit == results[i].metrics.end() || bit == results[*b].metrics.end()) return std::nullopt;
+std::optional<MetricStats> derive(spec::DerivedMetric kind, const std::string& metric, const PointResult& point,
+                                  const PointResult& base_point, const spec::ParamMatch& baseline) {
+  const auto pit = point.metrics.find(metric);
+  const auto bit = base_point.metrics.find(metric);
+  if (pit == point.metrics.end() || bit == base_point.metrics.end()) return std::nullopt;
   const MetricStats& p = pit->second;
   const MetricStats& base = bit->second;
   if (p.summary.n == 0 || base.summary.n == 0) return std::nullopt;
@@ -77,7 +89,7 @@ std::optional<MetricStats> derive(spec::DerivedMetric kind, const std::string& m
                                       : stats::ratio_of_means(p.summary, base.summary);
   double factor = 1;
   MetricStats out;
-  if (kind != spec::DerivedMetric::speedup) factor = 1 / scale_against(results[i], results[*b], baseline);
+  if (kind != spec::DerivedMetric::speedup) factor = 1 / scale_against(point, base_point, baseline);
   if (kind == spec::DerivedMetric::efficiency) factor *= 100, out.unit = "%";
   out.better = "higher";
   out.summary.n = std::min(p.summary.n, base.summary.n);
@@ -90,6 +102,14 @@ std::optional<MetricStats> derive(spec::DerivedMetric kind, const std::string& m
   // table showing sd shows the propagated uncertainty.
   out.summary.sd = r.interval ? (out.summary.ci_high - out.summary.ci_low) / 4 * std::sqrt(static_cast<double>(out.summary.n)) : 0;
   return out;
+}
+
+std::optional<MetricStats> derive(spec::DerivedMetric kind, const std::string& metric,
+                                  const std::vector<PointResult>& results, std::size_t i,
+                                  const spec::ParamMatch& baseline) {
+  const auto b = baseline_index(results, i, baseline);
+  if (!b) return std::nullopt;
+  return derive(kind, metric, results[i], results[*b], baseline);
 }
 
 }  // namespace sweep::report

@@ -17,17 +17,23 @@
 
 namespace sweep::report {
 
-/// The index in `results` of results[i]'s baseline point; nullopt when the campaign has none.
-/// Error(usage) when a baseline parameter is not a parameter of the points.
+/// The index in `results` of every point's baseline point (nullopt where the campaign has none), found in
+/// one pass. Error(usage) when a baseline parameter is not a parameter of the points.
+std::vector<std::optional<std::size_t>> baseline_indices(const std::vector<PointResult>& results,
+                                                         const spec::ParamMatch& baseline);
+/// The same for results[i] alone.
 std::optional<std::size_t> baseline_index(const std::vector<PointResult>& results, std::size_t i,
                                           const spec::ParamMatch& baseline);
 
 /// n of results[i] against its baseline; Error(usage) when a baseline parameter is not a number.
 double scale_against(const PointResult& point, const PointResult& base, const spec::ParamMatch& baseline);
 
-/// The derived value of `metric` at results[i] as MetricStats (mean = the value, ci_low/ci_high = its
-/// interval, n = the smaller sample, unit "" or "%"); nullopt when the point or its baseline lacks the
-/// metric or has no baseline.
+/// The derived value of `metric` at `point` against `base` as MetricStats (mean = the value,
+/// ci_low/ci_high = its interval, n = the smaller sample, unit "" or "%"); nullopt when either lacks
+/// the metric.
+std::optional<MetricStats> derive(spec::DerivedMetric kind, const std::string& metric, const PointResult& point,
+                                  const PointResult& base, const spec::ParamMatch& baseline);
+/// The same at results[i] against its baseline point; nullopt also when it has none.
 std::optional<MetricStats> derive(spec::DerivedMetric kind, const std::string& metric,
                                   const std::vector<PointResult>& results, std::size_t i,
                                   const spec::ParamMatch& baseline);

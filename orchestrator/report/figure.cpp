@@ -84,11 +84,12 @@ T& slot_named(std::vector<T>& items, const std::string& label) {
   return items.back();
 }
 
-Point3 value_at(const std::vector<PointResult>& results, std::size_t i, const spec::ReportFigure& g) {
+Point3 value_at(const std::vector<PointResult>& results, std::size_t i, std::optional<std::size_t> base,
+               const spec::ReportFigure& g) {
   Point3 v;
   std::optional<MetricStats> stats;
   if (g.kind == spec::FigureKind::scaling) {
-    stats = derive(spec::DerivedMetric::scaling, g.y, results, i, g.baseline);
+    if (base) stats = derive(spec::DerivedMetric::scaling, g.y, results[i], results[*base], g.baseline);
   } else if (const auto it = results[i].metrics.find(g.y); it != results[i].metrics.end()) {
     stats = it->second;
   }
@@ -104,12 +105,9 @@ Point3 value_at(const std::vector<PointResult>& results, std::size_t i, const sp
 void check_names(const std::vector<PointResult>& results, const spec::ReportFigure& g) {
   const auto params = param_info(results).all;
   const auto metrics = metric_names(results);
+  const std::string context = fmt::format("figure \"{}\": ", g.name);
   const auto need = [&](const std::vector<std::string>& names, const std::vector<std::string>& known, const char* what) {
-    try {
-      require_known(names, known, what);
-    } catch (const Error& e) {
-      fail_at(g.at, fmt::format("figure \"{}\": {}", g.name, e.what()));
-    }
+    require_known_at(g.at, names, known, what, context);
   };
   std::vector<std::string> both = params;
   both.insert(both.end(), metrics.begin(), metrics.end());
@@ -151,16 +149,19 @@ std::vector<Entry> indexed_entries(const PointResult& r, const spec::ReportFigur
   return out;
 }
 
-std::vector<Entry> entries_of(const std::vector<PointResult>& results, std::size_t i, const spec::ReportFigure& g) {
+std::vector<Entry> entries_of(const std::vector<PointResult>& results, std::size_t i, std::optional<std::size_t> base,
+                              const spec::ReportFigure& g) {
   const auto* x = find_param(*results[i].point, g.x);
   if (!x) return indexed_entries(results[i], g);
-  return {Entry{x->value, is_number(*x), value_at(results, i, g)}};
+  return {Entry{x->value, is_number(*x), value_at(results, i, base, g)}};
 }
 
 Layout lay_out(const std::vector<PointResult>& results, const spec::ReportFigure& g) {
   Layout layout;
+  const auto bases = g.kind == spec::FigureKind::scaling ? baseline_indices(results, g.baseline)
+                                                        : std::vector<std::optional<std::size_t>>(results.size());
   std::vector<std::vector<Entry>> entries;
-  for (std::size_t i = 0; i < results.size(); ++i) entries.push_back(entries_of(results, i, g));
+  for (std::size_t i = 0; i < results.size(); ++i) entries.push_back(entries_of(results, i, bases[i], g));
   lay_out_x(entries, layout);
   for (std::size_t i = 0; i < results.size(); ++i) {
     Panel& panel = slot_named(layout.panels, g.facets.empty() ? "" : g.facets + "=" + value_of(results[i], g.facets));
@@ -224,7 +225,7 @@ std::string series_title(const Series& s, const char* suffix) {
   return gnuplot_quote(s.label.empty() ? std::string(suffix[0] ? suffix + 1 : "") : s.label + suffix);
 }
 
-std::string plot_line(const Layout& layout, const Panel& panel, std::size_t& block, const spec::ReportFigure& g) {
+std::string plot_line(const Panel& panel, std::size_t& block, const spec::ReportFigure& g) {
   const std::string file = gnuplot_quote(g.name + ".dat");
   std::vector<std::string> parts;
   if (g.kind == spec::FigureKind::bars) {
@@ -242,7 +243,6 @@ std::string plot_line(const Layout& layout, const Panel& panel, std::size_t& blo
     ++block;
   }
   if (g.kind == spec::FigureKind::scaling) parts.push_back("1 with lines dt 3 lc rgb 'black' title 'ideal'");
-  (void)layout;
   return "plot " + join(parts, ", \\\n     ");
 }
 
@@ -270,15 +270,24 @@ std::string panel_settings(const Layout& layout, const spec::ReportFigure& g, co
   return out + fmt::format("set xtics ({})\nset offsets 0.3, 0.3, 0, 0\n", join(tics, ", "));
 }
 
+/// Panels are laid out up to 3 per row.
+struct Grid {
+  std::size_t rows, cols;
+};
+Grid grid_of(const Layout& layout) {
+  const std::size_t n = layout.panels.size(), cols = std::min<std::size_t>(n, 3);
+  return {(n + cols - 1) / cols, cols};
+}
+
 std::string body_text(const Layout& layout, const spec::ReportFigure& g, const std::string& title, const std::string& unit) {
   const std::size_t n = layout.panels.size();
-  const std::size_t cols = std::min<std::size_t>(n, 3), rows = (n + cols - 1) / cols;
+  const auto [rows, cols] = grid_of(layout);
   std::string out = panel_settings(layout, g, unit);
   if (n > 1) out += fmt::format("set multiplot layout {},{} title {}\n", rows, cols, gnuplot_quote(title));
   std::size_t block = 0;
   for (const auto& panel : layout.panels) {
     out += fmt::format("set title {}\n", gnuplot_quote(n > 1 ? panel.label : title));
-    out += plot_line(layout, panel, block, g) + "\n";
+    out += plot_line(panel, block, g) + "\n";
   }
   if (n > 1) out += "unset multiplot\n";
   return out;
@@ -313,8 +322,7 @@ FigureText build_figure(const std::vector<PointResult>& all, const spec::ReportF
   f.title = !g.title.empty() ? g.title : fmt::format("{}: {} vs {}", campaign, what, g.x);
   f.data = data_text(layout, g, f.points);
   const std::string body = body_text(layout, g, f.title, unit_of(results, g.y));
-  const std::size_t panels = std::min<std::size_t>(layout.panels.size(), 3);
-  const std::size_t rows = (layout.panels.size() + 2) / 3;
+  const auto [rows, panels] = grid_of(layout);
   f.script = fmt::format("# sweep figure {} of campaign {} (format 1): `gnuplot {}.gp` writes {}.svg and {}.pdf\n",
                          g.name, campaign, g.name, g.name, g.name);
   f.script += "set datafile separator \"\\t\"\nset datafile missing \"NaN\"\n";

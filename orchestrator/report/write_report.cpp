@@ -96,12 +96,14 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
   if (!figure_texts.empty()) fs::create_directories(fs::path(out.dir) / "figures");
   for (const auto& f : figure_texts) {
     HtmlFigure h{f.name, f.title, "", ""};
-    if (f.points == 0) h.error = "no values to plot (no succeeded run has the metric)";
-    else {
+    if (f.points == 0) {
+      h.error = "no values to plot (no succeeded run has the metric)";
+    } else {
       add("figures/" + f.name + ".gp", f.script);
       add("figures/" + f.name + ".dat", f.data);
       h.svg = draw(fs::path(out.dir) / "figures", f, h.error);
-      if (!h.svg.empty()) out.files.push_back(out.dir + "/figures/" + f.name + ".svg"), out.files.push_back(out.dir + "/figures/" + f.name + ".pdf");
+      if (!h.svg.empty())
+        for (const char* ext : {".svg", ".pdf"}) out.files.push_back(out.dir + "/figures/" + f.name + ext);
     }
     if (!h.error.empty()) out.figure_errors.push_back(f.name + ": " + h.error);
     figures.push_back(std::move(h));
