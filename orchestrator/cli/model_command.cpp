@@ -72,7 +72,8 @@ int run(const Options& o) {
     throw Error(ErrorKind::usage, "--tp and --pp need --batch, --seq, --width and --layers for the activation volumes");
   if (!(o.single_epoch > 0) || !(o.steps > 0))
     throw Error(ErrorKind::usage, "give --single-epoch SECONDS (one GPU) and --steps N (per epoch of the parallel run)");
-  const model::Workload w{*parameters, element_bytes(o.dtype), o.dp, o.tp, o.pp, o.microbatches, o.batch, o.seq, o.width, o.layers};
+  const model::Workload w{.parameters = *parameters, .element_bytes = element_bytes(o.dtype), .dp = o.dp, .tp = o.tp, .pp = o.pp,
+                          .microbatches = o.microbatches, .batch = o.batch, .seq = o.seq, .width = o.width, .layers = o.layers};
   const auto [link, label] = resolve_link(o, table);
   const model::Prediction p = model::predict(w, link, o.single_epoch, o.steps, o.allreduce_time);
   std::printf("workload: N = %.6g parameters, %s (%g bytes), dp %d x tp %d x pp %d = %d ranks, %d micro-batches\n",

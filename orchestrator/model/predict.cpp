@@ -19,7 +19,7 @@ double message_seconds(double bytes, const Link& link) { return link.latency + l
 
 Volumes volumes(const Workload& w) {
   Volumes v;
-  v.data_parallel = ring_share(w.dp) * w.parameters / (w.tp * w.pp) * w.element_bytes;
+  v.data_parallel = ring_share(w.dp) * w.parameters / (w.tp * w.pp) * w.gradient_element_bytes();
   const double layers_per_stage = static_cast<double>(w.layers) / w.pp;
   v.tensor_parallel = layers_per_stage * w.microbatches * 4 * ring_share(w.tp) * activation_bytes(w);
   if (w.pp > 1) v.pipeline = 2.0 * w.microbatches * activation_bytes(w);
@@ -39,7 +39,7 @@ Prediction predict(const Workload& w, const Link& link, double single_epoch, dou
                    std::optional<double> measured_allreduce) {
   Prediction p;
   p.volume = volumes(w);
-  const double shard = w.parameters / (w.tp * w.pp) * w.element_bytes;
+  const double shard = w.parameters / (w.tp * w.pp) * w.gradient_element_bytes();
   p.data_parallel_seconds = measured_allreduce ? (w.dp > 1 ? *measured_allreduce : 0.0) : allreduce_seconds(shard, w.dp, link);
   const double per_layer = allreduce_seconds(activation_bytes(w), w.tp, link);
   p.tensor_parallel_seconds = static_cast<double>(w.layers) / w.pp * w.microbatches * 4 * per_layer;

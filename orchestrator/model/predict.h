@@ -20,11 +20,13 @@ namespace sweep::model {
 
 struct Workload {
   double parameters = 0;  // N (the seeds count GPT-2 without embeddings)
-  double element_bytes = 2;
+  double element_bytes = 2;   // e: activations (TP, PP)
   int dp = 1, tp = 1, pp = 1, microbatches = 1;
   // For TP and PP volumes (GPT): per-data-parallel-rank batch, sequence length, width, layers.
   int batch = 0, seq = 0, width = 0, layers = 0;
+  double gradient_bytes = 0;  // bytes per all-reduced gradient element (DP); 0 = element_bytes
   int world() const { return dp * tp * pp; }
+  double gradient_element_bytes() const { return gradient_bytes > 0 ? gradient_bytes : element_bytes; }
 };
 
 struct Link {

@@ -44,6 +44,10 @@ void sort_rows(std::vector<PointResult>& results, const std::vector<std::string>
 
 std::string derived_header(const spec::ReportColumn& c, const std::vector<PointResult>& results) {
   if (!c.label.empty()) return c.label;
+  if (c.derived == spec::DerivedMetric::none && !c.predicted.empty()) {
+    const std::string header = metric_header(c.metric, results);  // "model:epoch_time (s)"
+    return "predicted " + header.substr(spec::kPredictedPrefix.size());
+  }
   if (c.derived == spec::DerivedMetric::none) return metric_header(c.metric, results);
   const std::string unit = c.derived == spec::DerivedMetric::efficiency ? " (%)" : "";
   return fmt::format("{} of {}{}", spec::derived_name(c.derived), c.metric, unit);

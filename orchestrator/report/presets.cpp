@@ -65,6 +65,15 @@ bool contains(const std::vector<std::string>& names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+spec::ReportColumn column(std::string param, std::string metric, DerivedMetric derived, std::string label) {
+  spec::ReportColumn c;
+  c.param = std::move(param);
+  c.metric = std::move(metric);
+  c.derived = derived;
+  c.label = std::move(label);
+  return c;
+}
+
 spec::ReportTable table_of(const Preset& p, const ParamInfo& params, const std::vector<std::string>& metrics) {
   spec::ReportTable t;
   t.name = std::string(p.name);
@@ -75,16 +84,16 @@ spec::ReportTable table_of(const Preset& p, const ParamInfo& params, const std::
   std::vector<std::string> shown;
   for (const auto& c : p.columns) {
     if (!c.param.empty() && contains(params.all, c.param)) {
-      t.columns.push_back({std::string(c.param), "", "", DerivedMetric::none, std::string(c.label), 0, {}});
+      t.columns.push_back(column(std::string(c.param), "", DerivedMetric::none, std::string(c.label)));
       shown.emplace_back(c.param);
     }
   }
   for (const auto& v : params.varying)
-    if (!contains(shown, v)) t.columns.push_back({v, "", "", DerivedMetric::none, "", 0, {}});
+    if (!contains(shown, v)) t.columns.push_back(column(v, "", DerivedMetric::none, ""));
   for (const auto& c : p.columns) {
     if (c.metric.empty() || !contains(metrics, c.metric)) continue;
     if (c.derived != DerivedMetric::none && !can_scale) continue;
-    t.columns.push_back({"", std::string(c.metric), "", c.derived, std::string(c.label), 0, {}});
+    t.columns.push_back(column("", std::string(c.metric), c.derived, std::string(c.label)));
   }
   return t;
 }

@@ -15,6 +15,7 @@
 #include "report/json_report.h"
 #include "report/latex.h"
 #include "report/markdown.h"
+#include "report/predicted.h"
 #include "report/presets.h"
 #include "spec/load_report.h"
 #include "util/error.h"
@@ -77,9 +78,10 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
                           const std::string& reports_dir) {
   require_safe_name(label, "campaign label");
   const CampaignData data = load_campaign(db, label);
-  const auto results = point_results(data);
   const spec::ReportSpec spec =
       request.spec ? *request.spec : spec::report_of_experiment(data.campaign.spec_text, data.campaign.spec_path);
+  std::vector<PointResult> results = point_results(data);
+  add_predictions(results, spec.model);
   const auto tables = all_tables(results, request, spec);
   std::vector<FigureText> figure_texts;
   if (request.figures)

@@ -31,6 +31,13 @@ constexpr std::array<Named<FigureKind>, 4> kKinds{{{"bars", FigureKind::bars},
                                                    {"scaling", FigureKind::scaling},
                                                    {"model", FigureKind::model}}};
 
+constexpr std::array<PredictedQuantity, 6> kPredicted{{{"epoch_time", "s"},
+                                                      {"compute_time", "s"},
+                                                      {"comm_time", "s"},
+                                                      {"scaling_factor", ""},
+                                                      {"bytes_per_step", "B"},
+                                                      {"bubble", ""}}};
+
 template <typename E, std::size_t N>
 E enum_at(const Field& f, const Source& src, const std::array<Named<E>, N>& table, std::string_view what) {
   const std::string text = scalar_text(f, src, what);
@@ -80,8 +87,18 @@ int digits_at(const Field& f, const Source& src) {
   return static_cast<int>(integer_in(f, src, 1, 17, "a number of significant digits from 1 to 17"));
 }
 
-ReportColumn read_column(const Field& item, const Source& src) {
-  constexpr std::array<std::string_view, 6> kKeys{"param", "metric", "value", "derived", "label", "digits"};
+std::string predicted_at(const Field& f, const Source& src) {
+  const std::string text = scalar_text(f, src, "a predicted quantity");
+  std::vector<std::string> names;
+  for (const auto& q : kPredicted) names.emplace_back(q.name);
+  if (std::find(names.begin(), names.end(), text) == names.end())
+    fail_at(location(f, src), fmt::format("\"{}\" must be a quantity of the model ({}), got \"{}\"{}", f.path,
+                                          join(names, ", "), text, did_you_mean(text, names)));
+  return text;
+}
+
+ReportColumn read_column(const Field& item, const Source& src, bool has_model) {
+  constexpr std::array<std::string_view, 7> kKeys{"param", "metric", "predicted", "value", "derived", "label", "digits"};
   const auto fields = map_fields(item, src);
   check_keys(fields, kKeys, src);
   ReportColumn c;
@@ -89,18 +106,26 @@ ReportColumn read_column(const Field& item, const Source& src) {
   int sources = 0;
   if (const Field* f = find_field(fields, "param")) c.param = name_at(*f, src), ++sources;
   if (const Field* f = find_field(fields, "metric")) c.metric = name_at(*f, src), ++sources;
+  if (const Field* f = find_field(fields, "predicted")) {
+    c.predicted = predicted_at(*f, src), ++sources;
+    if (!has_model)
+      fail_at(location(*f, src), "a predicted column needs the report's \"model\" section (docs/reports.md#predicted-values)");
+  }
   if (const Field* f = find_field(fields, "value")) c.value = scalar_text(*f, src, "a text"), ++sources;
-  if (sources != 1) fail_at(c.at, fmt::format("\"{}\" needs exactly one of \"param\", \"metric\" or \"value\"", item.path));
+  if (sources != 1)
+    fail_at(c.at, fmt::format("\"{}\" needs exactly one of \"param\", \"metric\", \"predicted\" or \"value\"", item.path));
+  if (!c.predicted.empty()) c.metric = std::string(kPredictedPrefix) + c.predicted;
   if (const Field* f = find_field(fields, "derived")) {
     c.derived = enum_at(*f, src, kDerived, "a derived metric");
-    if (c.metric.empty()) fail_at(location(*f, src), fmt::format("\"{}\" derives from a metric; add \"metric\"", f->path));
+    if (c.metric.empty())
+      fail_at(location(*f, src), fmt::format("\"{}\" derives from a metric; add \"metric\" or \"predicted\"", f->path));
   }
   if (const Field* f = find_field(fields, "label")) c.label = scalar_text(*f, src, "a column header");
   if (const Field* f = find_field(fields, "digits")) c.digits = digits_at(*f, src);
   return c;
 }
 
-ReportTable read_table(const Field& item, const Source& src) {
+ReportTable read_table(const Field& item, const Source& src, bool has_model) {
   constexpr std::array<std::string_view, 11> kKeys{"name",    "title",    "where", "rows",   "cols",  "metrics",
                                                    "columns", "baseline", "spread", "digits", "format"};
   const auto fields = map_fields(item, src);
@@ -116,7 +141,7 @@ ReportTable read_table(const Field& item, const Source& src) {
   if (const Field* f = find_field(fields, "cols")) t.cols = names_at(*f, src);
   if (const Field* f = find_field(fields, "metrics")) t.metrics = names_at(*f, src);
   if (const Field* f = find_field(fields, "columns"))
-    for (const Field& c : list_items(*f, src)) t.columns.push_back(read_column(c, src));
+    for (const Field& c : list_items(*f, src)) t.columns.push_back(read_column(c, src, has_model));
   if (const Field* f = find_field(fields, "baseline")) t.baseline = match_at(*f, src);
   if (const Field* f = find_field(fields, "spread")) t.spread = enum_at(*f, src, kSpreads, "a spread");
   if (const Field* f = find_field(fields, "digits")) t.digits = digits_at(*f, src);
@@ -176,6 +201,75 @@ ReportFigure read_figure(const Field& item, const Source& src) {
   return g;
 }
 
+ModelInput input_at(const Field& f, const Source& src) {
+  const Value v = scalar_value(f, src);
+  ModelInput in;
+  in.at = location(f, src);
+  if (v.is_number()) {
+    in.number = v.as_number();
+    if (!(*in.number > 0)) fail_expected(f, src, "a positive number, or a parameter or metric name");
+  } else {
+    in.name = v.text();
+    if (in.name.empty()) fail_expected(f, src, "a positive number, or a parameter or metric name");
+  }
+  return in;
+}
+
+std::string dtype_at(const Field& f, const Source& src) {
+  const std::string text = scalar_text(f, src, "a dtype");
+  if (text.empty()) fail_expected(f, src, "bf16, fp16, fp32, fp64 or a parameter holding one");
+  return text;
+}
+
+struct InputKey {
+  std::string_view key;
+  ModelInput ReportModel::*member;
+};
+constexpr std::array<InputKey, 13> kInputs{{{"bandwidth", &ReportModel::bandwidth},
+                                            {"latency_us", &ReportModel::latency_us},
+                                            {"parameters", &ReportModel::parameters},
+                                            {"dp", &ReportModel::dp},
+                                            {"tp", &ReportModel::tp},
+                                            {"pp", &ReportModel::pp},
+                                            {"microbatches", &ReportModel::microbatches},
+                                            {"batch", &ReportModel::batch},
+                                            {"seq", &ReportModel::seq},
+                                            {"width", &ReportModel::width},
+                                            {"layers", &ReportModel::layers},
+                                            {"steps", &ReportModel::steps},
+                                            {"allreduce", &ReportModel::allreduce}}};
+
+ReportModel read_model(const Field& item, const Source& src) {
+  std::vector<std::string_view> keys{"baseline", "time", "link", "transfers", "dtype", "gradient_dtype"};
+  for (const auto& in : kInputs) keys.push_back(in.key);
+  const auto fields = map_fields(item, src);
+  check_keys(fields, keys, src);
+  ReportModel m;
+  m.declared = true;
+  m.at = location(item, src);
+  const Field* baseline = find_field(fields, "baseline");
+  const Field* time = find_field(fields, "time");
+  if (!baseline || !time)
+    fail_at(m.at, fmt::format("\"{}\" needs \"baseline\" (the single-GPU point, e.g. {{nodes: 1, gpus_per_node: 1}}) "
+                              "and \"time\" (its measured epoch-time metric)",
+                              item.path));
+  m.baseline = match_at(*baseline, src);
+  if (m.baseline.empty()) fail_expected(*baseline, src, "a map of parameter values, e.g. {nodes: 1, gpus_per_node: 1}");
+  m.time = name_at(*time, src);
+  if (const Field* f = find_field(fields, "link")) m.link = scalar_text(*f, src, "an interconnect or a parameter");
+  if (const Field* f = find_field(fields, "transfers"))
+    m.transfers = static_cast<int>(integer_in(*f, src, 1, 2, "1 (full duplex) or 2 (both directions share the bandwidth)"));
+  if (const Field* f = find_field(fields, "dtype")) m.dtype = dtype_at(*f, src);
+  if (const Field* f = find_field(fields, "gradient_dtype")) m.gradient_dtype = dtype_at(*f, src);
+  for (const auto& in : kInputs)
+    if (const Field* f = find_field(fields, in.key)) m.*in.member = input_at(*f, src);
+  if (m.link.empty() && !m.bandwidth.given())
+    fail_at(m.at, fmt::format("\"{}\" needs \"link\" (an interconnect such as ib-hdr, or a parameter holding one) "
+                              "or \"bandwidth\" (GB/s)",
+                              item.path));
+  return m;
+}
+
 YAML::Node parse_root(const std::string& text, const Source& src) {
   check_text(text, src.file);
   YAML::Node root;
@@ -193,13 +287,15 @@ YAML::Node parse_root(const std::string& text, const Source& src) {
 
 std::string_view derived_name(DerivedMetric d) { return name_of(d, kDerived); }
 std::string_view figure_kind_name(FigureKind k) { return name_of(k, kKinds); }
+std::span<const PredictedQuantity> predicted_quantities() { return kPredicted; }
 
 ReportSpec read_report_spec(const Field& f, const Source& src) {
-  constexpr std::array<std::string_view, 2> kKeys{"tables", "figures"};
+  constexpr std::array<std::string_view, 3> kKeys{"model", "tables", "figures"};
   const auto fields = map_fields(f, src);
   check_keys(fields, kKeys, src);
   ReportSpec spec;
   spec.declared = true;
+  if (const Field* m = find_field(fields, "model")) spec.model = read_model(*m, src);
   std::vector<std::string> names;
   const auto check_unique = [&](const std::string& name, const SourceLocation& at) {
     if (std::find(names.begin(), names.end(), name) != names.end())
@@ -208,7 +304,7 @@ ReportSpec read_report_spec(const Field& f, const Source& src) {
   };
   if (const Field* t = find_field(fields, "tables"))
     for (const Field& item : list_items(*t, src)) {
-      spec.tables.push_back(read_table(item, src));
+      spec.tables.push_back(read_table(item, src, spec.model.declared));
       check_unique(spec.tables.back().name, spec.tables.back().at);
     }
   if (const Field* g = find_field(fields, "figures"))

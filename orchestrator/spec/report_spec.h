@@ -3,6 +3,8 @@
 // experiment or from a separate report file. Plain data, produced by spec/load_report.cpp and consumed
 // by report/. Names of parameters and metrics are checked against a campaign only when it is reported;
 // each element keeps its SourceLocation so that check can point at the file.
+#include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,11 +29,39 @@ enum class DerivedMetric { none, speedup, scaling, efficiency };
 /// Parameter values by name, as written (compared with the canonical text of stored values).
 using ParamMatch = std::vector<std::pair<std::string, std::string>>;
 
-/// One column of a table in the explicit-columns form: exactly one of param, metric or value is set.
+/// An input of the report's model: a constant, or the name of a parameter (its numeric value at the
+/// point) or of a metric (its mean at the point). Neither set: the default (report/predicted.h).
+struct ModelInput {
+  std::optional<double> number;
+  std::string name;
+  SourceLocation at;
+  bool given() const { return number || !name.empty(); }
+};
+
+/// The analytical model a report evaluates at every point (docs/reports.md#predicted-values): the
+/// predictions become metrics named "model:<quantity>" (report/predicted.h), which tables (`predicted:`
+/// columns) and `kind: model` figures show next to the measured values.
+struct ReportModel {
+  bool declared = false;
+  ParamMatch baseline;   // the point whose `time` is the single-GPU time, the other parameters matched
+  std::string time;      // the measured epoch-time metric
+  std::string link;      // an interconnect (sweep model --list-interconnects), or a parameter holding one
+  ModelInput bandwidth;  // GB/s one direction; replaces the link's
+  ModelInput latency_us; // µs; replaces the link's
+  int transfers = 1;     // 2: both directions share the bandwidth (seed 000's back-of-envelope)
+  std::string dtype = "fp32";  // activations: bf16, fp16, fp32, fp64, or a parameter holding one
+  std::string gradient_dtype;  // the all-reduced gradients; "" = dtype
+  ModelInput parameters, dp, tp, pp, microbatches, batch, seq, width, layers, steps, allreduce;
+  SourceLocation at;
+};
+
+/// One column of a table in the explicit-columns form: exactly one of param, metric, predicted or value
+/// is set.
 struct ReportColumn {
-  std::string param;   // a parameter's value
-  std::string metric;  // a metric's statistics (or, with `derived`, a derived metric of it)
-  std::string value;   // a constant text, e.g. "DDP"
+  std::string param;      // a parameter's value
+  std::string metric;     // a metric's statistics (or, with `derived`, a derived metric of it)
+  std::string predicted;  // a quantity of the report's model; `metric` is then "model:<predicted>"
+  std::string value;      // a constant text, e.g. "DDP"
   DerivedMetric derived = DerivedMetric::none;
   std::string label;   // the header; "" = the name, with the unit in parentheses
   int digits = 0;      // significant digits; 0 = the table's
@@ -63,7 +93,7 @@ struct ReportFigure {
   FigureKind kind = FigureKind::lines;
   std::string x;                    // a parameter
   std::string y;                    // a metric
-  std::string predicted;            // model: a parameter (e.g. a derived value) or a metric
+  std::string predicted;            // model: a parameter (e.g. a derived value) or a metric, e.g. "model:epoch_time"
   std::vector<std::string> series;  // parameters; one series per combination of their values
   std::string facets;               // a parameter: one panel per value; "" = one panel
   ParamMatch where;
@@ -74,6 +104,7 @@ struct ReportFigure {
 };
 
 struct ReportSpec {
+  ReportModel model;
   std::vector<ReportTable> tables;
   std::vector<ReportFigure> figures;
   bool declared = false;  // false when the experiment has no `report:` section
@@ -82,5 +113,15 @@ struct ReportSpec {
 /// The names used in messages and files: "speedup", "scaling", "efficiency"; "bars", "lines", ...
 std::string_view derived_name(DerivedMetric d);
 std::string_view figure_kind_name(FigureKind k);
+
+/// The quantities the report's model predicts at a point, with their units: epoch_time (s),
+/// compute_time (s per epoch), comm_time (s per epoch), scaling_factor, bytes_per_step (B per rank),
+/// bubble. Each is reported as the metric "model:<name>".
+struct PredictedQuantity {
+  std::string_view name;
+  std::string_view unit;
+};
+std::span<const PredictedQuantity> predicted_quantities();
+inline constexpr std::string_view kPredictedPrefix = "model:";
 
 }  // namespace sweep::spec

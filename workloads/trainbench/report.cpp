@@ -83,7 +83,12 @@ std::string metric_lines(const Options& o, const Summary& s) {
   out += line("pp", o.layout.pp, "", "");
   out += line("microbatches", o.microbatches, "", "");
   out += line("batch", o.batch, "samples", "");
-  if (is_gpt(o)) out += line("seq", o.model.seq, "tokens", "");
+  out += line("steps_per_epoch", o.steps_per_epoch, "", "");
+  if (is_gpt(o)) {
+    out += line("seq", o.model.seq, "tokens", "");
+    out += line("layers", o.model.layers, "", "");
+    out += line("width", o.model.width, "", "");
+  }
   out += line("parameters", static_cast<double>(parameter_count(o.model)), "", "");
   out += line("parameters_without_embeddings", static_cast<double>(parameter_count_without_embeddings(o.model)), "", "");
   return out;

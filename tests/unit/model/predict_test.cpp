@@ -37,7 +37,7 @@ TEST_CASE("seed 000: the epoch time from the measured all-reduce time") {
 
 TEST_CASE("volumes per rank and step follow the DP, TP and PP formulas") {
   // 4 ranks of DP on 1e9 fp32 parameters: 2·3/4·4e9 bytes.
-  CHECK(volumes(Workload{1e9, 4, 4, 1, 1, 1, 0, 0, 0, 0}).data_parallel == Approx(6e9));
+  CHECK(volumes(Workload{.parameters = 1e9, .element_bytes = 4, .dp = 4}).data_parallel == Approx(6e9));
   // TP 2 x PP 2, 4 micro-batches of 2 (batch 8), T 1024, C 1600, 48 layers, bf16.
   const Workload w{1.5e9, 2, 1, 2, 2, 4, 8, 1024, 1600, 48};
   const double activation = 2.0 * 1024 * 1600 * 2;
@@ -80,4 +80,12 @@ TEST_CASE("the interconnect table holds the seeds' peaks, and a user's entries a
   CHECK(find_interconnect(merged, "ib-hdr")->bandwidth == 23.1);
   CHECK(find_interconnect(merged, "mine"));
   CHECK(merged.size() == table.size() + 1);
+}
+
+TEST_CASE("gradients may be all-reduced in another precision than the activations") {
+  // trainbench all-reduces fp32 gradients of a bf16 model: the DP volume follows the gradients' bytes.
+  Workload w{1e9, 2, 4, 1, 1, 1, 0, 0, 0, 0};
+  w.gradient_bytes = 4;
+  CHECK(volumes(w).data_parallel == Approx(6e9));
+  CHECK(predict(w, Link{25e9, 0, 1}, 100, 10).data_parallel_seconds == Approx(1.5 * 4e9 / 25e9));
 }

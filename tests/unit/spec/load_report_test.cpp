@@ -75,7 +75,7 @@ TEST_CASE("report: mistakes are reported at their file:line:column") {
   CHECK(err("  tables: [{name: a, columns: [{metric: t, derived: speedup}]}]\n") ==
         "x.yaml:7:32: a speedup column needs the table's \"baseline\", e.g. baseline: {nodes: 1, gpus_per_node: 1}");
   CHECK(err("  tables: [{name: a, columns: [{param: p, metric: t}]}]\n") ==
-        "x.yaml:7:32: \"report.tables[0].columns[0]\" needs exactly one of \"param\", \"metric\" or \"value\"");
+        "x.yaml:7:32: \"report.tables[0].columns[0]\" needs exactly one of \"param\", \"metric\", \"predicted\" or \"value\"");
   CHECK(err("  tables: [{name: a, cols: [x], columns: [{param: p}]}]\n") ==
         "x.yaml:7:12: \"report.tables[0]\" has \"columns\" and \"cols\"/\"metrics\"; a table is either one row per point "
         "with explicit columns, or a pivot of rows x cols per metric");
@@ -93,6 +93,44 @@ TEST_CASE("report: mistakes are reported at their file:line:column") {
         "x.yaml:7:13: \"report.figures[0]\" is a scaling figure; it needs \"baseline\", e.g. {nodes: 1, gpus_per_node: 1}");
   CHECK(err("  figures: [{name: f, kind: bars, x: b, y: t, log: [z]}]\n") ==
         "x.yaml:7:53: \"report.figures[0].log[0]\" must be an axis to draw logarithmic: x or y, got \"z\"");
+}
+
+TEST_CASE("report: the model section and predicted columns") {
+  const auto s = section(
+      "  model: {baseline: {nodes: 1}, time: epoch_time, link: nodes_link, transfers: 2, dtype: bf16, gradient_dtype: fp32,\n"
+      "          parameters: 124M_params, steps: 20, latency_us: 1.5}\n"
+      "  tables: [{name: t, baseline: {nodes: 1}, columns: [{param: nodes}, {predicted: epoch_time}, {predicted: epoch_time, derived: scaling}]}]\n");
+  REQUIRE(s.model.declared);
+  CHECK(s.model.baseline == ParamMatch{{"nodes", "1"}});
+  CHECK(s.model.time == "epoch_time");
+  CHECK(s.model.link == "nodes_link");
+  CHECK(s.model.transfers == 2);
+  CHECK(s.model.gradient_dtype == "fp32");
+  CHECK(s.model.parameters.name == "124M_params");
+  CHECK(s.model.steps.number == 20);
+  CHECK(s.model.latency_us.number == 1.5);
+  CHECK_FALSE(s.model.dp.given());
+  CHECK(s.tables[0].columns[1].metric == "model:epoch_time");
+  CHECK(s.tables[0].columns[2].derived == DerivedMetric::scaling);
+
+  const auto err = [](const std::string& yaml) { return load_error(kHead + "report:\n" + yaml); };
+  CHECK(err("  model: {time: t, link: ib-hdr}\n") ==
+        "x.yaml:7:10: \"report.model\" needs \"baseline\" (the single-GPU point, e.g. {nodes: 1, gpus_per_node: 1}) and "
+        "\"time\" (its measured epoch-time metric)");
+  CHECK(err("  model: {baseline: {nodes: 1}, time: t}\n") ==
+        "x.yaml:7:10: \"report.model\" needs \"link\" (an interconnect such as ib-hdr, or a parameter holding one) or "
+        "\"bandwidth\" (GB/s)");
+  CHECK(err("  model: {baseline: {nodes: 1}, time: t, link: ib-hdr, transfers: 3}\n") ==
+        "x.yaml:7:67: \"report.model.transfers\" must be 1 (full duplex) or 2 (both directions share the bandwidth), got \"3\"");
+  CHECK(err("  model: {baseline: {nodes: 1}, time: t, bandwidth: -1}\n") ==
+        "x.yaml:7:53: \"report.model.bandwidth\" must be a positive number, or a parameter or metric name, got \"-1\"");
+  CHECK(err("  model: {baseline: {nodes: 1}, time: t, link: ib-hdr, step: 3}\n") ==
+        "x.yaml:7:56: unknown key \"step\" (did you mean \"steps\"?)");
+  CHECK(err("  tables: [{name: a, columns: [{predicted: epoch_time}]}]\n") ==
+        "x.yaml:7:44: a predicted column needs the report's \"model\" section (docs/reports.md#predicted-values)");
+  CHECK(err("  model: {baseline: {nodes: 1}, time: t, link: ib-hdr}\n  tables: [{name: a, columns: [{predicted: epoch}]}]\n") ==
+        "x.yaml:8:44: \"report.tables[0].columns[0].predicted\" must be a quantity of the model (epoch_time, compute_time, "
+        "comm_time, scaling_factor, bytes_per_step, bubble), got \"epoch\"");
 }
 
 TEST_CASE("report: a separate report file has format 1 and a report section") {
