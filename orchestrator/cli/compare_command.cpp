@@ -3,6 +3,7 @@
 // Exit 0, or 1 with --fail-on regressed when any metric regressed beyond the threshold.
 #include <cstdio>
 #include <fstream>
+#include <future>
 
 #include <fmt/core.h>
 
@@ -37,7 +38,14 @@ std::string baseline_label(const store::Store& db, const Options& o) {
 
 int run(const Options& o) {
   const store::Store db(o.paths.db());
-  const auto base = report::load_campaign(db, baseline_label(db, o)), cand = report::load_campaign(db, o.labels.back());
+  const std::string base_label = baseline_label(db, o);
+  // The two campaigns are read side by side, each through its own connection.
+  auto reading = std::async(std::launch::async, [&] {
+    const store::Store own(o.paths.db());
+    return report::load_campaign(own, o.labels.back());
+  });
+  const auto base = report::load_campaign(db, base_label);
+  const auto cand = reading.get();
   const auto c = report::compare_campaigns(base, cand, o.metrics, o.compare);
   const std::string text = o.format == "json"    ? report::comparison_json(c)
                            : o.format == "junit" ? report::comparison_junit(c)

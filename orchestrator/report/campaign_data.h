@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "report/metric_samples.h"
 #include "stats/summary.h"
 #include "store/records.h"
 
@@ -17,7 +18,7 @@ struct CampaignData {
   store::CampaignRecord campaign;
   std::vector<store::PointRecord> points;
   std::vector<store::RunRecord> runs;
-  std::vector<store::MetricRow> metrics;
+  MetricSamples metrics;  // succeeded runs' values by point and metric
 };
 
 /// Reads the campaign labelled `label`; Error(not_found) listing the known labels otherwise.

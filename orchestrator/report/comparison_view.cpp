@@ -44,6 +44,9 @@ CampaignComparison compare_campaigns(const CampaignData& baseline, const Campaig
   for (const auto& m : metrics)
     if (std::find(all_b.begin(), all_b.end(), m) == all_b.end() && std::find(all_c.begin(), all_c.end(), m) == all_c.end())
       throw Error(ErrorKind::usage, fmt::format("--metrics: neither campaign has a metric \"{}\"{}", m, did_you_mean(m, all_b)));
+  std::size_t most_rows = 0;
+  for (const auto& c : cand) most_rows += c.metrics.size();
+  out.rows.reserve(most_rows);  // rows are large (two summaries each): no regrowth
   for (const auto& c : cand) {
     const auto partner = by_id.find(c.point->point_id);
     if (partner == by_id.end()) {
@@ -51,13 +54,14 @@ CampaignComparison compare_campaigns(const CampaignData& baseline, const Campaig
       continue;
     }
     seen.insert(c.point->point_id);
+    const std::string label = point_label(*c.point);
     for (const auto& [name, cm] : c.metrics) {
       if (!metrics.empty() && std::find(metrics.begin(), metrics.end(), name) == metrics.end()) continue;
       const auto bm = partner->second->metrics.find(name);
       if (bm == partner->second->metrics.end()) continue;
       stats::Better better = stats::Better::none;
       stats::parse_better(cm.better, better);
-      out.rows.push_back({point_label(*c.point), name, cm.unit, cm.better,
+      out.rows.push_back({label, name, cm.unit, cm.better,
                           stats::compare(bm->second.values, cm.values, better, options)});
     }
   }

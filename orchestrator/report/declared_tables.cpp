@@ -145,7 +145,11 @@ std::vector<PointResult> select_points(const std::vector<PointResult>& results, 
 
 std::vector<Table> build_declared(const std::vector<PointResult>& results, const spec::ReportTable& spec) {
   const std::vector<PointResult> selected = select_points(results, spec.where, spec.at);
-  if (!spec.columns.empty()) return {columns_table(selected, spec)};
+  if (!spec.columns.empty()) {
+    std::vector<Table> one;  // (push_back: a braced list would copy the table)
+    one.push_back(columns_table(selected, spec));
+    return one;
+  }
   auto tables = at_location(spec.at, [&] { return build_tables(selected, TableSpec{spec.rows, spec.cols, spec.metrics}); });
   for (auto& t : tables) {
     t.name = tables.size() == 1 ? spec.name : spec.name + "." + t.title;

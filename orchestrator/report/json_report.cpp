@@ -22,7 +22,9 @@ void append_metric(std::string& out, const std::string& name, const MetricStats&
   const std::pair<const char*, double> fields[] = {{"mean", s.mean},     {"sd", s.sd},   {"cv", s.cv}, {"median", s.median},
                                                    {"q1", s.q1},         {"q3", s.q3},   {"min", s.min}, {"max", s.max}};
   for (const auto& [key, value] : fields) {
-    fmt::format_to(std::back_inserter(out), R"(, "{}": )", key);
+    out += ", \"";
+    out += key;
+    out += "\": ";
     append_json_number(out, value);
   }
   out += R"(, "ci95": [)";

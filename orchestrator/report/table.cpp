@@ -126,8 +126,11 @@ std::vector<Table> build_tables(const std::vector<PointResult>& results, const T
         std::find(spec.cols.begin(), spec.cols.end(), v) == spec.cols.end())
       rows.push_back(v);
 
-  if (spec.cols.empty()) return {per_point_table(results, rows, metrics)};
-  std::vector<Table> tables;
+  std::vector<Table> tables;  // (filled by push_back: a braced list would copy the table)
+  if (spec.cols.empty()) {
+    tables.push_back(per_point_table(results, rows, metrics));
+    return tables;
+  }
   for (const auto& m : metrics) tables.push_back(pivot_table(results, rows, spec.cols, m));
   return tables;
 }

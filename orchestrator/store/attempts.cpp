@@ -121,30 +121,46 @@ std::vector<RunRecord> Store::attempts(std::int64_t run_id) const {
   });
 }
 
-std::vector<MetricRow> Store::metrics(std::int64_t campaign_id) const {
+namespace {
+
+std::string_view text_of(const SQLite::Column& c) { return {c.getText(), static_cast<std::size_t>(c.getBytes())}; }
+
+}  // namespace
+
+std::size_t Store::for_each_metric(std::int64_t campaign_id, const std::function<void(const MetricRowView&)>& f) const {
   return guarded(path_, "read metrics", [&] {
     SQLite::Statement q(*db_,
                         "SELECT r.id, r.point_id, r.repetition, r.state, m.name, m.idx, m.value, m.unit, m.better "
                         "FROM runs r JOIN metrics m ON m.run_id = r.id AND m.attempt = r.attempt "
                         "WHERE r.campaign_id = ? ORDER BY r.state, r.id, m.name, m.idx");  // the order of runs_by_state: no sort
     q.bind(1, campaign_id);
-    SQLite::Statement count(*db_, "SELECT count(*) FROM runs r JOIN metrics m ON m.run_id = r.id AND m.attempt = r.attempt "
-                                  "WHERE r.campaign_id = ?");
-    count.bind(1, campaign_id);
-    std::vector<MetricRow> out;
-    if (count.executeStep()) out.reserve(static_cast<std::size_t>(count.getColumn(0).getInt64()));
+    std::size_t rows = 0;
+    MetricRowView row;
+    std::string state;
     while (q.executeStep()) {
-      MetricRow row;
       row.run_id = q.getColumn(0).getInt64();
-      row.point_id = q.getColumn(1).getString();
+      row.point_id = text_of(q.getColumn(1));
       row.repetition = q.getColumn(2).getInt();
-      row.state = state_from_name(q.getColumn(3).getString());
-      row.metric = MetricRecord{q.getColumn(4).getString(), q.getColumn(5).getInt64(), q.getColumn(6).getDouble(),
-                                q.getColumn(7).getString(), q.getColumn(8).getString()};
-      out.push_back(std::move(row));
+      if (const std::string_view s = text_of(q.getColumn(3)); s != state) state = s, row.state = state_from_name(state);
+      row.name = text_of(q.getColumn(4));
+      row.index = q.getColumn(5).getInt64();
+      row.value = q.getColumn(6).getDouble();
+      row.unit = text_of(q.getColumn(7));
+      row.better = text_of(q.getColumn(8));
+      f(row);
+      ++rows;
     }
-    return out;
+    return rows;
   });
+}
+
+std::vector<MetricRow> Store::metrics(std::int64_t campaign_id) const {
+  std::vector<MetricRow> out;
+  for_each_metric(campaign_id, [&](const MetricRowView& r) {
+    out.push_back({r.run_id, std::string(r.point_id), r.repetition, r.state,
+                   MetricRecord{std::string(r.name), r.index, r.value, std::string(r.unit), std::string(r.better)}});
+  });
+  return out;
 }
 
 KeyValues Store::provenance(std::int64_t run_id, int attempt) const {

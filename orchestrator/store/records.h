@@ -105,6 +105,19 @@ struct MetricRow {
   MetricRecord metric;
 };
 
+/// A MetricRow whose text points into the database's row buffer (Store::for_each_metric).
+struct MetricRowView {
+  std::int64_t run_id = 0;
+  std::string_view point_id;
+  int repetition = 0;
+  RunState state = RunState::pending;
+  std::string_view name;
+  std::int64_t index = 0;
+  double value = 0;
+  std::string_view unit;
+  std::string_view better;
+};
+
 /// One scheduler submission: a job array whose task `task` is attempt `attempt` of run `run_id`.
 /// Recorded as "submitting" (with its tasks, whose attempts are then running) before the scheduler is
 /// called, and as "submitted" with the job id, or "failed" with the error, after it answers.

@@ -2,6 +2,7 @@
 // The results database (the only user of SQLiteCpp). One SQLite file in WAL mode: readers never block
 // the campaign that writes, and every write below is one transaction, so a controller killed at any
 // moment leaves either the state before a call or the state after it, never half of one.
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -77,6 +78,9 @@ class Store {
   /// Metrics of each run's latest attempt, for every run of the campaign (any state), ordered by run
   /// state, run id, metric name and index: each run's rows together, runs of a state in id order.
   std::vector<MetricRow> metrics(std::int64_t campaign_id) const;
+  /// The same rows, in the same order, handed to `f` one at a time without copying their text: the
+  /// views are valid only during the call. Returns the number of rows.
+  std::size_t for_each_metric(std::int64_t campaign_id, const std::function<void(const MetricRowView&)>& f) const;
   KeyValues provenance(std::int64_t run_id, int attempt) const;
 
  private:
