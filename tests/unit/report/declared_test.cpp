@@ -173,7 +173,8 @@ TEST_CASE("default tables take the seeds' shapes for the bundled workloads' metr
     for (const auto& [nodes, gpus] : std::vector<std::pair<const char*, const char*>>{{"1", "1"}, {"1", "2"}, {"2", "1"}}) {
       const std::string id = fmt::format("p{}", ordinal);
       d.points.push_back({id, ordinal++, {{"model", model, "string", false}, {"nodes", nodes, "int", false},
-                                          {"gpus_per_node", gpus, "int", false}, {"seed", "1", "int", false}}});
+                                          {"gpus_per_node", gpus, "int", false}, {"seed", "1", "int", false},
+                                          {"experiment", fmt::format("{}-{}x{}", model, nodes, gpus), "string", true}}});
       for (int rep = 0; rep < 2; ++rep) {
         store::RunRecord r;
         r.id = ++run_id;
@@ -192,7 +193,8 @@ TEST_CASE("default tables take the seeds' shapes for the bundled workloads' metr
   REQUIRE(specs.size() == 2);  // training and scaling; no collective metrics, so no transfer table
   const auto training = build_declared(results, specs[0]);
   REQUIRE(training.size() == 1);
-  CHECK(training[0].row_names == std::vector<std::string>{"Model", "Nodes", "GPUs per Node"});
+  CHECK(training[0].row_names == std::vector<std::string>{"Experiment", "Model", "Nodes", "GPUs per Node"});
+  CHECK(training[0].row_values[1] == std::vector<std::string>{"gpt2-1x2", "gpt2", "1", "2"});
   CHECK(training[0].columns == std::vector<std::string>{"Epoch 2 time (s)", "Peak memory (MiB)"});
   const auto scaling = build_declared(results, specs[1]);
   CHECK(scaling[0].row_names == std::vector<std::string>{"Nodes", "GPUs per Node", "model"});
