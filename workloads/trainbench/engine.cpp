@@ -8,6 +8,7 @@
 #include <chrono>
 #include <deque>
 #include <stdexcept>
+#include <thread>
 
 #include <ATen/autocast_mode.h>
 
@@ -323,6 +324,8 @@ void run_steps(const Options& o, Groups& g, Trainer& rank, GradientSync& sync, t
       rank.after_sync(meter.clock);
       optimizer.step();
       precision.end_step();
+      // The injected slowdown (--slowdown-ms): a regression on demand, for testing regression gates.
+      if (o.slowdown_ms > 0) std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(o.slowdown_ms));
       r.step_seconds.push_back(since(start));
     }
     r.epoch_seconds.push_back(since(epoch_start));

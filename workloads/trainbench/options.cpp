@@ -59,6 +59,7 @@ void define(CLI::App& app, Raw& raw, Options& o) {
   app.add_option("--data", o.data_file, "GPT: a file of whitespace-separated token ids instead of the synthetic task");
   app.add_option("--threads", o.threads, "intra-op threads per rank (default 1)");
   app.add_option("--peak-tflops", o.peak_tflops, "peak TFLOPS of one rank's device, for MFU (default: unknown)");
+  app.add_option("--slowdown-ms", o.slowdown_ms, "sleep this many ms in every step: an injected regression (default 0)");
   app.add_option("--timeout", raw.timeout_s, "seconds to wait for peers (default 120)");
   app.add_option("--rendezvous", o.rendezvous_dir, "gloo/nccl: a directory shared by all ranks (default: .)");
 }
@@ -108,6 +109,7 @@ void resolve(const Raw& raw, Options& o) {
   if (!(o.lr > 0)) throw UsageError("--lr must be positive");
   if (!(o.bucket_mib > 0)) throw UsageError("--bucket-mb must be positive");
   if (o.peak_tflops < 0) throw UsageError("--peak-tflops must be positive");
+  if (!(o.slowdown_ms >= 0) || o.slowdown_ms > 60000) throw UsageError("--slowdown-ms must be from 0 to 60000");
   if (o.threads < 1) throw UsageError("--threads must be at least 1, got " + std::to_string(o.threads));
   if (!o.data_file.empty() && o.model.family != Family::gpt) throw UsageError("--data feeds GPT models only");
   if (!(raw.timeout_s > 0)) throw UsageError("--timeout must be positive seconds");

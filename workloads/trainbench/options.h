@@ -35,6 +35,7 @@ struct Options {
   std::string data_file;   // token ids, whitespace-separated; empty: the synthetic task
   int threads = 1;         // intra-op threads per rank
   double peak_tflops = 0;  // per rank, for MFU; 0: unknown
+  double slowdown_ms = 0;  // sleep this long in every step: an injected regression (docs/trainbench.md)
   std::chrono::milliseconds timeout{std::chrono::seconds(120)};
   std::string rendezvous_dir;
   int steps() const { return epochs * steps_per_epoch; }

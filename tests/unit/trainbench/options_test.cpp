@@ -41,6 +41,8 @@ TEST_CASE("steps, epochs and parallelism parse") {
   CHECK(b.steps() == 15);
   CHECK(b.dtype == Precision::bf16);
   CHECK(b.backend == sweep::comm::Backend::mpi);
+  CHECK(b.slowdown_ms == 0);
+  CHECK(parse({"--slowdown-ms", "2.5"}).slowdown_ms == 2.5);
 }
 
 TEST_CASE("bad options name the option and what it expects") {
@@ -59,5 +61,6 @@ TEST_CASE("bad options name the option and what it expects") {
   fails({"--layers", "0"}, "--layers must be at least 1, got 0");
   fails({"--model", "resnet18", "--data", "tokens.txt"}, "--data feeds GPT models only");
   fails({"--threads", "0"}, "--threads must be at least 1");
+  fails({"--slowdown-ms", "-1"}, "--slowdown-ms must be from 0 to 60000");
   fails({"--batch"}, "--batch");
 }
