@@ -38,6 +38,7 @@ void add_cancel(CLI::App& sub, Action& action);
 void add_model(CLI::App& sub, Action& action);
 void add_compare(CLI::App& sub, Action& action);
 void add_baseline(CLI::App& sub, Action& action);
+void add_nightly(CLI::App& sub, Action& action);
 
 inline constexpr Command kCommands[] = {
     {"plan", "Validate an experiment and print its expanded points without running anything", add_plan},
@@ -50,6 +51,7 @@ inline constexpr Command kCommands[] = {
     {"cancel", "Slurm: cancel everything a campaign has queued", add_cancel},
     {"compare", "Compare two campaigns point by point: per-metric verdicts with change, CI and significance", add_compare},
     {"baseline", "Pin a campaign as a named baseline for comparisons (set, ls)", add_baseline},
+    {"nightly", "Run tonight's regression campaign, compare it with the pinned baseline, report; exit 1 on a regression", add_nightly},
     {"model", "Predict communication volume and time, epoch time and scaling factor of a parallel training run", add_model},
 };
 

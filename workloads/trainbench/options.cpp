@@ -59,7 +59,8 @@ void define(CLI::App& app, Raw& raw, Options& o) {
   app.add_option("--data", o.data_file, "GPT: a file of whitespace-separated token ids instead of the synthetic task");
   app.add_option("--threads", o.threads, "intra-op threads per rank (default 1)");
   app.add_option("--peak-tflops", o.peak_tflops, "peak TFLOPS of one rank's device, for MFU (default: unknown)");
-  app.add_option("--slowdown-ms", o.slowdown_ms, "sleep this many ms in every step: an injected regression (default 0)");
+  app.add_option("--slowdown-ms", o.slowdown_ms, "sleep this many ms in every step: an injected regression (default 0)")
+      ->envname("TRAINBENCH_SLOWDOWN_MS");
   app.add_option("--timeout", raw.timeout_s, "seconds to wait for peers (default 120)");
   app.add_option("--rendezvous", o.rendezvous_dir, "gloo/nccl: a directory shared by all ranks (default: .)");
 }

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+
 #include "trainbench/options.h"
 
 using namespace sweep::trainbench;
@@ -43,6 +45,11 @@ TEST_CASE("steps, epochs and parallelism parse") {
   CHECK(b.backend == sweep::comm::Backend::mpi);
   CHECK(b.slowdown_ms == 0);
   CHECK(parse({"--slowdown-ms", "2.5"}).slowdown_ms == 2.5);
+  // The environment gives the default, so a campaign can be slowed without changing its points.
+  ::setenv("TRAINBENCH_SLOWDOWN_MS", "7", 1);
+  CHECK(parse({}).slowdown_ms == 7);
+  CHECK(parse({"--slowdown-ms", "1"}).slowdown_ms == 1);
+  ::unsetenv("TRAINBENCH_SLOWDOWN_MS");
 }
 
 TEST_CASE("bad options name the option and what it expects") {

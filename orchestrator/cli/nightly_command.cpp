@@ -1,0 +1,66 @@
+// sweep nightly <experiment.yaml> [--set k=v] [--date YYYY-MM-DD] [--baseline nightly] [--metrics m,..]
+//               [--threshold 0.05] [--detach] ...
+// Exit 0 nothing regressed (or still queued, or just pinned as the baseline), 1 regressed, 2 the campaign
+// failed (docs/nightly.md).
+#include <fmt/core.h>
+
+#include <thread>
+
+#include "cli/command.h"
+#include "cli/overrides.h"
+#include "cli/summary.h"
+#include "nightly/nightly.h"
+
+#ifndef SWEEP_DEFAULT_TEMPLATE_DIR
+#error "SWEEP_DEFAULT_TEMPLATE_DIR must be defined by the build"
+#endif
+
+namespace sweep::cli {
+
+void add_nightly(CLI::App& sub, Action& action) {
+  struct Options {
+    nightly::NightlyOptions nightly;
+    Paths paths;
+    std::vector<std::string> sets;
+    bool no_figures = false;
+  };
+  auto o = std::make_shared<Options>();
+  runner::RunOptions& run = o->nightly.run;
+  run.jobs = std::max(1u, std::thread::hardware_concurrency());
+  const char* env = std::getenv("SWEEP_TEMPLATES");
+  run.template_dir = env && *env ? env : SWEEP_DEFAULT_TEMPLATE_DIR;
+  sub.add_option("experiment", run.experiment_path, "Experiment YAML file")->required();
+  sub.add_option("--set", o->sets, "Override a matrix key or top-level value: key=value (repeatable)");
+  sub.add_option("--date", o->nightly.date, "The night, YYYY-MM-DD (default: today, UTC): the label is nightly-<date>");
+  sub.add_option("--baseline", o->nightly.baseline, "Name of the pinned baseline (the first night pins itself)")
+      ->capture_default_str();
+  sub.add_option("--metrics", o->nightly.metrics, "Metrics to compare (default: all both have)")->delimiter(',');
+  sub.add_option("--threshold", o->nightly.compare.threshold,
+                 "Relative change below which a significant change does not count (0.05 = 5%)")
+      ->check(CLI::Range(0.0, 10.0))
+      ->capture_default_str();
+  sub.add_option("--alpha", o->nightly.compare.alpha, "Significance level")->check(CLI::Range(1e-6, 0.5))->capture_default_str();
+  sub.add_option("--jobs,-j", run.jobs, "Local runs in parallel")->capture_default_str()->check(CLI::PositiveNumber);
+  sub.add_option("--executor", run.executor, "Run on this executor instead of the experiment's")
+      ->check(CLI::IsMember({"local", "slurm"}));
+  sub.add_option("--templates", run.template_dir, "Job-script template directory")->capture_default_str();
+  add_slurm_options(sub, run);
+  sub.add_flag("--detach", run.detach, "Slurm: submit and exit 0; the next call collects, compares and reports");
+  sub.add_flag("--no-figures", o->no_figures, "Do not run gnuplot for the report's figures");
+  o->paths.add_to(sub, true);
+  sub.callback([o, &action] {
+    action = [o] {
+      nightly::NightlyOptions n = o->nightly;
+      n.run.overrides = parse_overrides(o->sets);
+      n.run.results_dir = o->paths.results_dir;
+      n.run.db_path = o->paths.db();
+      n.reports_dir = o->paths.reports_dir;
+      n.figures = !o->no_figures;
+      const nightly::NightlyResult r = nightly::run_nightly(n);
+      fmt::print("{}", r.summary);
+      return r.exit_code();
+    };
+  });
+}
+
+}  // namespace sweep::cli

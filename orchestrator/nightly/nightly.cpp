@@ -1,0 +1,111 @@
+#include "nightly/nightly.h"
+
+#include <fmt/core.h>
+
+#include <array>
+#include <filesystem>
+#include <regex>
+
+#include "report/comparison_view.h"
+#include "report/write_report.h"
+#include "store/store.h"
+#include "util/clock.h"
+#include "util/error.h"
+
+namespace sweep::nightly {
+namespace {
+
+struct OutcomeRow {
+  Outcome outcome;
+  int exit_code;
+  const char* word;
+};
+constexpr std::array<OutcomeRow, 5> kOutcomes{{{Outcome::passed, 0, "passed"},
+                                               {Outcome::pending, 0, "pending"},
+                                               {Outcome::pinned, 0, "pinned as the baseline"},
+                                               {Outcome::regressed, 1, "REGRESSED"},
+                                               {Outcome::failed, 2, "FAILED"}}};
+
+const OutcomeRow& row_of(Outcome o) {
+  for (const auto& r : kOutcomes)
+    if (r.outcome == o) return r;
+  return kOutcomes.back();
+}
+
+std::string label_for(const std::string& date) {
+  const std::string day = date.empty() ? iso8601(SystemClock().wall()).substr(0, 10) : date;
+  static const std::regex kDate("[0-9]{4}-[0-9]{2}-[0-9]{2}");
+  if (!std::regex_match(day, kDate)) throw Error(ErrorKind::usage, fmt::format("--date \"{}\": expected YYYY-MM-DD", day));
+  return "nightly-" + day;
+}
+
+/// Runs the campaign, resumes it, or (detached on Slurm) makes one collect pass.
+runner::RunSummary advance(const NightlyOptions& o, const std::string& label, bool exists) {
+  runner::RunOptions r = o.run;
+  if (!exists) {
+    r.label = label;
+    return runner::run_campaign(r);
+  }
+  r.resume = label;
+  r.experiment_path.clear();
+  r.overrides.clear();
+  if (r.detach) return runner::collect_campaign(r);
+  return runner::run_campaign(r);
+}
+
+NightlyResult finish(NightlyResult n, Outcome outcome, const std::string& detail) {
+  n.outcome = outcome;
+  n.summary = fmt::format("{}: {}{}\n", n.label, row_of(outcome).word, detail.empty() ? "" : ": " + detail) + n.summary;
+  return n;
+}
+
+/// The verdict lines worth a morning's attention: regressed metrics first, then inconclusive ones.
+std::string attention(const report::CampaignComparison& c) {
+  std::string out;
+  for (stats::Verdict v : {stats::Verdict::regressed, stats::Verdict::inconclusive})
+    for (const auto& r : c.rows)
+      if (r.result.verdict == v)
+        out += fmt::format("  {} {}: {} {:+.1f}%: {}\n", r.point, r.metric, stats::name_of(v), 100 * r.result.relative,
+                           r.result.reason);
+  return out;
+}
+
+}  // namespace
+
+int NightlyResult::exit_code() const { return row_of(outcome).exit_code; }
+
+NightlyResult run_nightly(const NightlyOptions& o) {
+  NightlyResult n;
+  n.label = label_for(o.date);
+  bool exists = false;
+  if (std::filesystem::exists(o.run.db_path)) {
+    const store::Store db(o.run.db_path);
+    exists = db.find_campaign(n.label).has_value();
+  }
+  const runner::RunSummary s = advance(o, n.label, exists);
+  if (s.unfinished > 0)
+    return finish(n, Outcome::pending, fmt::format("{} of {} runs still queued; the next call collects them", s.unfinished, s.planned));
+
+  store::Store db(o.run.db_path);
+  const auto written = report::write_report(db, n.label, report::ReportRequest{{}, std::nullopt, o.figures}, o.reports_dir);
+  if (s.failed > 0) return finish(n, Outcome::failed, fmt::format("{} of {} runs failed (report: {})", s.failed, s.planned, written.dir));
+
+  const auto pinned = db.baseline(o.baseline);
+  if (!pinned || pinned->label == n.label) {
+    const auto campaign = db.find_campaign(n.label);
+    if (!pinned) db.set_baseline(o.baseline, campaign->id, iso8601(SystemClock().wall()));
+    return finish(n, Outcome::pinned, fmt::format("baseline \"{}\" is {}; later nights compare with it", o.baseline, n.label));
+  }
+  const auto c = report::compare_campaigns(report::load_campaign(db, pinned->label), report::load_campaign(db, n.label),
+                                           o.metrics, o.compare);
+  report::write_file_atomically(written.dir + "/nightly.txt", report::comparison_text(c));
+  report::write_file_atomically(written.dir + "/nightly.junit.xml", report::comparison_junit(c));
+  n.summary = attention(c);
+  const std::string counts =
+      fmt::format("against {} (baseline \"{}\"): {} regressed, {} improved, {} unchanged, {} inconclusive; {}/nightly.txt",
+                  pinned->label, o.baseline, c.count(stats::Verdict::regressed), c.count(stats::Verdict::improved),
+                  c.count(stats::Verdict::unchanged), c.count(stats::Verdict::inconclusive), written.dir);
+  return finish(n, c.count(stats::Verdict::regressed) > 0 ? Outcome::regressed : Outcome::passed, counts);
+}
+
+}  // namespace sweep::nightly

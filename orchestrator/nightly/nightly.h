@@ -1,0 +1,41 @@
+#pragma once
+// `sweep nightly <experiment>`: one regression check, safe to run from cron or scrontab (docs/nightly.md).
+//
+//   1. Runs the campaign labelled nightly-<date>, or carries on with it when it exists (a detached Slurm
+//      campaign is collected; a finished one is only reported).
+//   2. Writes its report (reports/<label>/) and, against the campaign pinned as the baseline `baseline`,
+//      nightly.txt (the comparison and its verdicts) and nightly.junit.xml. With no such pin yet, this
+//      campaign becomes the baseline.
+//   3. Returns the exit code: 0 nothing regressed (or still queued, or just pinned), 1 something
+//      regressed, 2 the campaign itself failed (a run failed after its retries).
+#include <string>
+#include <vector>
+
+#include "runner/run_campaign.h"
+#include "stats/comparison.h"
+
+namespace sweep::nightly {
+
+struct NightlyOptions {
+  runner::RunOptions run;             // experiment, --set values, paths, executor, jobs, detach ...
+  std::string date;                   // YYYY-MM-DD; "" = today (UTC)
+  std::string baseline = "nightly";   // the pinned baseline's name
+  std::string reports_dir = "reports";
+  std::vector<std::string> metrics;   // compared; empty = every metric both campaigns have
+  stats::CompareOptions compare;
+  bool figures = true;                // gnuplot figures in the report
+};
+
+enum class Outcome { passed, pending, pinned, regressed, failed };
+
+struct NightlyResult {
+  std::string label;
+  Outcome outcome = Outcome::passed;
+  std::string summary;  // what to print: a verdict line, then the regressed metrics
+  int exit_code() const;
+};
+
+/// Error(usage) for a date not of the form YYYY-MM-DD; the runner's and report's errors otherwise.
+NightlyResult run_nightly(const NightlyOptions& options);
+
+}  // namespace sweep::nightly
