@@ -12,7 +12,7 @@ namespace {
 e2e::Result night(const e2e::Sandbox& box, const std::string& date, const std::string& env = "") {
   return e2e::shell("cd " + box.dir().string() + " && " + env + " " + SWEEP_BIN + " nightly " + SWEEP_SOURCE_DIR +
                     "/experiments/nightly.yaml --date " + date +
-                    " --metrics samples_per_s,step_time_mean --threshold 0.25 --no-figures -j 1");
+                    " --metrics samples_per_s,step_time_mean --threshold 0.5 --no-figures -j 1");
 }
 
 }  // namespace
@@ -25,8 +25,10 @@ TEST_CASE("sweep nightly: pinned first, a slowed night regresses with exit 1, an
   CHECK_THAT(first.out, Catch::StartsWith("nightly-2026-01-01: pinned as the baseline: baseline \"nightly\" is nightly-2026-01-01"));
   CHECK(std::filesystem::exists(box.path("reports/nightly-2026-01-01/report.html")));
 
-  // Every step sleeps 30 ms more: samples/s falls and step time rises far beyond the 25% threshold.
-  const auto slow = night(box, "2026-01-02", "TRAINBENCH_SLOWDOWN_MS=30");
+  // Every step sleeps 100 ms more (a step takes a few ms): samples/s falls by over 90% and step time
+  // grows many times, far beyond the 50% threshold, which the night-to-night noise of this shared
+  // machine stays under (the test runs alone).
+  const auto slow = night(box, "2026-01-02", "TRAINBENCH_SLOWDOWN_MS=100");
   INFO(slow.out << slow.err);
   CHECK(slow.exit_code == 1);
   CHECK_THAT(slow.out, Catch::StartsWith("nightly-2026-01-02: REGRESSED: against nightly-2026-01-01 (baseline \"nightly\"): 4 regressed"));
