@@ -5,10 +5,6 @@
 #include "cli/summary.h"
 #include "runner/run_campaign.h"
 
-#ifndef SWEEP_DEFAULT_TEMPLATE_DIR
-#error "SWEEP_DEFAULT_TEMPLATE_DIR must be defined by the build"
-#endif
-
 namespace sweep::cli {
 namespace {
 
@@ -19,8 +15,7 @@ struct Options {
 
 std::shared_ptr<Options> add_common(CLI::App& sub) {
   auto o = std::make_shared<Options>();
-  const char* env = std::getenv("SWEEP_TEMPLATES");
-  o->run.template_dir = env && *env ? env : SWEEP_DEFAULT_TEMPLATE_DIR;
+  o->run.template_dir = default_template_dir();
   sub.add_option("campaign", o->run.resume, "Campaign label")->required();
   sub.add_option("--templates", o->run.template_dir, "Job-script template directory")->capture_default_str();
   o->paths.add_to(sub);

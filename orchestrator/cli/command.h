@@ -21,6 +21,9 @@ struct Paths {
   void add_to(CLI::App& app, bool with_reports = false);
 };
 
+/// The job-script template directory: $SWEEP_TEMPLATES, else the source tree's templates/.
+std::string default_template_dir();
+
 struct Command {
   const char* name;
   const char* help;

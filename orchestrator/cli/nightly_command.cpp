@@ -11,10 +11,6 @@
 #include "cli/summary.h"
 #include "nightly/nightly.h"
 
-#ifndef SWEEP_DEFAULT_TEMPLATE_DIR
-#error "SWEEP_DEFAULT_TEMPLATE_DIR must be defined by the build"
-#endif
-
 namespace sweep::cli {
 
 void add_nightly(CLI::App& sub, Action& action) {
@@ -27,8 +23,7 @@ void add_nightly(CLI::App& sub, Action& action) {
   auto o = std::make_shared<Options>();
   runner::RunOptions& run = o->nightly.run;
   run.jobs = std::max(1u, std::thread::hardware_concurrency());
-  const char* env = std::getenv("SWEEP_TEMPLATES");
-  run.template_dir = env && *env ? env : SWEEP_DEFAULT_TEMPLATE_DIR;
+  run.template_dir = default_template_dir();
   sub.add_option("experiment", run.experiment_path, "Experiment YAML file")->required();
   sub.add_option("--set", o->sets, "Override a matrix key or top-level value: key=value (repeatable)");
   sub.add_option("--date", o->nightly.date, "The night, YYYY-MM-DD (default: today, UTC): the label is nightly-<date>");

@@ -1,6 +1,17 @@
 #include "cli/command.h"
 
+#include <cstdlib>
+
+#ifndef SWEEP_DEFAULT_TEMPLATE_DIR
+#error "SWEEP_DEFAULT_TEMPLATE_DIR must be defined by the build"
+#endif
+
 namespace sweep::cli {
+
+std::string default_template_dir() {
+  const char* env = std::getenv("SWEEP_TEMPLATES");
+  return env && *env ? env : SWEEP_DEFAULT_TEMPLATE_DIR;
+}
 
 void Paths::add_to(CLI::App& app, bool with_reports) {
   app.add_option("--results", results_dir, "Directory for run directories and the default database")

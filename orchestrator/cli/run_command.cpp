@@ -13,19 +13,10 @@
 #include "util/error.h"
 #include "util/exit_codes.h"
 
-#ifndef SWEEP_DEFAULT_TEMPLATE_DIR
-#error "SWEEP_DEFAULT_TEMPLATE_DIR must be defined by the build"
-#endif
-
 namespace sweep::cli {
 namespace {
 
 void on_stop_signal(int) { runner::request_stop(); }
-
-std::string default_template_dir() {
-  const char* env = std::getenv("SWEEP_TEMPLATES");
-  return env && *env ? env : SWEEP_DEFAULT_TEMPLATE_DIR;
-}
 
 }  // namespace
 

@@ -11,17 +11,6 @@
 namespace sweep::report {
 namespace {
 
-/// Rethrows a usage error about names (unknown parameter, metric) at the spec's location.
-template <typename F>
-auto at_location(const SourceLocation& at, F&& f) {
-  try {
-    return f();
-  } catch (const Error& e) {
-    if (e.kind() != ErrorKind::usage) throw;
-    fail_at(at, e.what());
-  }
-}
-
 std::vector<std::string> param_names(const std::vector<PointResult>& results) { return param_info(results).all; }
 
 using Bases = std::vector<std::optional<std::size_t>>;

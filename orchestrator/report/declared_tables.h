@@ -7,8 +7,21 @@
 
 #include "report/table.h"
 #include "spec/report_spec.h"
+#include "util/error.h"
 
 namespace sweep::report {
+
+/// Runs `f`, rethrowing a usage error about names (unknown parameter, metric) as
+/// Error(invalid_experiment) at the spec's location `at`.
+template <typename F>
+auto at_location(const SourceLocation& at, F&& f) {
+  try {
+    return f();
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::usage) throw;
+    fail_at(at, e.what());
+  }
+}
 
 /// require_known (report/table.h) with the error at `at`, `context` (e.g. `figure "f": `) before it.
 void require_known_at(const SourceLocation& at, const std::vector<std::string>& names, const std::vector<std::string>& known,

@@ -36,8 +36,6 @@ struct Layout {
   std::vector<Panel> panels;
 };
 
-bool is_number(const store::ParamRecord& p) { return p.type == "int" || p.type == "float"; }
-
 std::string value_of(const PointResult& r, const std::string& name) {
   const auto* p = find_param(*r.point, name);
   return p ? p->value : "";
@@ -94,11 +92,7 @@ Point3 value_at(const std::vector<PointResult>& results, std::size_t i, std::opt
     stats = it->second;
   }
   if (stats && stats->summary.n > 0) v.mean = stats->summary.mean, v.low = stats->summary.ci_low, v.high = stats->summary.ci_high;
-  if (g.kind == spec::FigureKind::model) {
-    if (const auto* p = find_param(*results[i].point, g.predicted); p && is_number(*p)) v.predicted = std::stod(p->value);
-    else if (const auto it = results[i].metrics.find(g.predicted); it != results[i].metrics.end() && it->second.summary.n)
-      v.predicted = it->second.summary.mean;
-  }
+  if (g.kind == spec::FigureKind::model) v.predicted = number_at(results[i], g.predicted).value_or(NAN);
   return v;
 }
 

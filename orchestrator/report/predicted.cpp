@@ -9,6 +9,7 @@
 
 #include "model/interconnect.h"
 #include "model/predict.h"
+#include "report/declared_tables.h"
 #include "report/derived.h"
 #include "report/table.h"
 #include "util/error.h"
@@ -61,20 +62,9 @@ struct Input {
   std::string name;
 };
 
-/// A number at a point: a numeric parameter's value, or a metric's mean.
-std::optional<double> value_at(const PointResult& r, const std::string& name) {
-  if (const auto* p = find_param(*r.point, name)) {
-    if (p->type == "string" || p->type == "bool") return std::nullopt;
-    return std::stod(p->value);
-  }
-  if (const auto it = r.metrics.find(name); it != r.metrics.end() && it->second.summary.n > 0)
-    return it->second.summary.mean;
-  return std::nullopt;
-}
-
 std::optional<double> value_at(const Input& in, const PointResult& r) {
   if (in.number) return in.number;
-  return value_at(r, in.name);
+  return number_at(r, in.name);
 }
 
 struct Names {
@@ -232,13 +222,7 @@ std::optional<Predictions> predict_at(const Context& c, const PointResult& point
 
 void add_predictions(std::vector<PointResult>& results, const spec::ReportModel& model) {
   if (!model.declared || results.empty()) return;
-  std::vector<std::optional<std::size_t>> bases;
-  try {
-    bases = baseline_indices(results, model.baseline);
-  } catch (const Error& e) {
-    if (e.kind() != ErrorKind::usage) throw;
-    fail_at(model.at, e.what());
-  }
+  const auto bases = at_location(model.at, [&] { return baseline_indices(results, model.baseline); });
   const Context c = make_context(results, model);
   std::vector<std::optional<Predictions>> predictions(results.size());
   for (std::size_t i = 0; i < results.size(); ++i)

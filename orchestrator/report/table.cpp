@@ -18,6 +18,14 @@ const store::ParamRecord* find_param(const store::PointRecord& p, const std::str
   return nullptr;
 }
 
+bool is_number(const store::ParamRecord& p) { return p.type == "int" || p.type == "float"; }
+
+std::optional<double> number_at(const PointResult& r, const std::string& name) {
+  if (const auto* p = find_param(*r.point, name); p && is_number(*p)) return std::stod(p->value);
+  if (const auto it = r.metrics.find(name); it != r.metrics.end() && it->second.summary.n > 0) return it->second.summary.mean;
+  return std::nullopt;
+}
+
 ParamInfo param_info(const std::vector<PointResult>& results) {
   ParamInfo info;
   if (results.empty()) return info;

@@ -61,6 +61,11 @@ struct ParamInfo {
 ParamInfo param_info(const std::vector<PointResult>& results);
 /// The parameter's canonical value text in `p`, or nullptr.
 const store::ParamRecord* find_param(const store::PointRecord& p, const std::string& name);
+/// Whether the parameter's type is int or float.
+bool is_number(const store::ParamRecord& p);
+/// A number at a point: the value of a numeric (is_number) parameter `name`, else the mean of the
+/// metric `name` over its runs; nullopt when neither exists.
+std::optional<double> number_at(const PointResult& r, const std::string& name);
 /// Throws Error(usage) `unknown WHAT "n" (did you mean ...) (available: ...)` unless every name is known.
 void require_known(const std::vector<std::string>& names, const std::vector<std::string>& known, const char* what);
 /// "name (unit)" from the first point that has the metric with a unit; the name otherwise.
