@@ -127,7 +127,7 @@ TEST_CASE("zip: errors") {
   CHECK(load_error(with_matrix(m, "zip: {a: b}\n")) == "x.yaml:7:6: \"zip\" must be a list, got a map");
 }
 
-TEST_CASE("exclude: partial matches and expressions") {
+TEST_CASE("excluded points: partial matches and expressions") {
   const Experiment e = load(with_matrix("  par: [tp, pp]\n  nodes: [1, 2]\n",
                                         "exclude:\n  - {par: pp, nodes: 2}\n  - where: \"nodes * 2 > limit\"\n"
                                         "derived:\n  limit: 3\n"));
@@ -140,7 +140,7 @@ TEST_CASE("exclude: partial matches and expressions") {
   CHECK(e.exclude[1].where->eval(std::vector<Value>{Value("tp"), Value(1), Value(3)}) == Value(false));
 }
 
-TEST_CASE("exclude: errors") {
+TEST_CASE("excluded points: errors") {
   const std::string m = "  par: [tp, pp]\n  nodes: [1, 2]\n";  // lines 3-4; workload 5; exclude 6; entry 7
   CHECK(load_error(with_matrix(m, "exclude:\n  - {parallelism: tp}\n")) ==
         "x.yaml:7:6: unknown parameter \"parallelism\" in exclude");

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "load_helpers.h"
+#include "temp_dir.h"
 #include "spec/load_report.h"
 
 using namespace sweep;
@@ -134,8 +135,8 @@ TEST_CASE("report: the model section and predicted columns") {
 }
 
 TEST_CASE("report: a separate report file has format 1 and a report section") {
-  const auto dir = std::filesystem::temp_directory_path() / "sweep_report_spec_test";
-  std::filesystem::create_directories(dir);
+  const TempDir tmp;  // its own directory: ctest runs cases of one executable side by side
+  const auto& dir = tmp.path;
   const std::string path = (dir / "r.yaml").string();
   const auto write = [&](const std::string& text) { std::ofstream(path, std::ios::trunc) << text; };
   write("format: 1\nreport:\n  tables: [{name: a, rows: [x]}]\n");
@@ -147,5 +148,4 @@ TEST_CASE("report: a separate report file has format 1 and a report section") {
   write("format: 1\n");
   CHECK_THROWS_WITH(load_report_file(path), path + ":1:1: the file needs a \"report\" section with \"tables\" and/or \"figures\"");
   CHECK_THROWS_AS(load_report_file((dir / "missing.yaml").string()), Error);
-  std::filesystem::remove_all(dir);
 }

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <set>
 
+#include "temp_dir.h"
 #include "trainbench/comm_model.h"
 #include "trainbench/data.h"
 #include "trainbench/step_stats.h"
@@ -42,8 +43,8 @@ TEST_CASE("synthetic images carry labels in range and differ by class") {
 }
 
 TEST_CASE("a token file is read, and a bad one is named at file:line:column") {
-  const auto dir = std::filesystem::temp_directory_path() / "sweep-trainbench-core-test";
-  std::filesystem::create_directories(dir);
+  const TempDir tmp;
+  const auto& dir = tmp.path;
   const auto write = [&](const std::string& name, const std::string& text) {
     std::ofstream(dir / name) << text;
     return (dir / name).string();
@@ -59,7 +60,6 @@ TEST_CASE("a token file is read, and a bad one is named at file:line:column") {
   CHECK_THROWS_WITH(load_tokens(big, 16, 1), big + ":1:5: \"16\" is not a token id in [0, 16)");
   CHECK_THROWS_WITH(load_tokens(good, 16, 8), Catch::Contains("holds 9 token ids; a sequence of 8 needs at least 10"));
   CHECK_THROWS_WITH(load_tokens((dir / "none.txt").string(), 16, 4), Catch::Contains("none.txt: cannot be read"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("step statistics leave out the warm-up and interpolate p90 as numpy") {
