@@ -60,8 +60,9 @@ void check_distinct_choices(const Axis& axis) {
   for (std::size_t i = 1; i < axis.choices.size(); ++i)
     for (std::size_t j = 0; j < i; ++j) {
       if (axis.choices[i].params != axis.choices[j].params) continue;
-      fail_at(axis.choices[i].where, fmt::format("matrix \"{}\" lists the same value twice (first at line {})",
-                                                 axis.key, axis.choices[j].where.line));
+      const int line = axis.choices[j].where.line;  // 0 in a --set override, which has no lines
+      fail_at(axis.choices[i].where, fmt::format("matrix \"{}\" lists the same value twice{}", axis.key,
+                                                 line > 0 ? fmt::format(" (first at line {})", line) : ""));
     }
 }
 
@@ -187,7 +188,16 @@ void override_axis(Axis& axis, const Field& f, const Source& src, LoadState& st)
     fail_at(location(f, src), fmt::format("cannot --set map axis \"{}\" (its choices are maps); edit the "
                                           "experiment file instead",
                                           axis.key));
-  axis.choices = {Choice{{Param{axis.key, scalar_value(f, src)}}, location(f, src)}};
+  axis.choices.clear();
+  if (f.value.IsSequence()) {
+    for (const Field& item : axis_items(f, src)) {
+      if (!item.value.IsScalar()) fail_expected(item, src, "a scalar value");
+      axis.choices.push_back(scalar_choice(item, src, axis.key));
+    }
+    check_distinct_choices(axis);
+  } else {
+    axis.choices.push_back(scalar_choice(f, src, axis.key));
+  }
   st.overridden_axes.push_back(axis.key);
 }
 

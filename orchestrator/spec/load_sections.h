@@ -24,7 +24,8 @@ using Reader = void (*)(const Field& f, const Source& src, LoadState& st);
 void read_matrix(const Field& f, const Source& src, LoadState& st);
 void read_zip(const Field& f, const Source& src, LoadState& st);
 void read_exclude(const Field& f, const Source& src, LoadState& st);  // after read_derived
-/// Replaces the choices of scalar axis `axis` by the single value of `f` (a --set override).
+/// Replaces the choices of scalar axis `axis` by the value of `f` (a --set override): one scalar, or a
+/// flow list of distinct scalars (`[gloo, mpi]`).
 void override_axis(Axis& axis, const Field& f, const Source& src, LoadState& st);
 
 // load_derived.cpp

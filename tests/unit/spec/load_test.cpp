@@ -211,8 +211,8 @@ TEST_CASE("load: --set replaces a matrix key by one typed value") {
   CHECK(e.matrix[0].choices[0].where.str() == "--set batch=64");
   CHECK(load(kHead, {{"batch", "'64'"}}).matrix[0].choices[0].params[0].value == Value("64"));
   CHECK(load(kHead, {{"batch", "fast"}}).matrix[0].choices[0].params[0].value == Value("fast"));
-  CHECK(load_error(kHead, {{"batch", "[1, 2]"}}) ==
-        "--set batch=[1, 2]: \"batch\" must be a single value (number, string or bool), got a list");
+  CHECK(load_error(kHead, {{"batch", "{a: 1}"}}) ==
+        "--set batch={a: 1}: \"batch\" must be a single value (number, string or bool), got a map");
 }
 
 TEST_CASE("load: --set replaces top-level scalars, validated like the file") {
@@ -251,6 +251,18 @@ TEST_CASE("load: --set on one key of a zip group breaks the pairing") {
         "x.yaml:5:7: zip group [a, b]: \"a\" has 1 value but \"b\" has 2 (\"a\" was replaced by --set; --set every "
         "key of a zip group or none)");
   CHECK(load(zipped, {{"a", "1"}, {"b", "5"}}).matrix[1].choices.size() == 1);
+}
+
+TEST_CASE("load: --set gives a scalar axis a list of choices") {
+  const std::string text = "name: t\nmatrix:\n  backend: [nccl, gloo, mpi]\nworkload: {command: x}\n";
+  const Experiment e = load(text, {{"backend", "[mpi, gloo]"}});
+  REQUIRE(e.matrix[0].choices.size() == 2);
+  CHECK(e.matrix[0].choices[0].params[0].value == Value("mpi"));
+  CHECK(e.matrix[0].choices[1].params[0].value == Value("gloo"));
+  CHECK(load_error(text, {{"backend", "[mpi, mpi]"}}) ==
+        "--set backend=[mpi, mpi]: matrix \"backend\" lists the same value twice");
+  CHECK(load_error(text, {{"backend", "[]"}}) == "--set backend=[]: \"backend\" must have at least one value");
+  CHECK_THAT(load_error(text, {{"backend", "[[a]]"}}), Catch::Contains("a scalar value"));
 }
 
 TEST_CASE("load: --set applies before dependents are checked") {
