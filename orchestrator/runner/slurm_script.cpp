@@ -29,6 +29,9 @@ std::vector<std::string> sbatch_options(const std::vector<std::pair<const spec::
           fail_at(resource->where, fmt::format("each \"resources.extra\" item must be an sbatch option starting with -, got \"{}\"", value));
         out.push_back(value);
         break;
+      case spec::ResourceKey::Kind::optional:
+        if (value.empty()) break;
+        [[fallthrough]];
       case spec::ResourceKey::Kind::value:
         if (value.empty() || value.find_first_of(" \t\r\n") != std::string::npos)
           fail_at(resource->where, fmt::format("resource \"{}\" must render to one non-empty word, got \"{}\"", resource->key, value));

@@ -9,7 +9,8 @@ namespace sweep::spec {
 
 struct ResourceKey {
   enum class Kind {
-    value,  // `--option=VALUE`
+    value,     // `--option=VALUE`
+    optional,  // `--option=VALUE`, or nothing when VALUE renders empty: the cluster's default
     flag,   // `--option` when the value renders true (true/yes/1); nothing when false
     list,   // `extra`: each item is a raw sbatch option, written as given
   };
@@ -23,17 +24,17 @@ inline constexpr std::array<ResourceKey, 17> kResourceKeys{{
     {"ntasks", "--ntasks", ResourceKey::Kind::value},
     {"ntasks-per-node", "--ntasks-per-node", ResourceKey::Kind::value},
     {"cpus-per-task", "--cpus-per-task", ResourceKey::Kind::value},
-    {"gpus-per-node", "--gpus-per-node", ResourceKey::Kind::value},
-    {"gpus-per-task", "--gpus-per-task", ResourceKey::Kind::value},
-    {"gres", "--gres", ResourceKey::Kind::value},
+    {"gpus-per-node", "--gpus-per-node", ResourceKey::Kind::optional},
+    {"gpus-per-task", "--gpus-per-task", ResourceKey::Kind::optional},
+    {"gres", "--gres", ResourceKey::Kind::optional},
     {"mem", "--mem", ResourceKey::Kind::value},
     {"mem-per-cpu", "--mem-per-cpu", ResourceKey::Kind::value},
     {"time", "--time", ResourceKey::Kind::value},
-    {"partition", "--partition", ResourceKey::Kind::value},
-    {"account", "--account", ResourceKey::Kind::value},
-    {"qos", "--qos", ResourceKey::Kind::value},
-    {"constraint", "--constraint", ResourceKey::Kind::value},
-    {"reservation", "--reservation", ResourceKey::Kind::value},
+    {"partition", "--partition", ResourceKey::Kind::optional},
+    {"account", "--account", ResourceKey::Kind::optional},
+    {"qos", "--qos", ResourceKey::Kind::optional},
+    {"constraint", "--constraint", ResourceKey::Kind::optional},
+    {"reservation", "--reservation", ResourceKey::Kind::optional},
     {"exclusive", "--exclusive", ResourceKey::Kind::flag},
     {"extra", "", ResourceKey::Kind::list},
 }};

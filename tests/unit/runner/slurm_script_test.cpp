@@ -26,11 +26,15 @@ TEST_CASE("resources become sbatch options: values, flags and raw extras in file
   CHECK(options_of(rs, {"2", "4", "true", "--signal=USR1@60", "00:10:00"}) ==
         std::vector<std::string>{"--nodes=2", "--gpus-per-node=4", "--exclusive", "--signal=USR1@60", "--time=00:10:00"});
   CHECK(options_of({res("exclusive", "")}, {"false"}).empty());
+  // Where the cluster has a default, an empty value leaves the option out (`--set partition=''`).
+  CHECK(options_of({res("partition", ""), res("account", ""), res("gpus-per-node", ""), res("nodes", "")},
+                   {"", "", "", "1"}) == std::vector<std::string>{"--nodes=1"});
 }
 
 TEST_CASE("a resource that renders badly is an error at the resource") {
   CHECK_THROWS_WITH(options_of({res("nodes", "")}, {""}),
                     "x.yaml:7:3: resource \"nodes\" must render to one non-empty word, got \"\"");
+  CHECK_THROWS_WITH(options_of({res("ntasks", "")}, {""}), Catch::Contains("one non-empty word"));
   CHECK_THROWS_WITH(options_of({res("partition", "")}, {"a b"}),
                     "x.yaml:7:3: resource \"partition\" must render to one non-empty word, got \"a b\"");
   CHECK_THROWS_WITH(options_of({res("exclusive", "")}, {"maybe"}),
