@@ -81,8 +81,8 @@ void apply_model(const Raw& raw, Options& o) {
     if (o.model.family == Family::resnet)
       throw UsageError(std::string(option) + " shapes GPT models; resnet18 has a fixed shape");
     if (**target.first < 1) throw UsageError(std::string(option) + " must be at least 1, got " + std::to_string(**target.first));
+    if (**target.first != *target.second) o.model.name = "custom";  // the preset's own value keeps its name
     *target.second = **target.first;
-    o.model.name = "custom";
   }
   if (o.model.family == Family::gpt && o.model.width % o.model.heads != 0)
     throw UsageError("--width " + std::to_string(o.model.width) + " must divide by --heads " +

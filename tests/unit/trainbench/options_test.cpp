@@ -31,6 +31,10 @@ TEST_CASE("custom sizes override the preset and rename it") {
   CHECK(o.model.layers == 4);
   CHECK(o.model.width == 256);
   CHECK(o.model.vocab == 50257);
+  // The preset's own shape, given explicitly, keeps its name.
+  const Options same = parse({"--model", "gpt2", "--layers", "12", "--width", "768", "--seq", "1024", "--vocab", "50257"});
+  CHECK(same.model.name == "gpt2");
+  CHECK(parse({"--model", "gpt2", "--layers", "12", "--width", "769", "--heads", "1"}).model.name == "custom");
 }
 
 TEST_CASE("steps, epochs and parallelism parse") {
