@@ -32,7 +32,7 @@ const std::vector<Preset>& presets() {
       {"training",
        "Training time and memory",
        {"epoch_time_headline", "peak_memory"},
-       {{"experiment", "", DerivedMetric::none, "Experiment"},
+       {{"experiment_id", "", DerivedMetric::none, "Experiment"},
         {"model", "", DerivedMetric::none, "Model"},
         {"parallelism", "", DerivedMetric::none, "Parallelism"},
         {"nodes", "", DerivedMetric::none, "Nodes"},

@@ -174,7 +174,7 @@ TEST_CASE("default tables take the seeds' shapes for the bundled workloads' metr
       const std::string id = fmt::format("p{}", ordinal);
       d.points.push_back({id, ordinal++, {{"model", model, "string", false}, {"nodes", nodes, "int", false},
                                           {"gpus_per_node", gpus, "int", false}, {"seed", "1", "int", false},
-                                          {"experiment", fmt::format("{}-{}x{}", model, nodes, gpus), "string", true}}});
+                                          {"experiment_id", fmt::format("{}-{}x{}", model, nodes, gpus), "string", true}}});
       for (int rep = 0; rep < 2; ++rep) {
         store::RunRecord r;
         r.id = ++run_id;
