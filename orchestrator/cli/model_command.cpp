@@ -17,7 +17,7 @@ namespace {
 
 struct Options {
   std::string params, dtype = "bf16", interconnect, interconnects_file;
-  int dp = 1, tp = 1, pp = 1, microbatches = 1, batch = 0, seq = 0, width = 0, layers = 0, transfers = 1;
+  int dp = 1, tp = 1, pp = 1, microbatches = 1, batch = 0, seq = 0, width = 0, layers = 0, vocab = 0, transfers = 1;
   std::optional<double> bandwidth, latency_us, allreduce_time, measured;
   double single_epoch = 0, steps = 0;
   bool list = false;
@@ -73,7 +73,8 @@ int run(const Options& o) {
   if (!(o.single_epoch > 0) || !(o.steps > 0))
     throw Error(ErrorKind::usage, "give --single-epoch SECONDS (one GPU) and --steps N (per epoch of the parallel run)");
   const model::Workload w{.parameters = *parameters, .element_bytes = element_bytes(o.dtype), .dp = o.dp, .tp = o.tp, .pp = o.pp,
-                          .microbatches = o.microbatches, .batch = o.batch, .seq = o.seq, .width = o.width, .layers = o.layers};
+                          .microbatches = o.microbatches, .batch = o.batch, .seq = o.seq, .width = o.width, .layers = o.layers,
+                          .gradient_bytes = 0, .vocab = o.vocab};
   const auto [link, label] = resolve_link(o, table);
   const model::Prediction p = model::predict(w, link, o.single_epoch, o.steps, o.allreduce_time);
   std::printf("workload: N = %.6g parameters, %s (%g bytes), dp %d x tp %d x pp %d = %d ranks, %d micro-batches\n",
@@ -106,6 +107,7 @@ void add_model(CLI::App& sub, Action& action) {
   sub.add_option("--seq", o->seq, "TP/PP: sequence length");
   sub.add_option("--width", o->width, "TP/PP: hidden width");
   sub.add_option("--layers", o->layers, "TP/PP: layers");
+  sub.add_option("--vocab", o->vocab, "PP: vocabulary of the tied embedding (its gradients cross the first and last stage)");
   sub.add_option("--interconnect", o->interconnect, "A named link (--list-interconnects)");
   sub.add_option("--bandwidth", o->bandwidth, "Link bandwidth, GB/s one direction (overrides the interconnect's)");
   sub.add_option("--latency-us", o->latency_us, "Link latency α in µs (overrides the interconnect's)");

@@ -17,12 +17,17 @@ double message_seconds(double bytes, const Link& link) { return link.latency + l
 
 }  // namespace
 
+/// The tied embedding's gradients that the first and last pipeline stage all-reduce (0 without pp).
+double tied_embedding_bytes(const Workload& w) {
+  return w.pp > 1 ? static_cast<double>(w.vocab) * w.width * w.gradient_element_bytes() : 0.0;
+}
+
 Volumes volumes(const Workload& w) {
   Volumes v;
   v.data_parallel = ring_share(w.dp) * w.parameters / (w.tp * w.pp) * w.gradient_element_bytes();
   const double layers_per_stage = static_cast<double>(w.layers) / w.pp;
   v.tensor_parallel = layers_per_stage * w.microbatches * 4 * ring_share(w.tp) * activation_bytes(w);
-  if (w.pp > 1) v.pipeline = 2.0 * w.microbatches * activation_bytes(w);
+  if (w.pp > 1) v.pipeline = 2.0 * w.microbatches * activation_bytes(w) + tied_embedding_bytes(w);
   return v;
 }
 
@@ -44,6 +49,7 @@ Prediction predict(const Workload& w, const Link& link, double single_epoch, dou
   const double per_layer = allreduce_seconds(activation_bytes(w), w.tp, link);
   p.tensor_parallel_seconds = static_cast<double>(w.layers) / w.pp * w.microbatches * 4 * per_layer;
   if (w.pp > 1) p.pipeline_seconds = 2.0 * w.microbatches * message_seconds(activation_bytes(w), link);
+  if (const double tied = tied_embedding_bytes(w); tied > 0) p.pipeline_seconds += allreduce_seconds(tied, 2, link);
   p.bubble = static_cast<double>(w.pp - 1) / w.microbatches;
   p.compute_epoch = single_epoch / w.world() * (1 + p.bubble);
   p.comm_epoch = steps * (p.data_parallel_seconds + p.tensor_parallel_seconds + p.pipeline_seconds);

@@ -11,6 +11,7 @@
 //   DP: 2(d-1)/d · N/(t·p) · e       (each rank all-reduces the gradients of its slice of the model)
 //   TP: (L/p) · m · 4 · 2(t-1)/t · b·T·C·e   (Megatron: 2 all-reduces forward, 2 backward per layer)
 //   PP: 2 · m · b·T·C·e               (an interior stage sends an activation and a gradient per micro-batch)
+//       + V·C · e_grad on the first and last stage (the tied embedding's gradients, all-reduced by the pair)
 // Compute: the single-GPU epoch time divided over the d·t·p ranks, stretched by the pipeline bubble
 // (p-1)/m. Communication is not overlapped with compute: the prediction is an upper bound on time.
 #include <optional>
@@ -25,6 +26,7 @@ struct Workload {
   // For TP and PP volumes (GPT): per-data-parallel-rank batch, sequence length, width, layers.
   int batch = 0, seq = 0, width = 0, layers = 0;
   double gradient_bytes = 0;  // bytes per all-reduced gradient element (DP); 0 = element_bytes
+  int vocab = 0;  // V: with pp > 1 the first and last stage all-reduce the tied embedding's gradients
   int world() const { return dp * tp * pp; }
   double gradient_element_bytes() const { return gradient_bytes > 0 ? gradient_bytes : element_bytes; }
 };

@@ -28,7 +28,7 @@ struct Default {
   std::string_view metric;
   std::optional<double> fallback;
 };
-constexpr std::array<Default, 10> kDefaults{{{&ReportModel::parameters, "parameters", "parameters", std::nullopt},
+constexpr std::array<Default, 11> kDefaults{{{&ReportModel::parameters, "parameters", "parameters", std::nullopt},
                                          {&ReportModel::dp, "dp", "dp", 1},
                                          {&ReportModel::tp, "tp", "tp", 1},
                                          {&ReportModel::pp, "pp", "pp", 1},
@@ -37,7 +37,8 @@ constexpr std::array<Default, 10> kDefaults{{{&ReportModel::parameters, "paramet
                                          {&ReportModel::seq, "seq", "seq", 0},
                                          {&ReportModel::width, "width", "width", 0},
                                          {&ReportModel::layers, "layers", "layers", 0},
-                                         {&ReportModel::steps, "steps", "steps_per_epoch", std::nullopt}}};
+                                         {&ReportModel::steps, "steps", "steps_per_epoch", std::nullopt},
+                                         {&ReportModel::vocab, "vocab", "vocab", 0}}};
 
 constexpr std::array<std::pair<std::string_view, double>, 4> kDtypeBytes{{{"bf16", 2}, {"fp16", 2}, {"fp32", 4}, {"fp64", 8}}};
 
@@ -175,6 +176,7 @@ model::Workload workload(const Context& c, const PointResult& r, const std::arra
   model::Workload w{v[0], c.dtype_bytes(c.m.dtype, r), as_int(v[1]), as_int(v[2]), as_int(v[3]), as_int(v[4]),
                     as_int(v[5]),   as_int(v[6]),                as_int(v[7]), as_int(v[8])};
   w.gradient_bytes = c.dtype_bytes(c.m.gradient_dtype.empty() ? c.m.dtype : c.m.gradient_dtype, r);
+  w.vocab = as_int(v[10]);
   return w;
 }
 

@@ -225,7 +225,7 @@ struct InputKey {
   std::string_view key;
   ModelInput ReportModel::*member;
 };
-constexpr std::array<InputKey, 13> kInputs{{{"bandwidth", &ReportModel::bandwidth},
+constexpr std::array<InputKey, 14> kInputs{{{"bandwidth", &ReportModel::bandwidth},
                                             {"latency_us", &ReportModel::latency_us},
                                             {"parameters", &ReportModel::parameters},
                                             {"dp", &ReportModel::dp},
@@ -237,7 +237,8 @@ constexpr std::array<InputKey, 13> kInputs{{{"bandwidth", &ReportModel::bandwidt
                                             {"width", &ReportModel::width},
                                             {"layers", &ReportModel::layers},
                                             {"steps", &ReportModel::steps},
-                                            {"allreduce", &ReportModel::allreduce}}};
+                                            {"allreduce", &ReportModel::allreduce},
+                                            {"vocab", &ReportModel::vocab}}};
 
 ReportModel read_model(const Field& item, const Source& src) {
   std::vector<std::string_view> keys{"baseline", "time", "link", "transfers", "dtype", "gradient_dtype"};

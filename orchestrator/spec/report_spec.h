@@ -51,7 +51,7 @@ struct ReportModel {
   int transfers = 1;     // 2: both directions share the bandwidth (seed 000's back-of-envelope)
   std::string dtype = "fp32";  // activations: bf16, fp16, fp32, fp64, or a parameter holding one
   std::string gradient_dtype;  // the all-reduced gradients; "" = dtype
-  ModelInput parameters, dp, tp, pp, microbatches, batch, seq, width, layers, steps, allreduce;
+  ModelInput parameters, dp, tp, pp, microbatches, batch, seq, width, layers, steps, allreduce, vocab;
   SourceLocation at;
 };
 

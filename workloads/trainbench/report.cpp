@@ -88,6 +88,7 @@ std::string metric_lines(const Options& o, const Summary& s) {
     out += line("seq", o.model.seq, "tokens", "");
     out += line("layers", o.model.layers, "", "");
     out += line("width", o.model.width, "", "");
+    out += line("vocab", o.model.vocab, "tokens", "");
   }
   out += line("parameters", static_cast<double>(parameter_count(o.model)), "", "");
   out += line("parameters_without_embeddings", static_cast<double>(parameter_count_without_embeddings(o.model)), "", "");

@@ -49,6 +49,15 @@ TEST_CASE("volumes per rank and step follow the DP, TP and PP formulas") {
   CHECK(p.bubble == Approx(0.25));                         // (p-1)/m
   CHECK(p.compute_epoch == Approx(1000.0 / 4 * 1.25));
   CHECK(p.tensor_parallel_seconds == Approx(24.0 * 4 * 4 * (2e-6 + activation / 50e9)));
+  // With the vocabulary, the first and last stage also all-reduce the tied embedding's gradients
+  // (V·C fp32 between the two: 2α + V·C·4/β).
+  Workload tied = w;
+  tied.vocab = 50257;
+  tied.gradient_bytes = 4;
+  CHECK(volumes(tied).pipeline == Approx(2.0 * 4 * activation + 50257.0 * 1600 * 4));
+  CHECK(predict(tied, Link{50e9, 1e-6, 1}, 1000, 100).pipeline_seconds ==
+        Approx(p.pipeline_seconds + 2e-6 + 50257.0 * 1600 * 4 / 50e9));
+  CHECK(volumes(Workload{.parameters = 1e9, .dp = 2, .width = 8, .vocab = 100}).pipeline == 0);  // no pp, no exchange
 }
 
 TEST_CASE("the α-β all-reduce and the compute time of 6·N·tokens") {
