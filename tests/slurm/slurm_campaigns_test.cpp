@@ -1,0 +1,164 @@
+// The seed campaigns of experiments/ at scale=ci on the development cluster, through the Slurm
+// executor: every run succeeds, every report has its tables and figures, and the seeds' qualitative
+// findings hold in the database (DP scales at most linearly; TP moves more bytes than DP and PP; the
+// measured bytes per step match the analytical model).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <sstream>
+
+#include "slurm/slurm_harness.h"
+
+using namespace slurmtest;
+
+namespace {
+
+/// Runs experiments/<file> at scale=ci with `extra` arguments, then reports it; both must succeed.
+void run_and_report(const e2e::Sandbox& box, const std::string& file, const std::string& label,
+                    std::vector<std::string> extra, int runs) {
+  std::vector<std::string> args{"run", e2e::repo_file("experiments/" + file), "--executor", "slurm", "--set", "scale=ci",
+                                "--label", label, "--poll-max", "1"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const auto r = box.sweep(args);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(query(box, "SELECT count(*) FROM runs WHERE state = 'succeeded'") == std::to_string(runs));
+  const auto rep = box.sweep({"report", label});
+  INFO(rep.out << rep.err);
+  REQUIRE(rep.exit_code == 0);
+}
+
+void check_outputs(const e2e::Sandbox& box, const std::string& label, const std::vector<std::string>& tables,
+                   const std::vector<std::string>& figures) {
+  const std::string dir = box.path("reports/" + label);
+  const std::string html = e2e::read_file(dir + "/report.html");
+  for (const auto& t : tables) {
+    CHECK(std::filesystem::file_size(dir + "/report." + t + ".csv") > 0);
+    CHECK_THAT(e2e::read_file(dir + "/report.tex"), Catch::Contains("report:" + t));
+  }
+  for (const auto& f : figures) {
+    CHECK(std::filesystem::file_size(dir + "/figures/" + f + ".svg") > 0);
+    CHECK(std::filesystem::file_size(dir + "/figures/" + f + ".pdf") > 0);
+  }
+  CHECK(std::count(html.begin(), html.end(), '<') > 0);
+  CHECK_THAT(html, Catch::Contains("data:image/svg+xml"));
+}
+
+/// The mean of `metric` over the succeeded runs of points whose parameters match `where` (name = value).
+double mean_of(const e2e::Sandbox& box, const std::string& metric, const std::map<std::string, std::string>& where) {
+  std::string sql = "SELECT avg(m.value) FROM metrics m JOIN runs r ON r.id = m.run_id WHERE r.state = 'succeeded' "
+                    "AND m.name = '" + metric + "'";
+  for (const auto& [name, value] : where)
+    sql += " AND EXISTS (SELECT 1 FROM point_params p WHERE p.point_id = r.point_id AND p.name = '" + name +
+           "' AND p.value = '" + value + "')";
+  const std::string v = query(box, sql);
+  INFO(sql);
+  REQUIRE(!v.empty());
+  return std::stod(v);
+}
+
+/// The rows of a report CSV as maps from header to cell.
+std::vector<std::map<std::string, std::string>> csv_rows(const std::string& path) {
+  std::istringstream in(e2e::read_file(path));
+  std::string line;
+  std::vector<std::string> header;
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::vector<std::string> cells;
+    std::istringstream fields(line);
+    for (std::string cell; std::getline(fields, cell, ',');) cells.push_back(cell);
+    if (header.empty()) {
+      header = cells;
+      continue;
+    }
+    std::map<std::string, std::string> row;
+    for (std::size_t i = 0; i < cells.size() && i < header.size(); ++i) row[header[i]] = cells[i];
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("e15 at scale=ci: every run succeeds, the seed's tables and figures, and DP scales at most linearly") {
+  slurm_conf();
+  e2e::Sandbox box;
+  const std::string L = unique_label(box, "e15");
+  // One task at a time, so that no run's time is measured while another shares the 2 cores.
+  run_and_report(box, "e15-gpt2-ddp-interconnect.yaml", L, {"--max-queued", "1", "--poll-min", "0.2"}, 18);
+  check_outputs(box, L, {"e15", "predicted"}, {"epoch_time", "predicted_epoch"});
+  const std::string md = e2e::read_file(box.path("reports/" + L + "/report.md"));
+  CHECK_THAT(md, Catch::Contains("| Experiment | Model | Parallelism | Nodes | GPUs per Node | Epoch 2 time (s) | "
+                                 "Peak memory (MiB) |"));
+  CHECK_THAT(md, Catch::Contains("| e-15-gpt2-large-2x1 | gpt2-large | DDP | 2 | 1 |"));
+  // Scaling factor T_1/(n·T_n) of the epoch-2 time (the ranks split the epoch's data): at most 1.
+  for (const std::string model : {"gpt2", "gpt2-large"}) {
+    const double t1 = mean_of(box, "epoch_time_headline", {{"model", model}, {"setup", "1x1"}});
+    for (const std::string setup : {"1x2", "2x1"}) {
+      const double tn = mean_of(box, "epoch_time_headline", {{"model", model}, {"setup", setup}});
+      INFO(model << " " << setup << ": T_1 " << t1 << " s, T_2 " << tn << " s");
+      CHECK(t1 / (2 * tn) <= 1.0);
+    }
+  }
+}
+
+TEST_CASE("e16 at scale=ci: all-reduce over gloo and mpi on 1x2 and 2x1, with the seed's table and figures") {
+  slurm_conf();
+  e2e::Sandbox box;
+  const std::string L = unique_label(box, "e16");
+  run_and_report(box, "e16-allreduce-backends.yaml", L, {"--set", "backend=[gloo, mpi]"}, 12);
+  check_outputs(box, L, {"e16"}, {"transfer_speed", "allreduce_time"});
+  CHECK(query(box, "SELECT count(DISTINCT r.point_id) FROM metrics m JOIN runs r ON r.id = m.run_id "
+                   "WHERE m.name = 'busbw' AND m.value > 0") == "4");
+  CHECK(query(box, "SELECT count(*) FROM metrics WHERE name = 'size_bytes' AND value != 1400000") == "0");  // 700K bf16
+  CHECK_THAT(e2e::read_file(box.path("reports/" + L + "/report.md")),
+             Catch::Contains("| Experiment | Nodes | GPUs per Node | Backend | Measured Transfer speed (GB/s) | Time (us) |"));
+}
+
+TEST_CASE("nanocluster-resnet18 at scale=ci: 4 topologies x 4 batches, throughput bars and the scaling factor") {
+  slurm_conf();
+  e2e::Sandbox box;
+  const std::string L = unique_label(box, "r18");
+  run_and_report(box, "nanocluster-resnet18.yaml", L, {"--set", "repetitions=2"}, 32);
+  check_outputs(box, L, {"resnet18"}, {"throughput", "scaling"});
+  // Every multi-rank run all-reduces ResNet-18's 11,173,962 fp32 gradients per step; one rank none.
+  CHECK(query(box, "SELECT count(*) FROM metrics WHERE name = 'comm_bytes_per_step' AND value = 44695848") == "24");
+  CHECK(query(box, "SELECT count(*) FROM metrics WHERE name = 'comm_bytes_per_step' AND value = 0") == "8");
+  CHECK_THAT(e2e::read_file(box.path("reports/" + L + "/report.md")), Catch::Contains("Scaling Factor"));
+}
+
+TEST_CASE("nanocluster-gpt2 at scale=ci: TP moves the most bytes, and the bytes per step match the model") {
+  slurm_conf();
+  e2e::Sandbox box;
+  const std::string L = unique_label(box, "g2");
+  run_and_report(box, "nanocluster-gpt2.yaml", L, {"--set", "repetitions=1"}, 135);
+  check_outputs(box, L, {"parallelism", "batch"}, {"throughput", "time_vs_size", "volume_vs_size"});
+  // TP against DP and PP for the same model, setup and batch: more bytes per step on every pair.
+  const std::string bytes = "SELECT r.point_id AS id, m.value AS v, "
+                            "(SELECT value FROM point_params WHERE point_id = r.point_id AND name = 'parallelism') AS par, "
+                            "(SELECT group_concat(value, '/') FROM point_params WHERE point_id = r.point_id AND "
+                            "name IN ('model', 'setup', 'batch')) AS same FROM metrics m JOIN runs r ON r.id = m.run_id "
+                            "WHERE m.name = 'comm_bytes_per_step' AND m.value > 0";
+  const std::string pairs = "WITH b AS (" + bytes + ") SELECT count(*) FROM b t JOIN b o ON o.same = t.same "
+                            "WHERE t.par = 'tp' AND o.par IN ('dp', 'pp')";
+  CHECK(query(box, pairs) == "54");  // 3 models with TP (not XL) x 3 setups x 3 batches x {dp, pp}
+  CHECK(query(box, pairs + " AND t.v <= o.v") == "0");
+  // The report's model against the counted bytes: equal within 1% on 2 ranks. On 4 ranks the model
+  // counts a ring all-reduce's bytes on the wire, 2(n-1)/n = 1.5 times the buffer trainbench counts.
+  const auto rows = csv_rows(box.path("reports/" + L + "/report.parallelism.csv"));
+  int compared = 0;
+  for (const auto& row : rows) {
+    if (row.at("Setup") == "1x1") continue;
+    const double measured = std::stod(row.at("Net Vol. (B/step) mean"));
+    const double model = std::stod(row.at("Model Net Vol. (B/step) mean"));
+    const double wire = row.at("Setup") == "2x2" && row.at("Parallelism") != "pp" ? 1.5 : 1.0;
+    INFO(row.at("Model") << " " << row.at("Setup") << " " << row.at("Parallelism") << ": measured " << measured
+                         << " B, model " << model << " B");
+    CHECK(std::abs(model - wire * measured) <= 0.01 * wire * measured);
+    ++compared;
+  }
+  CHECK(compared == 33);  // (4 models x 3 setups x 3 parallelisms, less XL's TP) at batch 16
+}
