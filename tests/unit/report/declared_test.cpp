@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/core.h>
 
+#include "campaign_fixture.h"
 #include "report/declared_tables.h"
 #include "report/derived.h"
 #include "report/figure.h"
@@ -23,7 +24,7 @@ CampaignData scaling_campaign() {
   d.campaign.label = "scal";
   d.campaign.spec_text = "name: <script>alert(1)</script>\n";
   const std::vector<std::tuple<const char*, const char*, double>> topologies{{"1", "1", 1.0}, {"1", "2", 0.9}, {"2", "2", 0.8}};
-  std::int64_t ordinal = 0, run_id = 0;
+  std::int64_t ordinal = 0;
   for (const char* model : {"gpt2", "<script>alert(1)</script>"})
     for (const auto& [nodes, gpus, eff] : topologies) {
       const std::string id = fmt::format("p{}", ordinal);
@@ -31,23 +32,14 @@ CampaignData scaling_campaign() {
                                           {"gpus", gpus, "int", false}, {"world", "x", "string", true}}});
       const double n = std::stod(nodes) * std::stod(gpus);
       for (int rep = 0; rep < 3; ++rep) {
-        store::RunRecord r;
-        r.id = ++run_id;
-        r.point_id = id;
-        r.repetition = rep;
-        r.state = RunState::succeeded;
-        d.runs.push_back(r);
-        d.metrics.push_back({r.id, id, rep, r.state, {"throughput", 0, 100 * n * eff + rep, "samples/s", "higher"}});
-        d.metrics.push_back({r.id, id, rep, r.state, {"time", 0, 60 / (n * eff) + rep / 10.0, "s", "lower"}});
+        const auto r = fixture::add_run(d, id, rep);
+        fixture::add_value(d, r, "throughput", 100 * n * eff + rep, "samples/s", "higher");
+        fixture::add_value(d, r, "time", 60 / (n * eff) + rep / 10.0, "s", "lower");
       }
     }
-  store::RunRecord failed;
-  failed.id = ++run_id;
-  failed.point_id = "p0";
-  failed.state = RunState::failed;
-  failed.failure_class = "exit_code";
-  failed.failure_reason = "exited with <code> 3 & more";
-  d.runs.push_back(failed);
+  fixture::add_run(d, "p0", 0, RunState::failed);
+  d.runs.back().failure_class = "exit_code";
+  d.runs.back().failure_reason = "exited with <code> 3 & more";
   return d;
 }
 
@@ -168,7 +160,7 @@ TEST_CASE("the HTML report escapes every user-supplied string and runs no script
 TEST_CASE("default tables take the seeds' shapes for the bundled workloads' metrics") {
   CampaignData d;
   d.campaign.label = "e15";
-  std::int64_t ordinal = 0, run_id = 0;
+  std::int64_t ordinal = 0;
   for (const char* model : {"gpt2", "gpt2-large"})
     for (const auto& [nodes, gpus] : std::vector<std::pair<const char*, const char*>>{{"1", "1"}, {"1", "2"}, {"2", "1"}}) {
       const std::string id = fmt::format("p{}", ordinal);
@@ -176,16 +168,12 @@ TEST_CASE("default tables take the seeds' shapes for the bundled workloads' metr
                                           {"gpus_per_node", gpus, "int", false}, {"seed", "1", "int", false},
                                           {"experiment_id", fmt::format("{}-{}x{}", model, nodes, gpus), "string", true}}});
       for (int rep = 0; rep < 2; ++rep) {
-        store::RunRecord r;
-        r.id = ++run_id;
-        r.point_id = id;
-        r.state = RunState::succeeded;
-        d.runs.push_back(r);
+        const auto r = fixture::add_run(d, id, rep);
         const double n = std::stod(nodes) * std::stod(gpus);
-        d.metrics.push_back({r.id, id, rep, r.state, {"epoch_time_headline", 0, 160 / n + rep, "s", "lower"}});
-        d.metrics.push_back({r.id, id, rep, r.state, {"peak_memory", 0, 3690.0 + rep, "MiB", "lower"}});
-        d.metrics.push_back({r.id, id, rep, r.state, {"samples_per_s", 0, 10 * n * (n > 1 ? 0.9 : 1) + rep, "samples/s", "higher"}});
-        d.metrics.push_back({r.id, id, rep, r.state, {"comm_bytes_per_step", 0, n > 1 ? 1e6 : 0, "B", "lower"}});
+        fixture::add_value(d, r, "epoch_time_headline", 160 / n + rep, "s", "lower");
+        fixture::add_value(d, r, "peak_memory", 3690.0 + rep, "MiB", "lower");
+        fixture::add_value(d, r, "samples_per_s", 10 * n * (n > 1 ? 0.9 : 1) + rep, "samples/s", "higher");
+        fixture::add_value(d, r, "comm_bytes_per_step", n > 1 ? 1e6 : 0, "B", "lower");
       }
     }
   const auto results = point_results(d);
@@ -206,20 +194,16 @@ TEST_CASE("default tables take the seeds' shapes for the bundled workloads' metr
 TEST_CASE("a metric as x plots one value per index: busbw vs message size per backend") {
   CampaignData d;
   d.campaign.label = "coll";
-  std::int64_t run_id = 0;
   for (const char* backend : {"gloo", "mpi"}) {
     const std::string id = std::string("p-") + backend;
     d.points.push_back({id, static_cast<std::int64_t>(d.points.size()), {{"backend", backend, "string", false}}});
     for (int rep = 0; rep < 3; ++rep) {
-      store::RunRecord r;
-      r.id = ++run_id;
-      r.point_id = id;
-      r.state = RunState::succeeded;
-      d.runs.push_back(r);
+      const auto r = fixture::add_run(d, id, rep);
       for (std::int64_t i = 0; i < 3; ++i) {
         const double size = 1024.0 * static_cast<double>(1 << (2 * i));
-        d.metrics.push_back({r.id, id, rep, r.state, {"busbw", i, (backend[0] == 'g' ? 1.0 : 2.0) * static_cast<double>(i + 1) + rep, "GB/s", "higher"}});
-        d.metrics.push_back({r.id, id, rep, r.state, {"size_bytes", i, size, "B", ""}});
+        fixture::add_value(d, r, "busbw", (backend[0] == 'g' ? 1.0 : 2.0) * static_cast<double>(i + 1) + rep, "GB/s",
+                           "higher", i);
+        fixture::add_value(d, r, "size_bytes", size, "B", "", i);
       }
     }
   }

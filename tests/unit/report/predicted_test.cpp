@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/core.h>
 
+#include "campaign_fixture.h"
 #include "report/declared_tables.h"
 #include "report/figure.h"
 #include "report/predicted.h"
@@ -21,19 +22,13 @@ namespace {
 CampaignData seed_campaign(const std::string& extra_metric = "") {
   CampaignData d;
   d.campaign.label = "e15";
-  std::int64_t run_id = 0;
   for (int nodes : {1, 2}) {
     const std::string id = fmt::format("p{}", nodes);
     d.points.push_back({id, nodes, {{"nodes", std::to_string(nodes), "int", false}, {"link", "ib-hdr", "string", false}}});
     for (int rep = 0; rep < 3; ++rep) {
-      store::RunRecord r;
-      r.id = ++run_id;
-      r.point_id = id;
-      r.repetition = rep;
-      r.state = RunState::succeeded;
-      d.runs.push_back(r);
+      const auto r = fixture::add_run(d, id, rep);
       const auto metric = [&](const char* name, double value, const char* unit = "") {
-        d.metrics.push_back({r.id, id, rep, r.state, {name, 0, value, unit, ""}});
+        fixture::add_value(d, r, name, value, unit);
       };
       metric("epoch_time_headline", nodes == 1 ? 498.27 + 0.1 * rep : 406.12, "s");
       metric("parameters_without_embeddings", 708e6);
