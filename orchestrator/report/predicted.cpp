@@ -40,6 +40,11 @@ constexpr std::array<Default, 11> kDefaults{{{&ReportModel::parameters, "paramet
                                          {&ReportModel::steps, "steps", "steps_per_epoch", std::nullopt},
                                          {&ReportModel::vocab, "vocab", "vocab", 0}}};
 
+/// Positions in kDefaults (and in the input arrays read with it).
+enum Slot : std::size_t { kParameters, kDp, kTp, kPp, kMicrobatches, kBatch, kSeq, kWidth, kLayers, kSteps, kVocab };
+static_assert(kDefaults[kSteps].key == "steps" && kDefaults[kVocab].key == "vocab" && kVocab + 1 == kDefaults.size(),
+              "Slot follows kDefaults' order");
+
 constexpr std::array<std::pair<std::string_view, double>, 4> kDtypeBytes{{{"bf16", 2}, {"fp16", 2}, {"fp32", 4}, {"fp64", 8}}};
 
 /// Each predicted quantity read from the model's prediction, and its direction.
@@ -173,15 +178,22 @@ std::optional<std::array<double, kDefaults.size()>> inputs_at(const Context& c, 
 int as_int(double v) { return static_cast<int>(std::lround(v)); }
 
 model::Workload workload(const Context& c, const PointResult& r, const std::array<double, kDefaults.size()>& v) {
-  model::Workload w{v[0], c.dtype_bytes(c.m.dtype, r), as_int(v[1]), as_int(v[2]), as_int(v[3]), as_int(v[4]),
-                    as_int(v[5]),   as_int(v[6]),                as_int(v[7]), as_int(v[8])};
-  w.gradient_bytes = c.dtype_bytes(c.m.gradient_dtype.empty() ? c.m.dtype : c.m.gradient_dtype, r);
-  w.vocab = as_int(v[10]);
-  return w;
+  return model::Workload{.parameters = v[kParameters],
+                         .element_bytes = c.dtype_bytes(c.m.dtype, r),
+                         .dp = as_int(v[kDp]),
+                         .tp = as_int(v[kTp]),
+                         .pp = as_int(v[kPp]),
+                         .microbatches = as_int(v[kMicrobatches]),
+                         .batch = as_int(v[kBatch]),
+                         .seq = as_int(v[kSeq]),
+                         .width = as_int(v[kWidth]),
+                         .layers = as_int(v[kLayers]),
+                         .gradient_bytes = c.dtype_bytes(c.m.gradient_dtype.empty() ? c.m.dtype : c.m.gradient_dtype, r),
+                         .vocab = as_int(v[kVocab])};
 }
 
 /// An epoch's samples: dp·batch·steps (batch 1 when unknown).
-double work(const std::array<double, kDefaults.size()>& v) { return v[1] * std::max(v[5], 1.0) * v[9]; }
+double work(const std::array<double, kDefaults.size()>& v) { return v[kDp] * std::max(v[kBatch], 1.0) * v[kSteps]; }
 
 std::string_view unit_of(std::string_view quantity) {
   for (const auto& q : spec::predicted_quantities())
@@ -197,13 +209,13 @@ std::optional<Predictions> predict_at(const Context& c, const PointResult& point
   const auto link = link_at(c, point);
   if (t == base.metrics.end() || t->second.summary.n == 0 || !pv || !bv || !link) return std::nullopt;
   const model::Workload w = workload(c, point, *pv);
-  if (w.dp < 1 || w.tp < 1 || w.pp < 1 || w.microbatches < 1 || !(w.parameters > 0) || !((*pv)[9] > 0) || !(work(*bv) > 0))
+  if (w.dp < 1 || w.tp < 1 || w.pp < 1 || w.microbatches < 1 || !(w.parameters > 0) || !((*pv)[kSteps] > 0) || !(work(*bv) > 0))
     return std::nullopt;
   std::optional<double> allreduce;
   if (c.allreduce && !(allreduce = value_at(*c.allreduce, point))) return std::nullopt;
   const double scale = work(*pv) / work(*bv);
   const stats::Summary& s = t->second.summary;
-  const auto at = [&](double single) { return model::predict(w, *link, single * scale, (*pv)[9], allreduce); };
+  const auto at = [&](double single) { return model::predict(w, *link, single * scale, (*pv)[kSteps], allreduce); };
   const model::Prediction mid = at(s.mean), low = at(s.ci_low), high = at(s.ci_high);
   Predictions out;
   for (std::size_t q = 0; q < kQuantities.size(); ++q) {
