@@ -6,6 +6,7 @@
 #include "runner/launchers.h"
 #include "runner/slurm_script.h"
 #include "util/error.h"
+#include "util/strings.h"
 
 namespace sweep::runner {
 namespace {
@@ -19,7 +20,6 @@ std::vector<std::string> with_run_variables(std::vector<std::string> names) {
 
 CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& template_dir)
     : experiment_(std::move(experiment)),
-      command_(command_template(experiment_.workload), experiment_.workload.command_where),
       job_script_(templating::load_template_file(fmt::format("{}/{}/run.sh.mustache", template_dir,
                                                              experiment_.executor))) {
   matrix::Expansion expansion(experiment_);
@@ -28,11 +28,14 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
   for (std::size_t i = 0; i < points_.size(); ++i) index_.emplace(points_[i].id, i);
   if (points_.empty())
     fail_at({experiment_.path, 1, 1}, "every point of the matrix is excluded: there is nothing to run");
-  command_.check_names(with_run_variables(schema_.names));
+  for (const spec::Workload& w : experiment_.workloads) {
+    commands_.push_back({templating::Template(command_template(w), w.command_where), launch_prefix(w)});
+    commands_.back().command.check_names(with_run_variables(schema_.names));
+  }
+  for (const matrix::Point& p : points_) point_command_.push_back(choose_workload(p));
   auto script_names = with_run_variables(schema_.names);
   script_names.push_back("command");
   job_script_.check_names(script_names);
-  launch_ = launch_prefix(experiment_.workload);
   for (const spec::Resource& r : experiment_.resources) {
     templating::Template t(r.value, r.where);
     t.check_names(schema_.names);
@@ -90,9 +93,29 @@ templating::Variables CampaignPlan::variables(const matrix::Point& point, const 
   return vars;
 }
 
+std::size_t CampaignPlan::choose_workload(const matrix::Point& point) const {
+  const auto& entries = experiment_.workloads;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (!entries[i].when) return i;
+    const Value v = entries[i].when->eval(point.values);
+    if (v.type() != ValueType::boolean)
+      fail_at(entries[i].when->where(), fmt::format("\"when\" must be true or false, got {} {} at point {}",
+                                                    type_name(v.type()), v.text(), point.id));
+    if (v.as_bool()) return i;
+  }
+  std::vector<std::string> params;
+  for (std::size_t i = 0; i < schema_.parameter_count; ++i)
+    params.push_back(fmt::format("{}={}", schema_.names[i], point.values[i].text()));
+  fail_at(experiment_.workloads_where,
+          fmt::format("no \"workload\" entry takes the point {} ({}): every \"when\" is false (add a last entry "
+                      "without \"when\", or exclude the point)",
+                      point.id, join(params, ", ")));
+}
+
 std::string CampaignPlan::render_script(const matrix::Point& point, const RunContext& run) const {
   auto vars = variables(point, run);
-  vars["command"] = launch_ + command_.render(vars, templating::Escape::shell);
+  const Command& c = commands_[point_command_[index_.at(point.id)]];
+  vars["command"] = c.launch + c.command.render(vars, templating::Escape::shell);
   return job_script_.render(vars, templating::Escape::shell);
 }
 

@@ -51,14 +51,23 @@ class CampaignPlan {
 
  private:
   templating::Variables variables(const matrix::Point& point, const RunContext& run) const;
+  /// The index of the first workload entry whose `when` holds at `point`; Error(invalid_experiment) at
+  /// the `workload` list when none does, or at a `when` that is not true or false.
+  std::size_t choose_workload(const matrix::Point& point) const;
+
+  /// One workload entry, compiled.
+  struct Command {
+    templating::Template command;
+    std::string launch;  // the launcher's words before the command
+  };
 
   spec::Experiment experiment_;
   matrix::Schema schema_;
   std::vector<matrix::Point> points_;
   std::unordered_map<std::string, std::size_t> index_;  // point id -> position in points_
-  templating::Template command_;
+  std::vector<Command> commands_;        // experiment_.workloads[i], compiled
+  std::vector<std::size_t> point_command_;  // points_[i] runs commands_[point_command_[i]]
   templating::Template job_script_;
-  std::string launch_;  // the launcher's words before the command
   std::vector<templating::Template> resources_;  // experiment_.resources[i], compiled
   std::optional<templating::Template> array_script_;
 };

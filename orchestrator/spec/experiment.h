@@ -86,6 +86,9 @@ struct Workload {
   std::string launcher = "local";  // validated against the launcher table
   std::string mpi;                 // srun's --mpi plugin ("pmix", ...); "" = the cluster's default
   std::string program;             // `bundled`: a bundled program by name ("" when `command` is used)
+  /// In a `workload` list, the condition for a point to run this entry, bound like `derived` (see
+  /// Experiment::parameter_names). None: every point (only the last entry of a list may omit it).
+  std::optional<Expr> when;
   SourceLocation where;
 };
 
@@ -116,7 +119,10 @@ struct Experiment {
   std::vector<ExcludeRule> exclude;
   std::vector<Derived> derived;  // topologically sorted: each uses only parameters and earlier entries
   int repetitions = 1;
-  Workload workload;
+  /// Never empty. A point runs the first entry whose `when` holds (a single `workload:` map is one
+  /// entry without `when`); runner::CampaignPlan refuses a point that no entry takes.
+  std::vector<Workload> workloads;
+  SourceLocation workloads_where;  // the `workload` key's value
   std::vector<Resource> resources;  // scheduler resources, in file order
   std::optional<double> timeout_s;  // per-run wall-clock limit (resources.time unless templated), none = unlimited
   /// Further attempts allowed per failure class (spec/failure_classes.h names), from `retries`.

@@ -46,7 +46,7 @@ void read_repetitions(const Field& f, const Source& src, LoadState& st) {
 }
 
 /// Readers run in table order: phase 1, then the --set overrides, then phase 2 (which reads what
-/// phase 1 and the overrides produced).
+/// phase 1 and the overrides produced), then phase 3 (which reads the derived values of phase 2).
 struct TopKey {
   std::string_view name;
   int phase;
@@ -61,7 +61,7 @@ constexpr std::array<TopKey, 15> kTopKeys{{
     {"description", 1, false, true, read_description},
     {"matrix", 1, true, false, read_matrix},
     {"repetitions", 1, false, true, read_repetitions},
-    {"workload", 1, true, false, read_workload},
+    {"workload", 3, true, false, read_workload},  // after derived: a list entry's `when` may use them
     {"resources", 1, false, false, read_resources},
     {"metrics", 1, false, false, read_metrics},
     {"executor", 1, false, true, read_executor},
@@ -180,6 +180,7 @@ Experiment load_text(const std::string& text, const std::string& path, const std
   run_phase(1, fields, src, st);
   for (const Override& o : overrides) apply_override(o, st);
   run_phase(2, fields, src, st);
+  run_phase(3, fields, src, st);
   return exp;
 }
 

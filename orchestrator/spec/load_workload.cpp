@@ -20,12 +20,13 @@ namespace {
 constexpr std::array<std::string_view, 4> kLaunchers{"local", "srun", "mpirun", "torchrun-env"};
 constexpr std::array<std::string_view, 2> kExecutors{"local", "slurm"};
 constexpr std::array<std::string_view, 5> kWorkloadKeys{"command", "bundled", "args", "launcher", "mpi"};
+constexpr std::array<std::string_view, 6> kListWorkloadKeys{"command", "bundled", "args", "launcher", "mpi", "when"};
 
 constexpr std::string_view kTimeFormats = "minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED";
 
 void read_command(const Field& f, const Source& src, Workload& w) {
   w.command = scalar_text(f, src, "a command string");
-  if (trim(w.command).empty()) fail_at(location(f, src), "\"workload.command\" must not be empty");
+  if (trim(w.command).empty()) fail_at(location(f, src), fmt::format("\"{}\" must not be empty", f.path));
   w.command_where = content_location(f, src);
 }
 
@@ -139,18 +140,33 @@ void check_in_table(const Field& f, const Source& src, std::span<const std::stri
           fmt::format("unknown {} \"{}\" (available: {}){}", what, name, join(names, ", "), did_you_mean(name, names)));
 }
 
-void read_workload(const Field& f, const Source& src, LoadState& st) {
-  Workload& w = st.exp.workload;
+namespace {
+
+/// `when: "expression"` of a list entry, bound to the parameters and derived values (workload is read
+/// after `derived`).
+void read_when(const Field& f, const Source& src, const LoadState& st, Workload& w) {
+  const std::string text = scalar_text(f, src, "an expression string such as \"bench == 'collbench'\"");
+  w.when = Expr::parse(text, content_location(f, src));
+  w.when->bind(st.exp.parameter_names());
+}
+
+/// One workload map: the whole `workload:` value, or one entry of a `workload:` list (which also takes
+/// `when`).
+Workload read_one_workload(const Field& f, const Source& src, const LoadState& st, bool in_list) {
+  Workload w;
   w.where = location(f, src);
   const std::vector<Field> fields = map_fields(f, src);
-  check_keys(fields, kWorkloadKeys, src);
+  check_keys(fields, in_list ? std::span<const std::string_view>(kListWorkloadKeys) : std::span<const std::string_view>(kWorkloadKeys), src);
   const Field* command = find_field(fields, "command");
   const Field* bundled = find_field(fields, "bundled");
   const Field* args = find_field(fields, "args");
-  if (!command && !bundled) fail_at(w.where, "\"workload\" needs \"command\" (or \"bundled\" for a bundled program)");
+  const std::string& name = f.path;
+  if (!command && !bundled)
+    fail_at(w.where, fmt::format("\"{}\" needs \"command\" (or \"bundled\" for a bundled program)", name));
   if (command && bundled)
-    fail_at(location(bundled->key, src), "\"workload\" takes either \"command\" or \"bundled\", not both");
-  if (args && !bundled) fail_at(location(args->key, src), "\"workload.args\" needs \"bundled\" (use them in \"command\")");
+    fail_at(location(bundled->key, src), fmt::format("\"{}\" takes either \"command\" or \"bundled\", not both", name));
+  if (args && !bundled)
+    fail_at(location(args->key, src), fmt::format("\"{}.args\" needs \"bundled\" (use them in \"command\")", name));
   if (bundled) read_bundled(*bundled, args, src, w);
   else read_command(*command, src, w);
   if (const Field* launcher = find_field(fields, "launcher")) {
@@ -160,9 +176,34 @@ void read_workload(const Field& f, const Source& src, LoadState& st) {
   if (const Field* mpi = find_field(fields, "mpi")) {
     w.mpi = scalar_text(*mpi, src, "an srun MPI plugin name such as pmix");
     if (w.launcher != "srun" && w.launcher != "torchrun-env")
-      fail_at(location(mpi->key, src), "\"workload.mpi\" needs launcher srun or torchrun-env (it becomes srun --mpi)");
+      fail_at(location(mpi->key, src),
+              fmt::format("\"{}.mpi\" needs launcher srun or torchrun-env (it becomes srun --mpi)", name));
     if (!std::all_of(w.mpi.begin(), w.mpi.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
       fail_expected(*mpi, src, "an srun MPI plugin name such as pmix");
+  }
+  if (const Field* when = find_field(fields, "when")) read_when(*when, src, st, w);
+  return w;
+}
+
+}  // namespace
+
+void read_workload(const Field& f, const Source& src, LoadState& st) {
+  st.exp.workloads_where = location(f, src);
+  if (!f.value.IsSequence()) {
+    if (!f.value.IsMap()) fail_expected(f, src, "a map (command or bundled, ...) or a list of them with \"when\"");
+    st.exp.workloads = {read_one_workload(f, src, st, false)};
+    return;
+  }
+  const std::vector<Field> items = list_items(f, src);
+  if (items.empty()) fail_at(location(f, src), "\"workload\" must list at least one workload");
+  st.exp.workloads.clear();
+  for (const Field& item : items) {
+    Workload w = read_one_workload(item, src, st, true);
+    if (!st.exp.workloads.empty() && !st.exp.workloads.back().when)
+      fail_at(w.where, fmt::format("\"{}\" is never used: the entry before it has no \"when\" and takes every point "
+                                   "(only the last entry may omit \"when\")",
+                                   item.path));
+    st.exp.workloads.push_back(std::move(w));
   }
 }
 

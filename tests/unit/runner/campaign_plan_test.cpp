@@ -45,3 +45,41 @@ TEST_CASE("a template variable that no point defines is an error at the command"
   CHECK_THROWS_WITH(runner::CampaignPlan(experiment("train"), template_dir(dir, "{{{command}}} {{nope}}\n")),
                     Catch::Contains("run.sh.mustache") && Catch::Contains("nope"));
 }
+
+TEST_CASE("each point runs the first workload entry whose when holds") {
+  TempDir dir;
+  const auto yaml = [](const std::string& last) {
+    return spec::load_text("name: t\nmatrix:\n  bench: [coll, train, other]\nderived:\n  big: \"bench != 'coll'\"\n"
+                           "workload:\n  - when: \"bench == 'coll'\"\n    command: \"coll {{bench}}\"\n"
+                           "    launcher: mpirun\n  - when: big and bench == 'train'\n    command: \"train {{big}}\"\n" +
+                               last,
+                           "t.yaml");
+  };
+  const runner::CampaignPlan plan(yaml("  - command: rest\n"), template_dir(dir, "{{{command}}}\n"));
+  REQUIRE(plan.points().size() == 3);
+  CHECK(plan.render_script(plan.points()[0], {"c", 1, 0, 1, "/r"}) == "mpirun coll coll\n");
+  CHECK(plan.render_script(plan.points()[1], {"c", 2, 0, 1, "/r"}) == "train true\n");
+  CHECK(plan.render_script(plan.points()[2], {"c", 3, 0, 1, "/r"}) == "rest\n");
+  try {
+    const runner::CampaignPlan none(yaml(""), template_dir(dir, "{{{command}}}\n"));
+    FAIL("a point that no entry takes must be refused");
+  } catch (const Error& e) {
+    CHECK(e.where().str() == "t.yaml:7:3");
+    CHECK_THAT(e.message(), Catch::Contains("no \"workload\" entry takes the point"));
+    CHECK_THAT(e.message(), Catch::Contains("(bench=other)"));
+  }
+}
+
+TEST_CASE("a when that is not true or false is an error at the expression") {
+  TempDir dir;
+  const auto exp = spec::load_text("name: t\nmatrix: {n: [1]}\nworkload:\n  - when: n + 1\n    command: a\n"
+                                   "  - command: b\n",
+                                   "t.yaml");
+  try {
+    const runner::CampaignPlan plan(exp, template_dir(dir, "{{{command}}}\n"));
+    FAIL("a numeric when must be refused");
+  } catch (const Error& e) {
+    CHECK(e.where().str() == "t.yaml:4:11");
+    CHECK_THAT(e.message(), Catch::StartsWith("\"when\" must be true or false, got int 2 at point"));
+  }
+}

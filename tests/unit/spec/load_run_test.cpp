@@ -27,21 +27,21 @@ std::string metric_error(const std::string& metric) {
 
 TEST_CASE("workload: command and launcher") {
   const Experiment e = load(kTop + "workload:\n  command: \"run {{n}}\"\n  launcher: local\n");
-  CHECK(e.workload.command == "run {{n}}");
-  CHECK(e.workload.command_where.str() == "x.yaml:4:13");  // the first character inside the quotes
-  CHECK(e.workload.launcher == "local");
-  CHECK(e.workload.program.empty());
-  CHECK(e.workload.where.str() == "x.yaml:4:3");
+  CHECK(e.workloads[0].command == "run {{n}}");
+  CHECK(e.workloads[0].command_where.str() == "x.yaml:4:13");  // the first character inside the quotes
+  CHECK(e.workloads[0].launcher == "local");
+  CHECK(e.workloads[0].program.empty());
+  CHECK(e.workloads[0].where.str() == "x.yaml:4:3");
 }
 
 TEST_CASE("workload: a bundled program with templated arguments") {
   const Experiment e = load(kTop + "workload:\n  bundled: collbench\n  launcher: srun\n  args:\n"
                                    "    op: allreduce\n    min-bytes: \"{{n}}M\"\n    inplace: true\n"
                                    "    check: false\n    rendezvous: \"it's here\"\n");
-  CHECK(e.workload.program == "collbench");
-  CHECK(e.workload.command ==
+  CHECK(e.workloads[0].program == "collbench");
+  CHECK(e.workloads[0].command ==
         "--op 'allreduce' --min-bytes {{n}}'M' --inplace --no-check --rendezvous 'it'\\''s here'");
-  CHECK(e.workload.command_where.str() == "x.yaml:7:5");
+  CHECK(e.workloads[0].command_where.str() == "x.yaml:7:5");
 }
 
 TEST_CASE("workload: errors") {
@@ -65,13 +65,52 @@ TEST_CASE("workload: errors") {
         "x.yaml:5:13: unknown launcher \"locl\" (available: local, srun, mpirun, torchrun-env) (did you mean \"local\"?)");
   CHECK(load_error(kTop + "workload:\n  command: x\n  mpi: pmix\n") ==
         "x.yaml:5:3: \"workload.mpi\" needs launcher srun or torchrun-env (it becomes srun --mpi)");
-  CHECK(load(kTop + "workload:\n  command: x\n  launcher: srun\n  mpi: pmix\n").workload.mpi == "pmix");
+  CHECK(load(kTop + "workload:\n  command: x\n  launcher: srun\n  mpi: pmix\n").workloads[0].mpi == "pmix");
   CHECK(load_error(kTop + "workload:\n  comand: x\n") ==
         "x.yaml:4:3: unknown key \"comand\" (did you mean \"command\"?)");
   CHECK(load_error(kTop + "workload:\n  command: \"  \"\n") == "x.yaml:4:12: \"workload.command\" must not be empty");
   CHECK(load_error(kTop + "workload:\n  command: [a, b]\n") ==
         "x.yaml:4:12: \"workload.command\" must be a command string, got a list");
-  CHECK(load_error(kTop + "workload: run\n") == "x.yaml:3:11: \"workload\" must be a map, got \"run\"");
+  CHECK(load_error(kTop + "workload: run\n") == "x.yaml:3:11: \"workload\" must be a map (command or bundled, ...) or a list of them with \"when\", got \"run\"");
+}
+
+TEST_CASE("workload: a list of entries chosen per point by when") {
+  const Experiment e = load("name: t\nmatrix: {bench: [coll, train]}\nderived: {is_coll: \"bench == 'coll'\"}\n"
+                            "workload:\n"
+                            "  - when: is_coll\n    bundled: collbench\n    launcher: mpirun\n"
+                            "  - command: \"train {{bench}}\"\n");
+  REQUIRE(e.workloads.size() == 2);
+  CHECK(e.workloads[0].program == "collbench");
+  CHECK(e.workloads[0].launcher == "mpirun");
+  REQUIRE(e.workloads[0].when);
+  CHECK(e.workloads[0].when->text() == "is_coll");
+  CHECK(e.workloads[0].when->where().str() == "x.yaml:5:11");
+  CHECK(e.workloads[0].where.str() == "x.yaml:5:5");
+  CHECK(e.workloads[1].command == "train {{bench}}");
+  CHECK_FALSE(e.workloads[1].when);
+  CHECK(e.workloads_where.str() == "x.yaml:5:3");
+}
+
+TEST_CASE("workload: errors of a list") {
+  const std::string top = "name: t\nmatrix: {n: [1, 2]}\nworkload:\n";  // entries from line 4
+  CHECK(load_error(top + "  - command: a\n  - command: b\n") ==
+        "x.yaml:5:5: \"workload[1]\" is never used: the entry before it has no \"when\" and takes every point "
+        "(only the last entry may omit \"when\")");
+  CHECK(load_error(top + "  - when: m == 1\n    command: a\n") ==
+        "x.yaml:4:11: unknown name \"m\" (did you mean \"n\"?)");
+  CHECK(load_error(top + "  - when: n ==\n    command: a\n") ==
+        "x.yaml:4:15: expected an operand after \"==\"");
+  CHECK(load_error(top + "  - when: n == 1\n    comand: a\n") ==
+        "x.yaml:5:5: unknown key \"comand\" (did you mean \"command\"?)");
+  CHECK(load_error(top + "  - when: n == 1\n") ==
+        "x.yaml:4:5: \"workload[0]\" needs \"command\" (or \"bundled\" for a bundled program)");
+  CHECK(load_error(top + "  - when: n == 1\n    command: \"\"\n") ==
+        "x.yaml:5:14: \"workload[0].command\" must not be empty");
+  CHECK(load_error(top + "  - run\n") == "x.yaml:4:5: \"workload[0]\" must be a map, got \"run\"");
+  CHECK(load_error("name: t\nmatrix: {n: [1]}\nworkload: []\n") ==
+        "x.yaml:3:11: \"workload\" must list at least one workload");
+  CHECK(load_error("name: t\nmatrix: {n: [1]}\nworkload: {command: a, when: n == 1}\n") ==
+        "x.yaml:3:24: unknown key \"when\" (valid keys: command, bundled, args, launcher, mpi)");
 }
 
 TEST_CASE("resources: scalars kept as strings in file order") {

@@ -55,9 +55,9 @@ TEST_CASE("load: the full example experiment") {
   CHECK(e.derived[3].name == "tokens");
   CHECK(e.derived[1].expr.where().str() == kFull + ":20:8");  // past the opening quote
   CHECK(e.repetitions == 3);
-  CHECK(e.workload.command == "python train.py --model {{model}} --batch {{batch}}\n");
-  CHECK(e.workload.command_where.str() == kFull + ":27:5");  // first content line of the block
-  CHECK(e.workload.launcher == "local");
+  CHECK(e.workloads[0].command == "python train.py --model {{model}} --batch {{batch}}\n");
+  CHECK(e.workloads[0].command_where.str() == kFull + ":27:5");  // first content line of the block
+  CHECK(e.workloads[0].launcher == "local");
   CHECK(e.resources == std::vector<Resource>{
                            {"partition", "gpu", {}}, {"time", "1-02:30:00", {}}, {"cpus-per-task", "8", {}}});
   CHECK(e.timeout_s == Approx(86400 + 2 * 3600 + 30 * 60));
@@ -96,12 +96,12 @@ TEST_CASE("load: defaults of optional keys") {
   const Experiment e = load(kHead);
   CHECK(e.repetitions == 1);
   CHECK(e.executor == "local");
-  CHECK(e.workload.launcher == "local");
+  CHECK(e.workloads[0].launcher == "local");
   CHECK(e.success.exit_code == 0);
   CHECK(e.success.metrics.empty());
   CHECK(!e.timeout_s);
   CHECK(e.text == kHead);
-  CHECK(e.workload.command_where.str() == "x.yaml:5:12");
+  CHECK(e.workloads[0].command_where.str() == "x.yaml:5:12");
 }
 
 TEST_CASE("load: load_file reads a real file") {
