@@ -42,6 +42,9 @@ void add_nightly(CLI::App& sub, Action& action) {
   add_slurm_options(sub, run);
   sub.add_flag("--detach", run.detach, "Slurm: submit and exit 0; the next call collects, compares and reports");
   sub.add_flag("--no-figures", o->no_figures, "Do not run gnuplot for the report's figures");
+  sub.add_option("--history-nights", o->nightly.history_nights, "The report's history: how many nights up to this one")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   o->paths.add_to(sub, true);
   sub.callback([o, &action] {
     action = [o] {

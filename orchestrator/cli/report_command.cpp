@@ -1,5 +1,5 @@
 // sweep report <campaign> [--spec report.yaml] [--rows a,b] [--cols c] [--metrics m] [--no-figures]
-//              [--stdout [--format markdown|csv]]
+//              [--history PREFIX [--history-nights N] [--history-metrics m]] [--stdout [--format markdown|csv]]
 #include <fmt/core.h>
 
 #include "cli/command.h"
@@ -20,6 +20,7 @@ void add_report(CLI::App& sub, Action& action) {
     Paths paths;
     bool to_stdout = false;
     std::string format = "markdown";
+    report::HistoryRequest history;
   };
   auto o = std::make_shared<Options>();
   sub.add_option("campaign", o->label, "Campaign label")->required();
@@ -28,6 +29,13 @@ void add_report(CLI::App& sub, Action& action) {
   sub.add_option("--metrics", o->request.ad_hoc.metrics, "Metrics to show (default: all)")->delimiter(',');
   sub.add_option("--spec", o->spec_file, "A report file (tables and figures) instead of the experiment's report section");
   sub.add_flag("--no-figures", o->no_figures, "Skip the figures (no gnuplot)");
+  sub.add_option("--history", o->history.prefix,
+                 "Add the history of the campaigns whose labels start with this (e.g. nightly-), up to this one");
+  sub.add_option("--history-rest", o->history.rest, "A regex the rest of those labels must match (e.g. [0-9-]+)");
+  sub.add_option("--history-nights", o->history.nights, "How many of the latest such campaigns")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  sub.add_option("--history-metrics", o->history.metrics, "Metrics of the history (default: all)")->delimiter(',');
   sub.add_flag("--stdout", o->to_stdout, "Also print the report to standard output");
   sub.add_option("--format", o->format, "What --stdout prints: markdown or csv")
       ->check(CLI::IsMember({"markdown", "csv"}))
@@ -38,6 +46,10 @@ void add_report(CLI::App& sub, Action& action) {
       const store::Store db(o->paths.db());
       if (!o->spec_file.empty()) o->request.spec = spec::load_report_file(o->spec_file);
       o->request.figures = !o->no_figures;
+      if (!o->history.prefix.empty()) {
+        o->request.history = o->history;
+        o->request.history->until = o->label;
+      }
       const auto out = report::write_report(db, o->label, o->request, o->paths.reports_dir);
       if (o->to_stdout) {
         if (o->format == "markdown") fmt::print("{}", out.markdown);

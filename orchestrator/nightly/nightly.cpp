@@ -32,11 +32,14 @@ const OutcomeRow& row_of(Outcome o) {
   return kOutcomes.back();
 }
 
+constexpr const char* kPrefix = "nightly-";
+constexpr const char* kDatePattern = "[0-9]{4}-[0-9]{2}-[0-9]{2}";
+
 std::string label_for(const std::string& date) {
   const std::string day = date.empty() ? iso8601(SystemClock().wall()).substr(0, 10) : date;
-  static const std::regex kDate("[0-9]{4}-[0-9]{2}-[0-9]{2}");
+  static const std::regex kDate(kDatePattern);
   if (!std::regex_match(day, kDate)) throw Error(ErrorKind::usage, fmt::format("--date \"{}\": expected YYYY-MM-DD", day));
-  return "nightly-" + day;
+  return kPrefix + day;
 }
 
 /// Runs the campaign, resumes it, or (detached on Slurm) makes one collect pass.
@@ -87,7 +90,8 @@ NightlyResult run_nightly(const NightlyOptions& o) {
     return finish(n, Outcome::pending, fmt::format("{} of {} runs still queued; the next call collects them", s.unfinished, s.planned));
 
   store::Store db(o.run.db_path);
-  const auto written = report::write_report(db, n.label, report::ReportRequest{{}, std::nullopt, o.figures}, o.reports_dir);
+  report::ReportRequest request{{}, std::nullopt, o.figures, report::HistoryRequest{kPrefix, kDatePattern, n.label, o.history_nights, o.metrics}};
+  const auto written = report::write_report(db, n.label, request, o.reports_dir);
   if (s.failed > 0) return finish(n, Outcome::failed, fmt::format("{} of {} runs failed (report: {})", s.failed, s.planned, written.dir));
 
   const auto pinned = db.baseline(o.baseline);

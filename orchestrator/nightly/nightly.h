@@ -3,7 +3,8 @@
 //
 //   1. Runs the campaign labelled nightly-<date>, or carries on with it when it exists (a detached Slurm
 //      campaign is collected; a finished one is only reported).
-//   2. Writes its report (reports/<label>/) and, against the campaign pinned as the baseline `baseline`,
+//   2. Writes its report (reports/<label>/), with the history of the nights up to this one (one line
+//      per night per compared metric, and trend figures), and, against the campaign pinned as the baseline `baseline`,
 //      nightly.txt (the comparison and its verdicts) and nightly.junit.xml. With no such pin yet, this
 //      campaign becomes the baseline.
 //   3. Returns the exit code: 0 nothing regressed (or still queued, or just pinned), 1 something
@@ -24,6 +25,7 @@ struct NightlyOptions {
   std::vector<std::string> metrics;   // compared; empty = every metric both campaigns have
   stats::CompareOptions compare;
   bool figures = true;                // gnuplot figures in the report
+  std::size_t history_nights = 30;    // the report's history: this many nights up to this one
 };
 
 enum class Outcome { passed, pending, pinned, regressed, failed };

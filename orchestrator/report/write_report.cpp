@@ -11,6 +11,7 @@
 #include "report/csv.h"
 #include "report/declared_tables.h"
 #include "report/figure.h"
+#include "report/history.h"
 #include "report/html.h"
 #include "report/json_report.h"
 #include "report/latex.h"
@@ -82,10 +83,16 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
       request.spec ? *request.spec : spec::report_of_experiment(data.campaign.spec_text, data.campaign.spec_path);
   std::vector<PointResult> results = point_results(data);
   add_predictions(results, spec.model);
-  const auto tables = all_tables(results, request, spec);
+  auto tables = all_tables(results, request, spec);
   std::vector<FigureText> figure_texts;
   if (request.figures)
     for (const auto& g : spec.figures) figure_texts.push_back(build_figure(results, g, label));
+  if (request.history) {
+    const History history = load_history(db, *request.history);
+    for (auto& t : history_tables(history)) tables.push_back(std::move(t));
+    if (request.figures)
+      for (auto& f : trend_figures(history, label)) figure_texts.push_back(std::move(f));
+  }
 
   ReportOutput out;
   out.dir = (fs::path(reports_dir) / label).string();

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "report/history.h"
 #include "report/table.h"
 #include "spec/report_spec.h"
 
@@ -19,6 +20,9 @@ struct ReportRequest {
   TableSpec ad_hoc;                      // --rows/--cols/--metrics; when any is given it replaces declared tables
   std::optional<spec::ReportSpec> spec;  // a report file; unset = the campaign experiment's `report:` section
   bool figures = true;                   // false: no gnuplot
+  /// Set: the report also holds the history of the campaigns it selects (report/history.h): its
+  /// tables after the campaign's, its trend figures after the campaign's figures.
+  std::optional<HistoryRequest> history;
 };
 
 struct ReportOutput {

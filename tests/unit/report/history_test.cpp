@@ -1,0 +1,101 @@
+// report::load_history over a real SQLite file, and the history's tables and trend figures.
+#include <catch2/catch.hpp>
+
+#include "report/history.h"
+#include "store/store.h"
+#include "temp_dir.h"
+#include "util/error.h"
+
+using namespace sweep;
+using namespace sweep::report;
+
+namespace {
+
+/// A campaign `label` of two points (parallelism dp and pp) with 2 succeeded runs each: samples_per_s
+/// is `base` (+1 for the second run) at dp and twice that at pp; only dp reports busbw.
+void add_night(store::Store& db, const std::string& label, double base) {
+  store::CampaignRecord c;
+  c.label = label;
+  c.experiment = "nightly";
+  c.spec_text = "name: nightly\n";
+  c.executor = "local";
+  c.repetitions = 2;
+  const std::vector<store::PointRecord> points{{"p-dp", 0, {{"parallelism", "dp", "string", false}}},
+                                               {"p-pp", 1, {{"parallelism", "pp", "string", false}}}};
+  const auto id = db.create_campaign(c, points);
+  for (const auto& run : db.runs(id)) {
+    const double v = (run.point_id == "p-dp" ? base : 2 * base) + run.repetition;
+    store::AttemptResult ok;
+    ok.state = store::RunState::succeeded;
+    ok.exit_code = 0;
+    ok.metrics = {{"samples_per_s", 0, v, "samples/s", "higher"}};
+    if (run.point_id == "p-dp") ok.metrics.push_back({"busbw", 0, 3.0, "GB/s", "higher"});
+    db.finish_attempt(run.id, db.begin_attempt(run.id, "/r", "t"), ok);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("history: the nights a request selects, oldest first, with the night as a parameter") {
+  TempDir dir;
+  store::Store db(dir.file("sweep.db"));
+  add_night(db, "nightly-2026-01-02", 20);
+  add_night(db, "nightly-2026-01-01", 10);
+  add_night(db, "nightly-20260103-101010", 99);  // a `sweep run` of the experiment, not a night
+  add_night(db, "nightly-2026-01-03", 30);
+  add_night(db, "other-2026-01-01", 50);
+
+  HistoryRequest r{"nightly-", "[0-9]{4}-[0-9]{2}-[0-9]{2}", "", 30, {}};
+  History h = load_history(db, r);
+  CHECK(h.nights == std::vector<std::string>{"nightly-2026-01-01", "nightly-2026-01-02", "nightly-2026-01-03"});
+  REQUIRE(h.results.size() == 6);
+  CHECK(h.results[0].point->params[0].name == "night");
+  CHECK(h.results[0].point->params[0].value == "2026-01-01");
+  CHECK(h.results[0].point->params[1].value == "dp");
+  CHECK(h.results[0].metrics.at("samples_per_s").summary.mean == Approx(10.5));
+  CHECK(h.metrics == std::vector<std::string>{"busbw", "samples_per_s"});
+
+  r.until = "nightly-2026-01-02";  // reporting an earlier night shows no later one
+  r.nights = 1;                    // and only the latest so many
+  CHECK(load_history(db, r).nights == std::vector<std::string>{"nightly-2026-01-02"});
+
+  r = {"nightly-", "", "", 30, {"samples_per_s"}};
+  h = load_history(db, r);
+  CHECK(h.nights.size() == 4);  // without the pattern, the plain run counts too
+  CHECK(h.metrics == std::vector<std::string>{"samples_per_s"});
+  CHECK_FALSE(h.results[0].metrics.contains("busbw"));
+
+  r.metrics = {"samples_per_sec"};
+  CHECK_THROWS_WITH(load_history(db, r), Catch::Contains("unknown history metric \"samples_per_sec\""));
+  CHECK(load_history(db, {"none-", "", "", 30, {"x"}}).nights.empty());
+}
+
+TEST_CASE("history: per metric one row per night, one column per point, and a trend figure") {
+  TempDir dir;
+  store::Store db(dir.file("sweep.db"));
+  add_night(db, "nightly-2026-01-01", 10);
+  add_night(db, "nightly-2026-01-02", 20);
+  const History h = load_history(db, {"nightly-", "", "", 30, {}});
+
+  const auto tables = history_tables(h);
+  REQUIRE(tables.size() == 2);
+  const Table& t = tables[1];
+  CHECK(t.name == "history-samples_per_s");
+  CHECK(t.title == "samples_per_s by night");
+  CHECK(t.unit == "samples/s");
+  CHECK(t.row_names == std::vector<std::string>{"night"});
+  CHECK(t.row_values == std::vector<std::vector<std::string>>{{"2026-01-01"}, {"2026-01-02"}});
+  CHECK(t.columns == std::vector<std::string>{"parallelism=dp", "parallelism=pp"});
+  CHECK(t.cells[1][1].stats.summary.mean == Approx(40.5));
+  // busbw only at dp: its table has that point alone, one column per metric.
+  CHECK(tables[0].row_values.size() == 2);
+  CHECK(tables[0].cells[0].size() == 1);
+
+  const auto figures = trend_figures(h, "nightly-2026-01-02");
+  REQUIRE(figures.size() == 2);
+  CHECK(figures[1].name == "trend-samples_per_s");
+  CHECK(figures[1].points == 4);
+  CHECK_THAT(figures[1].script, Catch::Contains("set xtics ('2026-01-01' 0, '2026-01-02' 1)"));
+  CHECK_THAT(figures[1].script, Catch::Contains("title 'dp'"));
+  CHECK_THAT(figures[1].script, Catch::Contains("set ylabel 'samples_per_s (samples/s)'"));
+}
