@@ -1,5 +1,5 @@
 // sweep report <campaign> [--spec report.yaml] [--rows a,b] [--cols c] [--metrics m] [--no-figures]
-//              [--history PREFIX [--history-nights N] [--history-metrics m]] [--stdout [--format markdown|csv]]
+//              [--join LABEL] [--history PREFIX [--history-nights N] [--history-metrics m]] [--stdout [--format markdown|csv]]
 #include <fmt/core.h>
 
 #include "cli/command.h"
@@ -29,6 +29,7 @@ void add_report(CLI::App& sub, Action& action) {
   sub.add_option("--metrics", o->request.ad_hoc.metrics, "Metrics to show (default: all)")->delimiter(',');
   sub.add_option("--spec", o->spec_file, "A report file (tables and figures) instead of the experiment's report section");
   sub.add_flag("--no-figures", o->no_figures, "Skip the figures (no gnuplot)");
+  sub.add_option("--join", o->request.join, "The campaign the report's join reads (default: the latest of its experiment)");
   sub.add_option("--history", o->history.prefix,
                  "Add the history of the campaigns whose labels start with this (e.g. nightly-), up to this one");
   sub.add_option("--history-rest", o->history.rest, "A regex the rest of those labels must match (e.g. [0-9-]+)");
@@ -58,6 +59,7 @@ void add_report(CLI::App& sub, Action& action) {
       }
       for (const auto& f : out.files) fmt::print(o->to_stdout ? stderr : stdout, "wrote {}\n", f);
       for (const auto& e : out.figure_errors) fmt::print(stderr, "sweep report: figure {}\n", e);
+      for (const auto& n : out.notes) fmt::print(stderr, "sweep report: note: {}\n", n);
       return out.figure_errors.empty() ? 0 : static_cast<int>(ExitCode::io);
     };
   });

@@ -13,6 +13,7 @@
 #include "report/figure.h"
 #include "report/history.h"
 #include "report/html.h"
+#include "report/join.h"
 #include "report/json_report.h"
 #include "report/latex.h"
 #include "report/markdown.h"
@@ -61,6 +62,63 @@ std::string draw(const fs::path& dir, const FigureText& f, std::string& error) {
   return read_file(dir / (f.name + ".svg"));
 }
 
+/// What the report shows, before anything is written.
+struct Parts {
+  std::vector<Table> tables;
+  std::vector<FigureText> figures;
+  std::vector<std::string> notes;
+};
+
+/// The tables and figures of the report's join (report/join.h), or a note that there was nothing to join.
+void add_join(const store::Store& db, const std::vector<PointResult>& results, const ReportRequest& request,
+              const spec::ReportSpec& spec, Parts& parts) {
+  if (!spec.join) return;
+  auto joined = joined_parts(db, results, *spec.join, request.join, request.figures);
+  if (!joined) {
+    parts.notes.push_back(fmt::format("no campaign of experiment \"{}\" to join (report.join at {}): its tables and "
+                                      "figures are left out; run it, or name one with --join LABEL",
+                                      spec.join->experiment, spec.join->at.str()));
+    return;
+  }
+  for (auto& t : joined->tables) parts.tables.push_back(std::move(t));
+  for (auto& f : joined->figures) parts.figures.push_back(std::move(f));
+}
+
+/// The history's tables and trend figures (report/history.h), when asked for.
+void add_history(const store::Store& db, const std::string& label, const ReportRequest& request, Parts& parts) {
+  if (!request.history) return;
+  const History history = load_history(db, *request.history);
+  for (auto& t : history_tables(history)) parts.tables.push_back(std::move(t));
+  if (request.figures)
+    for (auto& f : trend_figures(history, label)) parts.figures.push_back(std::move(f));
+}
+
+void add_file(ReportOutput& out, const std::string& name, const std::string& text) {
+  out.files.push_back(out.dir + "/" + name);
+  write_file_atomically(out.files.back(), text);
+}
+
+/// Writes each figure's script and data under <out.dir>/figures and runs gnuplot on it.
+std::vector<HtmlFigure> draw_figures(const std::vector<FigureText>& texts, ReportOutput& out) {
+  std::vector<HtmlFigure> figures;
+  if (!texts.empty()) fs::create_directories(fs::path(out.dir) / "figures");
+  for (const auto& f : texts) {
+    HtmlFigure h{f.name, f.title, "", ""};
+    if (f.points == 0) {
+      h.error = "no values to plot (no succeeded run has the metric)";
+    } else {
+      add_file(out, "figures/" + f.name + ".gp", f.script);
+      add_file(out, "figures/" + f.name + ".dat", f.data);
+      h.svg = draw(fs::path(out.dir) / "figures", f, h.error);
+      if (!h.svg.empty())
+        for (const char* ext : {".svg", ".pdf"}) out.files.push_back(out.dir + "/figures/" + f.name + ext);
+    }
+    if (!h.error.empty()) out.figure_errors.push_back(f.name + ": " + h.error);
+    figures.push_back(std::move(h));
+  }
+  return figures;
+}
+
 }  // namespace
 
 void write_file_atomically(const std::string& path, const std::string& text) {
@@ -83,52 +141,29 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
       request.spec ? *request.spec : spec::report_of_experiment(data.campaign.spec_text, data.campaign.spec_path);
   std::vector<PointResult> results = point_results(data);
   add_predictions(results, spec.model);
-  auto tables = all_tables(results, request, spec);
-  std::vector<FigureText> figure_texts;
+  Parts parts{all_tables(results, request, spec), {}, {}};
   if (request.figures)
-    for (const auto& g : spec.figures) figure_texts.push_back(build_figure(results, g, label));
-  if (request.history) {
-    const History history = load_history(db, *request.history);
-    for (auto& t : history_tables(history)) tables.push_back(std::move(t));
-    if (request.figures)
-      for (auto& f : trend_figures(history, label)) figure_texts.push_back(std::move(f));
-  }
+    for (const auto& g : spec.figures) parts.figures.push_back(build_figure(results, g, label));
+  add_join(db, results, request, spec, parts);
+  add_history(db, label, request, parts);
 
   ReportOutput out;
+  out.notes = std::move(parts.notes);
   out.dir = (fs::path(reports_dir) / label).string();
   fs::create_directories(out.dir);
-  const auto add = [&](const std::string& name, const std::string& text) {
-    out.files.push_back(out.dir + "/" + name);
-    write_file_atomically(out.files.back(), text);
-  };
-  std::vector<HtmlFigure> figures;
-  if (!figure_texts.empty()) fs::create_directories(fs::path(out.dir) / "figures");
-  for (const auto& f : figure_texts) {
-    HtmlFigure h{f.name, f.title, "", ""};
-    if (f.points == 0) {
-      h.error = "no values to plot (no succeeded run has the metric)";
-    } else {
-      add("figures/" + f.name + ".gp", f.script);
-      add("figures/" + f.name + ".dat", f.data);
-      h.svg = draw(fs::path(out.dir) / "figures", f, h.error);
-      if (!h.svg.empty())
-        for (const char* ext : {".svg", ".pdf"}) out.files.push_back(out.dir + "/figures/" + f.name + ext);
-    }
-    if (!h.error.empty()) out.figure_errors.push_back(f.name + ": " + h.error);
-    figures.push_back(std::move(h));
-  }
-
+  const std::vector<HtmlFigure> figures = draw_figures(parts.figures, out);
+  const auto& tables = parts.tables;
   out.markdown = markdown_report(data, tables);
   for (const auto& f : figures)
     if (!f.svg.empty()) out.markdown += fmt::format("![{}](figures/{}.svg)\n\n", f.title, f.name);
-  add("report.md", out.markdown);
-  add("report.html", html_report(data, tables, figures));
-  add("report.json", json_report(data, results));
-  add("report.tex", latex_report(label, tables));
+  add_file(out, "report.md", out.markdown);
+  add_file(out, "report.html", html_report(data, tables, figures));
+  add_file(out, "report.json", json_report(data, results));
+  add_file(out, "report.tex", latex_report(label, tables));
   for (const auto& t : tables) {
     out.csv.push_back(csv_table(t));
     const std::string& id = !t.name.empty() ? t.name : t.title;
-    add(id.empty() ? "report.csv" : fmt::format("report.{}.csv", to_safe_name(id)), out.csv.back());
+    add_file(out, id.empty() ? "report.csv" : fmt::format("report.{}.csv", to_safe_name(id)), out.csv.back());
   }
   return out;
 }

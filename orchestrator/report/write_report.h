@@ -23,6 +23,8 @@ struct ReportRequest {
   /// Set: the report also holds the history of the campaigns it selects (report/history.h): its
   /// tables after the campaign's, its trend figures after the campaign's figures.
   std::optional<HistoryRequest> history;
+  /// The campaign the report's `join` reads (report/join.h); "" = the latest of its experiment.
+  std::string join;
 };
 
 struct ReportOutput {
@@ -31,6 +33,7 @@ struct ReportOutput {
   std::string markdown;            // the Markdown report text
   std::vector<std::string> csv;    // the CSV texts, one per table
   std::vector<std::string> figure_errors;  // "name: why" for figures gnuplot could not draw
+  std::vector<std::string> notes;          // what was left out and why (a join with no campaign to join)
 };
 
 /// Error(invalid_experiment) at file:line:column for a declared table or figure that names what the

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <climits>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -271,6 +272,76 @@ ReportModel read_model(const Field& item, const Source& src) {
   return m;
 }
 
+/// Names of tables and figures: each names files, so each is used once in a report.
+struct Names {
+  std::vector<std::string> used;
+  void add(const std::string& name, const SourceLocation& at) {
+    if (std::find(used.begin(), used.end(), name) != used.end())
+      fail_at(at, fmt::format("the name \"{}\" is used twice in \"report\"; tables and figures name files", name));
+    used.push_back(name);
+  }
+};
+
+/// `model`, `tables` and `figures`, of the report or of its join.
+void read_body(const std::vector<Field>& fields, const Source& src, ReportModel& model, std::vector<ReportTable>& tables,
+               std::vector<ReportFigure>& figures, Names& names) {
+  if (const Field* m = find_field(fields, "model")) model = read_model(*m, src);
+  if (const Field* t = find_field(fields, "tables"))
+    for (const Field& item : list_items(*t, src)) {
+      tables.push_back(read_table(item, src, model.declared));
+      names.add(tables.back().name, tables.back().at);
+    }
+  if (const Field* g = find_field(fields, "figures"))
+    for (const Field& item : list_items(*g, src)) {
+      figures.push_back(read_figure(item, src));
+      names.add(figures.back().name, figures.back().at);
+    }
+}
+
+CarriedMetric read_carried(const Field& item, const Source& src) {
+  constexpr std::array<std::string_view, 4> kKeys{"metric", "as", "scale", "unit"};
+  const auto fields = map_fields(item, src);
+  check_keys(fields, kKeys, src);
+  CarriedMetric c;
+  c.at = location(item, src);
+  const Field* metric = find_field(fields, "metric");
+  if (!metric) fail_at(c.at, fmt::format("\"{}\" needs \"metric\" (a metric of this campaign)", item.path));
+  c.metric = name_at(*metric, src);
+  c.as = c.metric;
+  if (const Field* f = find_field(fields, "as")) c.as = name_at(*f, src);
+  if (const Field* f = find_field(fields, "scale")) {
+    const Value v = scalar_value(*f, src);
+    if (!v.is_number() || !(v.as_number() > 0) || !std::isfinite(v.as_number()))
+      fail_expected(*f, src, "a positive number (1e-6 turns microseconds into seconds)");
+    c.scale = v.as_number();
+  }
+  if (const Field* f = find_field(fields, "unit")) c.unit = scalar_text(*f, src, "a unit");
+  return c;
+}
+
+ReportJoin read_join(const Field& f, const Source& src, Names& names) {
+  constexpr std::array<std::string_view, 6> kKeys{"experiment", "on", "metrics", "model", "tables", "figures"};
+  const auto fields = map_fields(f, src);
+  check_keys(fields, kKeys, src);
+  ReportJoin j;
+  j.at = location(f, src);
+  const Field* experiment = find_field(fields, "experiment");
+  const Field* on = find_field(fields, "on");
+  const Field* metrics = find_field(fields, "metrics");
+  if (!experiment || !on || !metrics)
+    fail_at(j.at, fmt::format("\"{}\" needs \"experiment\" (whose campaign to join), \"on\" (the parameters that "
+                              "match points) and \"metrics\" (what to carry there)",
+                              f.path));
+  j.experiment = file_name_at(*experiment, src);
+  j.on = names_at(*on, src);
+  for (const Field& item : list_items(*metrics, src)) j.metrics.push_back(read_carried(item, src));
+  if (j.metrics.empty()) fail_expected(*metrics, src, "a list of {metric: ..., as: ...}");
+  read_body(fields, src, j.model, j.tables, j.figures, names);
+  if (j.tables.empty() && j.figures.empty())
+    fail_at(j.at, fmt::format("\"{}\" needs \"tables\" or \"figures\" over the joined points", f.path));
+  return j;
+}
+
 YAML::Node parse_root(const std::string& text, const Source& src) {
   check_text(text, src.file);
   YAML::Node root;
@@ -291,28 +362,14 @@ std::string_view figure_kind_name(FigureKind k) { return name_of(k, kKinds); }
 std::span<const PredictedQuantity> predicted_quantities() { return kPredicted; }
 
 ReportSpec read_report_spec(const Field& f, const Source& src) {
-  constexpr std::array<std::string_view, 3> kKeys{"model", "tables", "figures"};
+  constexpr std::array<std::string_view, 4> kKeys{"model", "tables", "figures", "join"};
   const auto fields = map_fields(f, src);
   check_keys(fields, kKeys, src);
   ReportSpec spec;
   spec.declared = true;
-  if (const Field* m = find_field(fields, "model")) spec.model = read_model(*m, src);
-  std::vector<std::string> names;
-  const auto check_unique = [&](const std::string& name, const SourceLocation& at) {
-    if (std::find(names.begin(), names.end(), name) != names.end())
-      fail_at(at, fmt::format("the name \"{}\" is used twice in \"report\"; tables and figures name files", name));
-    names.push_back(name);
-  };
-  if (const Field* t = find_field(fields, "tables"))
-    for (const Field& item : list_items(*t, src)) {
-      spec.tables.push_back(read_table(item, src, spec.model.declared));
-      check_unique(spec.tables.back().name, spec.tables.back().at);
-    }
-  if (const Field* g = find_field(fields, "figures"))
-    for (const Field& item : list_items(*g, src)) {
-      spec.figures.push_back(read_figure(item, src));
-      check_unique(spec.figures.back().name, spec.figures.back().at);
-    }
+  Names names;
+  read_body(fields, src, spec.model, spec.tables, spec.figures, names);
+  if (const Field* j = find_field(fields, "join")) spec.join = read_join(*j, src, names);
   return spec;
 }
 

@@ -103,10 +103,32 @@ struct ReportFigure {
   SourceLocation at;
 };
 
+/// One of this campaign's metrics, carried to the points of a joined campaign (`join.metrics`).
+struct CarriedMetric {
+  std::string metric;  // its name here
+  std::string as;      // its name there (never empty: the loader puts `metric` when `as` is left out)
+  double scale = 1;    // every value is multiplied by this (1e-6: µs to s)
+  std::string unit;    // its unit there; "" = the unit it has here
+  SourceLocation at;
+};
+
+/// Tables and figures over the points of another campaign, such as e15's training runs, with some of
+/// this campaign's metrics, such as e16's all-reduce time, carried to them (docs/reports.md#joins).
+struct ReportJoin {
+  std::string experiment;       // the latest campaign of this experiment, unless `sweep report --join LABEL`
+  std::vector<std::string> on;  // parameters of both: a point there takes the point here with equal values
+  std::vector<CarriedMetric> metrics;
+  ReportModel model;  // evaluated at the joined points, after the metrics are carried
+  std::vector<ReportTable> tables;
+  std::vector<ReportFigure> figures;
+  SourceLocation at;
+};
+
 struct ReportSpec {
   ReportModel model;
   std::vector<ReportTable> tables;
   std::vector<ReportFigure> figures;
+  std::optional<ReportJoin> join;
   bool declared = false;  // false when the experiment has no `report:` section
 };
 

@@ -24,7 +24,8 @@ void run_and_report(const e2e::Sandbox& box, const std::string& file, const std:
   const auto r = box.sweep(args);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(query(box, "SELECT count(*) FROM runs WHERE state = 'succeeded'") == std::to_string(runs));
+  CHECK(query(box, "SELECT count(*) FROM runs r JOIN campaigns c ON c.id = r.campaign_id WHERE r.state = 'succeeded' "
+                   "AND c.label = '" + label + "'") == std::to_string(runs));
   const auto rep = box.sweep({"report", label});
   INFO(rep.out << rep.err);
   REQUIRE(rep.exit_code == 0);
@@ -83,7 +84,8 @@ std::vector<std::map<std::string, std::string>> csv_rows(const std::string& path
 
 }  // namespace
 
-TEST_CASE("e15 at scale=ci: every run succeeds, the seed's tables and figures, and DP scales at most linearly") {
+TEST_CASE("e15 and e16 at scale=ci: every run succeeds, the seed's tables and figures, DP scales at most linearly, "
+          "and e16's report recalculates e15's epochs with the measured all-reduce") {
   slurm_conf();
   e2e::Sandbox box;
   const std::string L = unique_label(box, "e15");
@@ -103,19 +105,38 @@ TEST_CASE("e15 at scale=ci: every run succeeds, the seed's tables and figures, a
       CHECK(t1 / (2 * tn) <= 1.0);
     }
   }
-}
 
-TEST_CASE("e16 at scale=ci: all-reduce over gloo and mpi on 1x2 and 2x1, with the seed's table and figures") {
-  slurm_conf();
-  e2e::Sandbox box;
-  const std::string L = unique_label(box, "e16");
-  run_and_report(box, "e16-allreduce-backends.yaml", L, {"--set", "backend=[gloo, mpi]"}, 12);
-  check_outputs(box, L, {"e16"}, {"transfer_speed", "allreduce_time"});
+  // e16 in the same database: all-reduce over gloo and mpi on 1x2 and 2x1.
+  const std::string L16 = unique_label(box, "e16");
+  run_and_report(box, "e16-allreduce-backends.yaml", L16, {"--set", "backend=[gloo, mpi]"}, 12);
+  check_outputs(box, L16, {"e16", "recalculated"}, {"transfer_speed", "allreduce_time", "recalculated_epoch"});
   CHECK(query(box, "SELECT count(DISTINCT r.point_id) FROM metrics m JOIN runs r ON r.id = m.run_id "
                    "WHERE m.name = 'busbw' AND m.value > 0") == "4");
   CHECK(query(box, "SELECT count(*) FROM metrics WHERE name = 'size_bytes' AND value != 1400000") == "0");  // 700K bf16
-  CHECK_THAT(e2e::read_file(box.path("reports/" + L + "/report.md")),
-             Catch::Contains("| Experiment | Nodes | GPUs per Node | Backend | Measured Transfer speed (GB/s) | Time (us) |"));
+  const std::string md16 = e2e::read_file(box.path("reports/" + L16 + "/report.md"));
+  CHECK_THAT(md16, Catch::Contains("| Experiment | Nodes | GPUs per Node | Backend | Measured Transfer speed (GB/s) | Time (us) |"));
+  // Seed 000's recalculation, one row per e15 point: on 2 GPUs, half the single-GPU epoch plus the
+  // steps times e16's all-reduce time at the same topology and backend (gloo), next to the measured epoch.
+  const auto rows = csv_rows(box.path("reports/" + L16 + "/report.recalculated.csv"));
+  REQUIRE(rows.size() == 6);
+  int recalculated = 0;
+  for (const auto& row : rows) {
+    INFO(row.at("Experiment"));
+    if (row.at("Nodes") == "1" && row.at("GPUs per Node") == "1") {
+      CHECK(row.at("Estimated (s) mean").empty());
+      continue;
+    }
+    const double allreduce = std::stod(row.at("All-reduce (s) mean"));
+    const double half = std::stod(row.at("Half single-GPU time (s) mean"));
+    const double estimated = std::stod(row.at("Estimated (s) mean"));
+    const std::string setup = row.at("Nodes") + "x" + row.at("GPUs per Node");
+    CHECK(allreduce == Approx(mean_of(box, "time_us", {{"setup", setup}, {"backend", "gloo"}}) * 1e-6));
+    CHECK(half == Approx(mean_of(box, "epoch_time_headline", {{"model", row.at("Model")}, {"setup", "1x1"}}) / 2));
+    CHECK(estimated == Approx(half + std::stod(row.at("Steps")) * allreduce));
+    CHECK(std::stod(row.at("Measured (s) mean")) > 0);
+    ++recalculated;
+  }
+  CHECK(recalculated == 4);
 }
 
 TEST_CASE("nanocluster-resnet18 at scale=ci: 4 topologies x 4 batches, throughput bars and the scaling factor") {

@@ -27,4 +27,14 @@ inline void add_value(CampaignData& d, const store::RunRecord& r, const std::str
   d.metrics.push_back(store::MetricRow{r.id, r.point_id, r.repetition, r.state, {name, index, value, unit, better}});
 }
 
+/// Seed 000's model of GPT-2 Large's DDP epoch over InfiniBand HDR, as the fields of a `model:` section
+/// indented by `indent` spaces.
+inline std::string seed_model_fields(int indent) {
+  std::string out;
+  for (const char* line : {"baseline: {nodes: 1}", "time: epoch_time_headline", "link: ib-hdr", "transfers: 2",
+                           "dtype: bf16", "parameters: parameters_without_embeddings"})
+    out += std::string(static_cast<std::size_t>(indent), ' ') + line + "\n";
+  return out;
+}
+
 }  // namespace sweep::report::fixture

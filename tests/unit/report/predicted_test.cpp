@@ -44,15 +44,7 @@ CampaignData seed_campaign(const std::string& extra_metric = "") {
 
 spec::ReportSpec spec_of(const std::string& yaml) { return spec::report_of_experiment(yaml, "r.yaml"); }
 
-const std::string kSeedModel = R"(report:
-  model:
-    baseline: {nodes: 1}
-    time: epoch_time_headline
-    link: ib-hdr
-    transfers: 2
-    dtype: bf16
-    parameters: parameters_without_embeddings
-)";
+const std::string kSeedModel = "report:\n  model:\n" + fixture::seed_model_fields(4);
 
 const MetricStats& metric(const PointResult& r, const std::string& name) {
   const auto it = r.metrics.find(name);

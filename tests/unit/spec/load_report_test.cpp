@@ -149,3 +149,53 @@ TEST_CASE("report: a separate report file has format 1 and a report section") {
   CHECK_THROWS_WITH(load_report_file(path), path + ":1:1: the file needs a \"report\" section with \"tables\" and/or \"figures\"");
   CHECK_THROWS_AS(load_report_file((dir / "missing.yaml").string()), Error);
 }
+
+TEST_CASE("report: a join reads another campaign's points, the metrics carried there, and its own body") {
+  const ReportSpec s = section("  tables: [{name: mine, rows: [a]}]\n"
+                               "  join:\n"
+                               "    experiment: e15-gpt2\n"
+                               "    on: [nodes, backend]\n"
+                               "    metrics:\n"
+                               "      - {metric: time_us, as: allreduce_time, scale: 1.0e-6, unit: s}\n"
+                               "      - {metric: busbw}\n"
+                               "    model: {baseline: {nodes: 1}, time: t, link: ib-hdr, allreduce: allreduce_time}\n"
+                               "    tables: [{name: theirs, columns: [{param: nodes}, {predicted: epoch_time}]}]\n");
+  REQUIRE(s.join);
+  CHECK(s.join->experiment == "e15-gpt2");
+  CHECK(s.join->on == std::vector<std::string>{"nodes", "backend"});
+  REQUIRE(s.join->metrics.size() == 2);
+  CHECK(s.join->metrics[0].as == "allreduce_time");
+  CHECK(s.join->metrics[0].scale == 1e-6);
+  CHECK(s.join->metrics[0].unit == "s");
+  CHECK(s.join->metrics[1].as == "busbw");  // `as` left out keeps the name
+  CHECK(s.join->metrics[1].scale == 1);
+  CHECK(s.join->model.declared);
+  CHECK_FALSE(s.model.declared);  // the join's model is its own
+  REQUIRE(s.join->tables.size() == 1);
+  CHECK(s.join->tables[0].name == "theirs");
+  CHECK(s.join->at.str() == "x.yaml:9:5");
+}
+
+TEST_CASE("report: mistakes in a join") {
+  const auto err = [](const std::string& yaml) { return load_error(kHead + "report:\n  join:\n" + yaml); };
+  const std::string head = "    experiment: e15\n    on: [nodes]\n";  // lines 8-9
+  CHECK(err("    on: [nodes]\n") ==
+        "x.yaml:8:5: \"report.join\" needs \"experiment\" (whose campaign to join), \"on\" (the parameters that match "
+        "points) and \"metrics\" (what to carry there)");
+  CHECK(err(head + "    metrics: [{metric: t}]\n") == "x.yaml:8:5: \"report.join\" needs \"tables\" or \"figures\" over the joined points");
+  CHECK(err(head + "    metrics: [{as: t}]\n    tables: [{name: a}]\n") ==
+        "x.yaml:10:15: \"report.join.metrics[0]\" needs \"metric\" (a metric of this campaign)");
+  CHECK(err(head + "    metrics: [{metric: t, scale: -1}]\n    tables: [{name: a}]\n") ==
+        "x.yaml:10:34: \"report.join.metrics[0].scale\" must be a positive number (1e-6 turns microseconds into "
+        "seconds), got \"-1\"");
+  CHECK(err(head + "    metrics: []\n    tables: [{name: a}]\n") ==
+        "x.yaml:10:14: \"report.join.metrics\" must be a list of {metric: ..., as: ...}, got a list");
+  CHECK(err(head + "    metric: [{metric: t}]\n") == "x.yaml:10:5: unknown key \"metric\" (did you mean \"metrics\"?)");
+  CHECK(err("    experiment: ../e15\n    on: [nodes]\n    metrics: [{metric: t}]\n    tables: [{name: a}]\n") ==
+        "x.yaml:8:17: \"report.join.experiment\" must be a name of letters, digits, '.', '_' and '-' (it names files), "
+        "got \"../e15\"");
+  // Table and figure names are files of one report directory: unique across the report and its join.
+  CHECK(load_error(kHead + "report:\n  tables: [{name: a}]\n  join:\n" + head + "    metrics: [{metric: t}]\n" +
+                   "    figures: [{name: a, kind: bars, x: n, y: t}]\n") ==
+        "x.yaml:12:15: the name \"a\" is used twice in \"report\"; tables and figures name files");
+}

@@ -1,0 +1,85 @@
+#include "report/join.h"
+
+#include <fmt/core.h>
+
+#include "report/declared_tables.h"
+#include "report/predicted.h"
+#include "store/store.h"
+#include "util/error.h"
+
+namespace sweep::report {
+namespace {
+
+/// The `on` values of a point; the caller has checked that it has them all.
+std::vector<std::string> key_of(const PointResult& r, const std::vector<std::string>& on) {
+  std::vector<std::string> key;
+  for (const auto& name : on) key.push_back(find_param(*r.point, name)->value);
+  return key;
+}
+
+MetricStats scaled(const MetricStats& m, const spec::CarriedMetric& c) {
+  MetricStats out;
+  out.unit = c.unit.empty() ? m.unit : c.unit;
+  out.better = m.better;
+  for (double v : m.values) out.values.push_back(v * c.scale);
+  out.summary = stats::summarize(out.values);
+  return out;
+}
+
+void check_names(const std::vector<PointResult>& here, const std::vector<PointResult>& there,
+                 const spec::ReportJoin& join) {
+  const std::string context = "join: ";
+  require_known_at(join.at, join.on, param_info(here).all, "parameter to join on", context + "this campaign: ");
+  require_known_at(join.at, join.on, param_info(there).all, "parameter to join on", context + "the joined campaign: ");
+  const auto metrics = metric_names(here), taken = metric_names(there);
+  for (const auto& c : join.metrics) {
+    require_known_at(c.at, {c.metric}, metrics, "metric to carry", context);
+    if (std::find(taken.begin(), taken.end(), c.as) != taken.end())
+      fail_at(c.at, fmt::format("join: the joined campaign already has a metric \"{}\"; carry it \"as\" another name", c.as));
+  }
+}
+
+}  // namespace
+
+void carry_metrics(const std::vector<PointResult>& here, std::vector<PointResult>& there, const spec::ReportJoin& join) {
+  if (here.empty() || there.empty()) return;
+  check_names(here, there, join);
+  for (PointResult& to : there) {
+    const auto key = key_of(to, join.on);
+    const PointResult* match = nullptr;
+    for (const PointResult& from : here) {
+      if (key_of(from, join.on) != key) continue;
+      if (match)
+        fail_at(join.at, fmt::format("join: point {} of the joined campaign matches points {} and {} here; add the "
+                                     "parameters that tell them apart to \"on\"",
+                                     to.point->point_id, match->point->point_id, from.point->point_id));
+      match = &from;
+    }
+    if (!match) continue;
+    for (const auto& c : join.metrics)
+      if (const auto it = match->metrics.find(c.metric); it != match->metrics.end())
+        to.metrics[c.as] = scaled(it->second, c);
+  }
+}
+
+std::optional<JoinedParts> joined_parts(const store::Store& db, const std::vector<PointResult>& here,
+                                        const spec::ReportJoin& join, const std::string& label, bool figures) {
+  JoinedParts parts;
+  parts.label = label;
+  if (parts.label.empty()) {
+    for (const auto& c : db.campaigns())  // oldest first: the last one wins
+      if (c.experiment == join.experiment) parts.label = c.label;
+    if (parts.label.empty()) return std::nullopt;
+  }
+  const CampaignData data = load_campaign(db, parts.label);
+  std::vector<PointResult> there = point_results(data);
+  carry_metrics(here, there, join);
+  add_predictions(there, join.model);
+  for (const auto& t : join.tables)
+    for (auto& built : build_declared(there, t)) parts.tables.push_back(std::move(built));
+  if (figures)
+    for (const auto& g : join.figures) parts.figures.push_back(build_figure(there, g, parts.label));
+  return parts;
+}
+
+}  // namespace sweep::report
