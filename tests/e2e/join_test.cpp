@@ -9,6 +9,13 @@ using namespace e2e;
 
 namespace {
 
+/// A report CSV without its CRLF line ends' CRs.
+std::string csv(const Sandbox& box, const std::string& rel) {
+  std::string text = read_file(box.path(rel));
+  std::erase(text, '\r');
+  return text;
+}
+
 // "Training": an epoch of 100 s on one node, 60 s + 10 s per repetition on two.
 const char* kTrain = R"yaml(name: train
 matrix:
@@ -57,12 +64,12 @@ TEST_CASE("a report joins the latest campaign of another experiment, or the one 
   REQUIRE(box.sweep({"run", "train.yaml", "--label", "t2", "--set", "repetitions=1"}).exit_code == 0);
   REQUIRE(box.sweep({"report", "b1", "--no-figures"}).exit_code == 0);
   // The latest campaign of train (t2, one repetition); the all-reduce only on two nodes, in seconds.
-  CHECK(read_file(box.path("reports/b1/report.joined.csv")) ==
+  CHECK(csv(box, "reports/b1/report.joined.csv") ==
         "nodes,allreduce (s) mean,allreduce (s) sd,allreduce (s) n,epoch (s) mean,epoch (s) sd,epoch (s) n\n"
         "1,,,0,100,0,1\n"
         "2,0.005,0,1,60,0,1\n");
   REQUIRE(box.sweep({"report", "b1", "--no-figures", "--join", "t1"}).exit_code == 0);
-  CHECK_THAT(read_file(box.path("reports/b1/report.joined.csv")), Catch::Contains("\n2,0.005,0,1,65,"));
+  CHECK_THAT(csv(box, "reports/b1/report.joined.csv"), Catch::Contains("\n2,0.005,0,1,65,"));
   const auto missing = box.sweep({"report", "b1", "--join", "t9"});
   CHECK(missing.exit_code == 4);
   CHECK_THAT(missing.err, Catch::Contains("t9"));
