@@ -5,6 +5,7 @@
 #include "runner/bundled_path.h"
 #include "runner/launchers.h"
 #include "runner/slurm_script.h"
+#include "spec/resources.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -41,16 +42,23 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
     t.check_names(schema_.names);
     resources_.push_back(std::move(t));
   }
+  // Every point's resources render to valid values, or Error, whichever the executor.
+  for (const auto& point : points_) sbatch_options(point);
+  for (std::size_t i = 0; i < points_.size(); ++i) check_layout(points_[i], experiment_.workloads[point_command_[i]]);
   if (experiment_.executor == "slurm") {
     array_script_.emplace(templating::load_template_file(fmt::format("{}/slurm/array.sh.mustache", template_dir)));
     array_script_->check_names(std::vector<std::string>(kArrayVariables.begin(), kArrayVariables.end()));
-    for (const auto& point : points_) sbatch_options(point);  // every point's resources render, or Error
   }
 }
 
-std::vector<std::string> CampaignPlan::sbatch_options(const matrix::Point& point) const {
+templating::Variables CampaignPlan::parameter_variables(const matrix::Point& point) const {
   templating::Variables vars;
   for (std::size_t i = 0; i < schema_.names.size(); ++i) vars[schema_.names[i]] = point.values[i].text();
+  return vars;
+}
+
+std::vector<std::string> CampaignPlan::sbatch_options(const matrix::Point& point) const {
+  const templating::Variables vars = parameter_variables(point);
   std::vector<std::pair<const spec::Resource*, std::string>> rendered;
   for (std::size_t i = 0; i < resources_.size(); ++i)
     rendered.emplace_back(&experiment_.resources[i], resources_[i].render(vars, templating::Escape::none));
@@ -81,8 +89,7 @@ const matrix::Point& CampaignPlan::point(const std::string& point_id) const {
 }
 
 templating::Variables CampaignPlan::variables(const matrix::Point& point, const RunContext& run) const {
-  templating::Variables vars;
-  for (std::size_t i = 0; i < schema_.names.size(); ++i) vars[schema_.names[i]] = point.values[i].text();
+  templating::Variables vars = parameter_variables(point);
   vars["campaign"] = run.campaign;
   vars["experiment"] = experiment_.name;
   vars["point_id"] = point.id;
@@ -93,6 +100,13 @@ templating::Variables CampaignPlan::variables(const matrix::Point& point, const 
   return vars;
 }
 
+std::string CampaignPlan::describe(const matrix::Point& point) const {
+  std::vector<std::string> params;
+  for (std::size_t i = 0; i < schema_.parameter_count; ++i)
+    params.push_back(fmt::format("{}={}", schema_.names[i], point.values[i].text()));
+  return fmt::format("{} ({})", point.id, join(params, ", "));
+}
+
 std::size_t CampaignPlan::choose_workload(const matrix::Point& point) const {
   const auto& entries = experiment_.workloads;
   for (std::size_t i = 0; i < entries.size(); ++i) {
@@ -100,16 +114,49 @@ std::size_t CampaignPlan::choose_workload(const matrix::Point& point) const {
     const Value v = entries[i].when->eval(point.values);
     if (v.type() != ValueType::boolean)
       fail_at(entries[i].when->where(), fmt::format("\"when\" must be true or false, got {} {} at point {}",
-                                                    type_name(v.type()), v.text(), point.id));
+                                                    type_name(v.type()), v.text(), describe(point)));
     if (v.as_bool()) return i;
   }
-  std::vector<std::string> params;
-  for (std::size_t i = 0; i < schema_.parameter_count; ++i)
-    params.push_back(fmt::format("{}={}", schema_.names[i], point.values[i].text()));
   fail_at(experiment_.workloads_where,
-          fmt::format("no \"workload\" entry takes the point {} ({}): every \"when\" is false (add a last entry "
+          fmt::format("no \"workload\" entry takes the point {}: every \"when\" is false (add a last entry "
                       "without \"when\", or exclude the point)",
-                      point.id, join(params, ", ")));
+                      describe(point)));
+}
+
+std::optional<std::string> CampaignPlan::resource(const matrix::Point& point, std::string_view key) const {
+  const templating::Variables vars = parameter_variables(point);
+  for (std::size_t i = 0; i < resources_.size(); ++i)
+    if (experiment_.resources[i].key == key) return resources_[i].render(vars, templating::Escape::none);
+  return std::nullopt;
+}
+
+void CampaignPlan::check_layout(const matrix::Point& point, const spec::Workload& workload) const {
+  const spec::BundledProgram* program = spec::find_bundled(workload.program);
+  if (!program || program->layout.empty()) return;
+  const auto ntasks = resource(point, "ntasks"), nodes = resource(point, "nodes"),
+             per_node = resource(point, "ntasks-per-node");
+  if (!ntasks && !nodes && !per_node) return;
+  // The values were checked to be positive integers (sbatch_options).
+  const long ranks = ntasks ? std::stol(*ntasks) : std::stol(nodes.value_or("1")) * std::stol(per_node.value_or("1"));
+  const std::string given = ntasks ? "ntasks " + *ntasks
+                                   : fmt::format("nodes {} x ntasks-per-node {}", nodes.value_or("1"), per_node.value_or("1"));
+  const templating::Variables vars = parameter_variables(point);
+  long product = 1;
+  std::vector<std::string> factors;
+  for (std::string_view option : program->layout) {
+    std::string value = "1";
+    for (const spec::BundledArg& a : workload.args)
+      if (a.name == option) value = templating::Template(a.value, workload.command_where).render(vars, templating::Escape::none);
+    if (!spec::is_count(value))
+      fail_at(workload.command_where, fmt::format("{} --{} must be a positive integer, got \"{}\" at point {}",
+                                                  program->name, option, value, describe(point)));
+    product *= std::stol(value);
+    factors.push_back(fmt::format("{} {}", option, value));
+  }
+  if (product != ranks)
+    fail_at(workload.command_where,
+            fmt::format("{}'s {} = {} ranks, but the resources give {} = {} at point {}", program->name,
+                        join(factors, " x "), product, given, ranks, describe(point)));
 }
 
 std::string CampaignPlan::render_script(const matrix::Point& point, const RunContext& run) const {

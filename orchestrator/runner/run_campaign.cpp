@@ -228,6 +228,8 @@ RunSummary run_campaign(const RunOptions& options) {
   if (!options.resume.empty()) db = std::make_unique<store::Store>(db_path);
   Resolved resolved = resolve(options, db.get(), clock);
   CampaignPlan plan(resolved.experiment, options.template_dir);
+  // The metric rules compile here, before anything is written (the drivers compile their own).
+  parse::Extractor{extraction_rules(plan.experiment())};
   if (options.dry_run) return dry_run(options, plan, resolved.label);
   if (options.detach && plan.experiment().executor != "slurm")
     throw Error(ErrorKind::usage, fmt::format("--detach needs the slurm executor (this campaign uses {}); "

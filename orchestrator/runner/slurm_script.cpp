@@ -29,6 +29,11 @@ std::vector<std::string> sbatch_options(const std::vector<std::pair<const spec::
           fail_at(resource->where, fmt::format("each \"resources.extra\" item must be an sbatch option starting with -, got \"{}\"", value));
         out.push_back(value);
         break;
+      case spec::ResourceKey::Kind::count:
+        if (!spec::is_count(value))
+          fail_at(resource->where, fmt::format("resource \"{}\" must render to a positive integer, got \"{}\"", resource->key, value));
+        out.push_back(fmt::format("{}={}", key->option, value));
+        break;
       case spec::ResourceKey::Kind::optional:
         if (value.empty()) break;
         [[fallthrough]];

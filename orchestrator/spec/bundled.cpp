@@ -18,7 +18,10 @@ constexpr std::array<BundledOption, 27> kTrainbenchOptions{{
     {"seed"}, {"lr"}, {"bucket-mb"}, {"overlap", true}, {"data"}, {"threads"}, {"peak-tflops"}, {"timeout"},
     {"rendezvous"}}};
 
-constexpr std::array<BundledProgram, 2> kPrograms{{{"collbench", kCollbenchOptions}, {"trainbench", kTrainbenchOptions}}};
+constexpr std::array<std::string_view, 3> kTrainbenchLayout{"dp", "tp", "pp"};
+
+constexpr std::array<BundledProgram, 2> kPrograms{
+    {{"collbench", kCollbenchOptions, {}}, {"trainbench", kTrainbenchOptions, kTrainbenchLayout}}};
 
 std::string quote_literal(std::string_view text) {
   if (text.empty()) return "";

@@ -18,6 +18,9 @@ struct BundledOption {
 struct BundledProgram {
   std::string_view name;
   std::span<const BundledOption> options;
+  /// Options whose values multiply to the number of ranks (trainbench: dp x tp x pp), each 1 when
+  /// left out; runner::CampaignPlan checks the product against the ranks the resources give.
+  std::span<const std::string_view> layout;
 };
 
 /// The table of bundled programs. Adding one is one entry (plus the program in workloads/).

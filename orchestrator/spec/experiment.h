@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "spec/bundled.h"
 #include "spec/expr.h"
 #include "util/error.h"
 #include "util/value.h"
@@ -86,6 +87,7 @@ struct Workload {
   std::string launcher = "local";  // validated against the launcher table
   std::string mpi;                 // srun's --mpi plugin ("pmix", ...); "" = the cluster's default
   std::string program;             // `bundled`: a bundled program by name ("" when `command` is used)
+  std::vector<BundledArg> args;    // `bundled`: its `args`, each value a Mustache template
   /// In a `workload` list, the condition for a point to run this entry, bound like `derived` (see
   /// Experiment::parameter_names). None: every point (only the last entry of a list may omit it).
   std::optional<Expr> when;

@@ -70,6 +70,7 @@ void read_bundled(const Field& f, const Field* args, const Source& src, Workload
   if (args)
     for (const Field& a : map_fields(*args, src)) parsed.push_back(bundled_arg(a, src, program));
   w.command = render_bundled_args(parsed);
+  w.args = std::move(parsed);
   w.command_where = args ? location(*args, src) : location(f, src);
 }
 
@@ -223,6 +224,9 @@ void read_resources(const Field& f, const Source& src, LoadState& st) {
     const std::string value = scalar_text(r, src, "a single value (string or number)");
     if (value.find_first_of("\r\n") != std::string::npos)
       fail_at(location(r, src), fmt::format("\"{}\" must be on one line", r.path));
+    if (find_resource_key(key)->kind == ResourceKey::Kind::count && value.find("{{") == std::string::npos &&
+        !is_count(value))
+      fail_expected(r, src, "a positive integer (or a template such as \"{{nodes}}\")");
     // A templated time limit is known per point only; the local executor then has no limit.
     if (key == "time" && value.find("{{") == std::string::npos) st.exp.timeout_s = time_limit(r, src);
     st.exp.resources.push_back({key, value, content_location(r, src)});

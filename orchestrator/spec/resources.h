@@ -10,6 +10,7 @@ namespace sweep::spec {
 struct ResourceKey {
   enum class Kind {
     value,     // `--option=VALUE`
+    count,     // `--option=N`, N a positive integer
     optional,  // `--option=VALUE`, or nothing when VALUE renders empty: the cluster's default
     flag,   // `--option` when the value renders true (true/yes/1); nothing when false
     list,   // `extra`: each item is a raw sbatch option, written as given
@@ -20,10 +21,10 @@ struct ResourceKey {
 };
 
 inline constexpr std::array<ResourceKey, 17> kResourceKeys{{
-    {"nodes", "--nodes", ResourceKey::Kind::value},
-    {"ntasks", "--ntasks", ResourceKey::Kind::value},
-    {"ntasks-per-node", "--ntasks-per-node", ResourceKey::Kind::value},
-    {"cpus-per-task", "--cpus-per-task", ResourceKey::Kind::value},
+    {"nodes", "--nodes", ResourceKey::Kind::count},
+    {"ntasks", "--ntasks", ResourceKey::Kind::count},
+    {"ntasks-per-node", "--ntasks-per-node", ResourceKey::Kind::count},
+    {"cpus-per-task", "--cpus-per-task", ResourceKey::Kind::count},
     {"gpus-per-node", "--gpus-per-node", ResourceKey::Kind::optional},
     {"gpus-per-task", "--gpus-per-task", ResourceKey::Kind::optional},
     {"gres", "--gres", ResourceKey::Kind::optional},
@@ -38,6 +39,14 @@ inline constexpr std::array<ResourceKey, 17> kResourceKeys{{
     {"exclusive", "--exclusive", ResourceKey::Kind::flag},
     {"extra", "", ResourceKey::Kind::list},
 }};
+
+/// Whether `text` is a positive decimal integer of at most 9 digits (a `count` resource's value).
+constexpr bool is_count(std::string_view text) {
+  if (text.empty() || text.size() > 9 || text[0] == '0') return false;
+  for (char c : text)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
 
 /// The row for `name`, or nullptr.
 constexpr const ResourceKey* find_resource_key(std::string_view name) {

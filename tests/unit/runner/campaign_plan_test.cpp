@@ -83,3 +83,27 @@ TEST_CASE("a when that is not true or false is an error at the expression") {
     CHECK_THAT(e.message(), Catch::StartsWith("\"when\" must be true or false, got int 2 at point"));
   }
 }
+
+TEST_CASE("trainbench's dp x tp x pp must equal the ranks the resources give, at every point") {
+  TempDir dir;
+  const auto plan = [&](const std::string& resources, const std::string& args) {
+    return runner::CampaignPlan(spec::load_text("name: t\nmatrix: {dp: [1, 2], tp: [2]}\nresources: " + resources +
+                                                    "\nworkload:\n  bundled: trainbench\n  args: " + args + "\n",
+                                                "t.yaml"),
+                                template_dir(dir, "{{{command}}}\n"));
+  };
+  // dp x tp ranks: tp nodes of dp tasks each.
+  CHECK(plan("{nodes: \"{{tp}}\", ntasks-per-node: \"{{dp}}\"}", "{dp: \"{{dp}}\", tp: \"{{tp}}\", pp: 1}").points().size() == 2);
+  CHECK_NOTHROW(plan("{ntasks: \"{{tp}}\"}", "{tp: \"{{tp}}\"}"));
+  CHECK_NOTHROW(plan("{partition: gpu}", "{dp: 8}"));  // no ranks given, nothing to check
+  try {
+    plan("{nodes: 1, ntasks-per-node: 2}", "{dp: \"{{dp}}\", tp: \"{{tp}}\"}");
+    FAIL("dp 2 x tp 2 on 2 tasks must be refused");
+  } catch (const Error& e) {
+    CHECK(e.where().str() == "t.yaml:6:9");
+    CHECK_THAT(e.message(), Catch::Contains("trainbench's dp 2 x tp 2 x pp 1 = 4 ranks, but the resources give nodes 1 x "
+                                            "ntasks-per-node 2 = 2 at point"));
+    CHECK_THAT(e.message(), Catch::EndsWith("(dp=2, tp=2)"));
+  }
+  CHECK_THROWS_WITH(plan("{ntasks: 2}", "{dp: \"{{dp}}\", pp: 0}"), Catch::Contains("trainbench --pp must be a positive integer, got \"0\""));
+}

@@ -113,6 +113,15 @@ TEST_CASE("workload: errors of a list") {
         "x.yaml:3:24: unknown key \"when\" (valid keys: command, bundled, args, launcher, mpi)");
 }
 
+TEST_CASE("resources: counts are positive integers, or templates checked when the plan is built") {
+  CHECK(load(kTop + kWorkload + "resources: {nodes: 2, ntasks-per-node: \"{{n}}\"}\n").resources.size() == 2);
+  for (const char* bad : {"-1", "0", "two", "1.5", "02"})
+    CHECK(load_error(kTop + kWorkload + "resources:\n  nodes: " + bad + "\n") ==
+          std::string("x.yaml:5:10: \"resources.nodes\" must be a positive integer (or a template such as "
+                      "\"{{nodes}}\"), got \"") + bad + "\"");
+  CHECK_THAT(load_error(kTop + kWorkload + "resources:\n  cpus-per-task: 0\n"), Catch::Contains("\"resources.cpus-per-task\""));
+}
+
 TEST_CASE("resources: scalars kept as strings in file order") {
   const Experiment e =
       load(kTop + kWorkload + "resources:\n  partition: gpu\n  mem: 16G\n  exclusive: true\n  gres: gpu:2\n");
