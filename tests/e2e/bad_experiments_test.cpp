@@ -1,0 +1,77 @@
+// The corpus of malformed experiments (tests/data/bad-experiments/, its README says how it is made):
+// every case exits 3 with its exact file:line:column message and changes nothing on disk, from
+// `sweep run --dry-run` and from `sweep run` in a directory that already holds a results database.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "e2e/harness.h"
+
+using namespace e2e;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kCorpus = fs::path(SWEEP_SOURCE_DIR) / "tests/data/bad-experiments";
+
+/// Every file under `dir` with its bytes, but the harness's captures of sweep's output (.sweep.*):
+/// what "nothing changed on disk" compares.
+std::map<std::string, std::string> snapshot(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file() && !e.path().filename().string().starts_with(".sweep."))
+      out[fs::relative(e.path(), dir).string()] = read_file(e.path().string());
+  return out;
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+/// Runs `sweep run --dry-run <file>` and `sweep run <file>` in the sandbox and checks exit 3, the
+/// message and an unchanged disk. (`sweep plan` only expands the matrix; a dry run builds the whole
+/// plan: templates, resources, workload choice and layout, metric rules.)
+void check_refused(const Sandbox& box, const std::string& file, const std::string& expected) {
+  const auto before = snapshot(box.dir());
+  for (const bool dry : {true, false}) {
+    INFO((dry ? "run --dry-run " : "run ") << file);
+    const auto r = dry ? box.sweep({"run", "--dry-run", file}) : box.sweep({"run", file});
+    CHECK(r.exit_code == 3);
+    CHECK(first_line(r.err) == "sweep: " + expected);
+    CHECK(r.out.empty());
+  }
+  CHECK(snapshot(box.dir()) == before);
+}
+
+}  // namespace
+
+TEST_CASE("every malformed experiment of the corpus gets its file:line:column error, exit 3 and no change on disk") {
+  Sandbox box;
+  box.write("ok.yaml", "name: ok\nmatrix:\n  x: [1, 2]\nworkload:\n  command: echo x={{x}}\n");
+  REQUIRE(box.sweep({"run", "ok.yaml", "--label", "ok"}).exit_code == 0);
+  int cases = 0;
+  for (const auto& e : fs::directory_iterator(kCorpus)) {
+    if (e.path().extension() != ".yaml") continue;
+    const std::string name = e.path().filename().string();
+    const fs::path error = fs::path(e.path()).replace_extension(".error");
+    INFO(name);
+    REQUIRE(fs::exists(error));
+    fs::copy_file(e.path(), box.path(name));
+    check_refused(box, name, first_line(read_file(error.string())));
+    fs::remove(box.path(name));
+    ++cases;
+  }
+  CHECK(cases >= 60);
+}
+
+TEST_CASE("an experiment file over 16 MiB is refused before it is parsed") {
+  Sandbox box;
+  {
+    std::ofstream out(box.path("huge.yaml"));
+    out << "name: huge\nmatrix:\n  x: [1]\nworkload:\n  command: echo\n# ";
+    out << std::string(17u << 20, 'x') << "\n";
+  }
+  const auto size = fs::file_size(box.path("huge.yaml"));
+  CHECK(size > (16u << 20));
+  check_refused(box, "huge.yaml",
+                "huge.yaml: the file is " + std::to_string(size) + " bytes; experiment files are limited to 16 MiB");
+}
