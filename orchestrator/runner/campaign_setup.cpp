@@ -117,8 +117,12 @@ void write_script(const std::string& path, const std::string& text) {
     out << text;
     if (!out.flush()) throw Error(ErrorKind::io, fmt::format("cannot write job script {}", path));
   }
-  fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                            fs::perms::others_read | fs::perms::others_exec);
+  // Executable by whoever the umask let read it: never wider than the umask.
+  const fs::perms mode = fs::status(path).permissions();
+  fs::perms exec = fs::perms::owner_exec;
+  if ((mode & fs::perms::group_read) != fs::perms::none) exec |= fs::perms::group_exec;
+  if ((mode & fs::perms::others_read) != fs::perms::none) exec |= fs::perms::others_exec;
+  fs::permissions(path, exec, fs::perm_options::add);
 }
 
 std::optional<int> recorded_exit_code(const std::string& run_dir) {

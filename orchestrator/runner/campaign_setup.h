@@ -37,7 +37,7 @@ std::vector<parse::Rule> extraction_rules(const spec::Experiment& e);
 /// <run_root>/<point>/rep<R>/attempt<A>
 std::string attempt_dir(const std::string& run_root, const store::RunRecord& run, int attempt);
 
-/// Writes an executable job script. Throws Error(io).
+/// Writes a job script, executable by whoever the umask lets read it (never wider). Throws Error(io).
 void write_script(const std::string& path, const std::string& text);
 
 /// The exit status a job script wrote to <run_dir>/exit_code when its workload ended, if it did.

@@ -12,7 +12,8 @@ TEST_CASE("hostile parameter values reach the program as literal strings and are
   // Each value tries a different way out of a shell word.
   const std::vector<std::string> values{"$(touch " + canary + ")", "a'; touch " + canary + "; echo '",
                                         "`touch " + canary + "`", "x\" && touch " + canary + " && \"",
-                                        "*", "-rf", "line1\nline2 ; touch " + canary};
+                                        "*", "-rf", "line1\nline2 ; touch " + canary,
+                                        "'); DROP TABLE runs;--", "\"; DELETE FROM metrics; --"};
   std::string yaml = "name: hostile\nmatrix:\n  v:\n";
   for (const auto& v : values) {
     std::string escaped;
@@ -36,4 +37,13 @@ TEST_CASE("hostile parameter values reach the program as literal strings and are
     CHECK(read_file(q.getColumn(1).getString() + "/got.txt") == q.getColumn(0).getString());
   }
   CHECK(seen == static_cast<int>(values.size()));
+  // The SQL-looking values are stored as values (every statement binds its parameters): the tables are
+  // all there, and sweep still reads the campaign.
+  CHECK(scalar(db, "SELECT count(*) FROM runs") == static_cast<long long>(values.size()));
+  SQLite::Statement stored(db, "SELECT count(*) FROM point_params WHERE value = ?");
+  stored.bind(1, "'); DROP TABLE runs;--");
+  REQUIRE(stored.executeStep());
+  CHECK(stored.getColumn(0).getInt() == 1);
+  CHECK(box.sweep({"report", "h", "--no-figures"}).exit_code == 0);
+  CHECK(box.sweep({"show", "h"}).exit_code == 0);
 }
