@@ -13,6 +13,7 @@
 #include "parse/extract.h"
 #include "runner/campaign_plan.h"
 #include "runner/campaign_setup.h"
+#include "runner/controller_lock.h"
 #include "runner/slurm_driver.h"
 #include "runner/ingest.h"
 #include "runner/progress.h"
@@ -159,6 +160,7 @@ Counts CampaignRunner::counts() const { return Counts{done_, failed_, active_.si
 
 RunSummary CampaignRunner::run() {
   open_campaign();
+  const ControllerLock lock(campaign_.run_root, campaign_.label);  // before touching any run
   reconcile_interrupted();
   while (!queue_.empty() || executor_.active() > 0) {
     if (g_stop) {

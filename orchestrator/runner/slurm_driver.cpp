@@ -39,32 +39,12 @@ SlurmDriver::SlurmDriver(const RunOptions& options, CampaignPlan plan, Resolved 
     : options_(options), plan_(std::move(plan)), resolved_(std::move(resolved)), db_(db), stop_(stop),
       extractor_(extraction_rules(plan_.experiment())), backoff_(options.poll_min_s, options.poll_max_s) {}
 
-SlurmDriver::~SlurmDriver() {
-  if (lock_fd_ >= 0) ::close(lock_fd_);
-}
+SlurmDriver::~SlurmDriver() = default;
 
 double SlurmDriver::now() const { return std::chrono::duration<double>(clock_.steady().time_since_epoch()).count(); }
 
 std::string SlurmDriver::job_name(std::int64_t submission_id) const {
   return fmt::format("sweep-{}-s{}", campaign_.label, submission_id);
-}
-
-/// One controller per campaign: `run --resume`, `collect` and `cancel` exclude each other.
-void SlurmDriver::lock() {
-  fs::create_directories(campaign_.run_root);
-  const std::string path = campaign_.run_root + "/.controller.lock";
-  lock_fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock_fd_ < 0) throw Error(ErrorKind::io, fmt::format("cannot open {}", path));
-  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
-    char pid[32] = {};
-    [[maybe_unused]] const auto n = ::pread(lock_fd_, pid, sizeof pid - 1, 0);
-    throw Error(ErrorKind::usage, fmt::format("campaign \"{}\" is being driven by another sweep (pid {}); "
-                                              "wait for it or stop it first",
-                                              campaign_.label, std::string(trim(pid))));
-  }
-  const std::string mine = std::to_string(::getpid()) + "\n";
-  [[maybe_unused]] const int t = ::ftruncate(lock_fd_, 0);
-  [[maybe_unused]] const auto w = ::pwrite(lock_fd_, mine.data(), mine.size(), 0);
 }
 
 void SlurmDriver::sleep_interruptibly(double seconds) const {
@@ -274,7 +254,7 @@ RunSummary SlurmDriver::run(SlurmMode mode) {
     throw Error(ErrorKind::usage, "executor slurm needs Slurm's commands (sbatch, scontrol, ...) in PATH; "
                                   "scripts/slurm-dev-cluster up starts a development cluster");
   campaign_ = open_campaign(db_, options_, resolved_, plan_, clock_);
-  lock();
+  lock_.emplace(campaign_.run_root, campaign_.label);
   reconcile(mode == SlurmMode::run);  // like the local executor: running a campaign again reruns its failures
   if (mode == SlurmMode::cancel) {
     if (!tracked_.empty()) poll();  // what already ended is ingested, not recorded as cancelled

@@ -10,6 +10,7 @@
 
 #include "parse/extract.h"
 #include "runner/campaign_plan.h"
+#include "runner/controller_lock.h"
 #include "runner/campaign_setup.h"
 #include "runner/poll_backoff.h"
 #include "runner/slurm_driver.h"
@@ -46,7 +47,6 @@ class SlurmDriver {
 
  private:
   // slurm_driver.cpp
-  void lock();
   void reconcile(bool rerun_failed);
   bool confirm_submission(store::SubmissionRecord& sub);
   void abandon_submission(const store::SubmissionRecord& sub, const std::string& why);
@@ -82,7 +82,7 @@ class SlurmDriver {
   PollBackoff backoff_;
   SystemClock clock_;
   store::CampaignRecord campaign_;
-  int lock_fd_ = -1;
+  std::optional<ControllerLock> lock_;  // held from open_campaign on
 
   std::deque<store::RunRecord> queue_;  // runs to submit
   std::map<std::pair<std::string, int>, TrackedTask> tracked_;  // by (array job id, task id)

@@ -106,3 +106,35 @@ TEST_CASE("SIGINT stops a campaign with exit code 130, and it resumes to complet
   auto db = box.db();
   CHECK(scalar(db, "SELECT count(*) FROM runs WHERE state = 'succeeded'") == 16);
 }
+
+TEST_CASE("a second controller on a running campaign refuses, naming the first, which is unaffected", "[resume]") {
+  Sandbox box;
+  const std::string ledger = box.path("ledger");
+  std::string spec = kSlow;
+  spec.replace(spec.find("{{ledger}}"), 10, ledger);
+  box.write("slow.yaml", spec);
+
+  const int pid = box.spawn_sweep({"run", "slow.yaml", "--label", "s", "--jobs", "1"});  // about 5 s
+  const auto lock = box.path("results/s/.controller.lock");
+  for (int i = 0; i < 100 && read_file(lock).empty(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  REQUIRE(read_file(lock) == std::to_string(pid) + "\n");
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"run", "--resume", "s"},
+                                               std::vector<std::string>{"run", "slow.yaml", "--label", "s"}}) {
+    const auto second = box.sweep(args);
+    CHECK(second.exit_code == 2);
+    CHECK_THAT(second.err, Catch::Contains("campaign \"s\" is being driven by another sweep (pid " + std::to_string(pid) +
+                                           "); wait for it or stop it first"));
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  auto db = box.db();
+  CHECK(scalar(db, "SELECT count(*) FROM runs WHERE state = 'succeeded'") == 16);
+  CHECK(scalar(db, "SELECT count(*) FROM attempts") == 16);
+  std::map<std::string, int> completions;
+  std::istringstream lines(read_file(ledger));
+  for (std::string line; std::getline(lines, line);) ++completions[line];
+  CHECK(completions.size() == 16);
+  for (const auto& [point, n] : completions) CHECK(n == 1);
+}

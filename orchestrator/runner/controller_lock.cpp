@@ -1,0 +1,39 @@
+#include "runner/controller_lock.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include <fmt/core.h>
+
+#include "util/error.h"
+#include "util/strings.h"
+
+namespace sweep::runner {
+
+ControllerLock::ControllerLock(const std::string& run_root, const std::string& label) {
+  std::filesystem::create_directories(run_root);
+  const std::string path = run_root + "/.controller.lock";
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw Error(ErrorKind::io, fmt::format("cannot open {}", path));
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    char pid[32] = {};
+    [[maybe_unused]] const auto n = ::pread(fd_, pid, sizeof pid - 1, 0);
+    ::close(fd_);
+    fd_ = -1;
+    throw Error(ErrorKind::usage, fmt::format("campaign \"{}\" is being driven by another sweep (pid {}); "
+                                              "wait for it or stop it first",
+                                              label, std::string(trim(pid))));
+  }
+  const std::string mine = std::to_string(::getpid()) + "\n";
+  [[maybe_unused]] const int t = ::ftruncate(fd_, 0);
+  [[maybe_unused]] const auto w = ::pwrite(fd_, mine.data(), mine.size(), 0);
+}
+
+ControllerLock::~ControllerLock() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+}  // namespace sweep::runner

@@ -1,0 +1,22 @@
+#pragma once
+// One controller per campaign: whoever drives a campaign (run, run --resume, collect, cancel; local or
+// Slurm) holds an exclusive flock on <run_root>/.controller.lock for as long as it lives. The kernel
+// drops the lock when the process dies, however it dies, so a killed controller never blocks a resume.
+#include <string>
+
+namespace sweep::runner {
+
+class ControllerLock {
+ public:
+  /// Takes the lock, writing this process's pid into the file. Error(usage) naming the holder's pid when
+  /// another process holds it; Error(io) when the file cannot be opened.
+  ControllerLock(const std::string& run_root, const std::string& label);
+  ~ControllerLock();
+  ControllerLock(const ControllerLock&) = delete;
+  ControllerLock& operator=(const ControllerLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace sweep::runner
