@@ -3,12 +3,14 @@
 
 #include <fmt/core.h>
 #include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
 #include <array>
 #include <climits>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <system_error>
 
@@ -128,27 +130,69 @@ void apply_override(const Override& o, LoadState& st) {
   fail_unknown_override(o, src, st.exp);
 }
 
+/// Records where a document's first event is. Nothing else of the events is kept.
+struct FirstMark : YAML::EventHandler {
+  std::optional<YAML::Mark> first;
+  void note(const YAML::Mark& m) {
+    if (!first) first = m;
+  }
+  void OnDocumentStart(const YAML::Mark& m) override { note(m); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { note(m); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { note(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { note(m); }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    note(m);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    note(m);
+  }
+  void OnMapEnd() override {}
+};
+
+/// Refuses a text of more than one document, walking at most two. yaml-cpp 0.7's LoadAll never returns
+/// (allocating as it goes) on text its parser cannot consume, such as ",": the parser hands out the
+/// same broken document again and again. Here a document that starts where the previous one did is
+/// reported as the syntax error it is.
+void check_single_document(const std::string& text, const Source& src) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  std::optional<YAML::Mark> previous;
+  for (int i = 0; i < 2; ++i) {
+    FirstMark doc;
+    if (!parser.HandleNextDocument(doc) || !doc.first) return;
+    const YAML::Mark& at = *doc.first;
+    const SourceLocation where{src.file, at.line + 1, at.column + 1};
+    if (previous && at.pos <= previous->pos) {
+      const char c = at.pos >= 0 && static_cast<std::size_t>(at.pos) < text.size() ? text[static_cast<std::size_t>(at.pos)] : ' ';
+      fail_at(where, fmt::format("the YAML cannot be parsed from here: '{}' cannot start a value or a key", c));
+    }
+    if (previous) fail_at(where, "the file holds more than one YAML document; an experiment is one document");
+    previous = at;
+  }
+}
+
 YAML::Node parse_document(const std::string& text, const Source& src) {
-  std::vector<YAML::Node> docs;
+  YAML::Node doc;
   try {
-    docs = YAML::LoadAll(text);
+    check_single_document(text, src);
+    doc = YAML::Load(text);
   } catch (const YAML::DeepRecursion& e) {  // its message reads "bad file" in yaml-cpp 0.7
     fail_at(SourceLocation{src.file, e.mark.line + 1, e.mark.column + 1},
             fmt::format("the YAML is nested too deeply (more than {} levels)", e.depth() - 1));
   } catch (const YAML::Exception& e) {
     fail_at(SourceLocation{src.file, e.mark.line + 1, e.mark.column + 1}, e.msg);
   }
-  if (docs.empty() || docs.front().IsNull())
+  if (doc.IsNull())
     fail_at(SourceLocation{src.file, 1, 1},
             "the experiment is empty; it needs at least \"name\", \"matrix\" and "
             "\"workload\"");
-  if (docs.size() > 1)
-    fail_at(location(docs[1], src), "the file holds more than one YAML document; an experiment is one document");
-  if (!docs.front().IsMap())
-    fail_at(location(docs.front(), src), fmt::format("the top level must be a map of keys (name, matrix, workload, "
-                                                     "...), got {}",
-                                                     describe(docs.front())));
-  return docs.front();
+  if (!doc.IsMap())
+    fail_at(location(doc, src), fmt::format("the top level must be a map of keys (name, matrix, workload, "
+                                            "...), got {}",
+                                            describe(doc)));
+  return doc;
 }
 
 }  // namespace

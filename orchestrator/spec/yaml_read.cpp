@@ -15,6 +15,9 @@ namespace {
 
 constexpr std::string_view kStrTag = "tag:yaml.org,2002:str";
 constexpr std::size_t kMaxNodes = 1'000'000;  // after alias expansion
+// Deeper than any experiment needs, well inside the stack. An alias inside the node it names makes a
+// cycle, which would otherwise recurse without end.
+constexpr int kMaxDepth = 200;
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -97,15 +100,19 @@ struct DocumentChecker {
   const Source& src;
   std::size_t nodes = 0;
 
-  void check(const YAML::Node& n) {
+  void check(const YAML::Node& n, int depth) {
     if (++nodes > kMaxNodes)
       fail_at(location(n, src), fmt::format("the document expands to more than {} nodes (aliases?)", kMaxNodes));
+    if (depth > kMaxDepth)
+      fail_at(location(n, src), fmt::format("the document nests more than {} levels deep (an alias inside the node "
+                                            "it names?)",
+                                            kMaxDepth));
     if (n.IsSequence())
-      for (const auto& item : n) check(item);
-    if (n.IsMap()) check_map(n);
+      for (const auto& item : n) check(item, depth + 1);
+    if (n.IsMap()) check_map(n, depth);
   }
 
-  void check_map(const YAML::Node& n) {
+  void check_map(const YAML::Node& n, int depth) {
     std::map<std::string, int> first_line;
     for (const auto& kv : n) {
       if (!kv.first.IsScalar())
@@ -114,7 +121,7 @@ struct DocumentChecker {
       if (!fresh)
         fail_at(location(kv.first, src),
                 fmt::format("duplicate key \"{}\" (first defined at line {})", it->first, it->second));
-      check(kv.second);
+      check(kv.second, depth + 1);
     }
   }
 };
@@ -219,6 +226,6 @@ bool is_identifier(std::string_view name) {
   return true;
 }
 
-void check_document(const YAML::Node& root, const Source& src) { DocumentChecker{src}.check(root); }
+void check_document(const YAML::Node& root, const Source& src) { DocumentChecker{src}.check(root, 0); }
 
 }  // namespace sweep::spec
