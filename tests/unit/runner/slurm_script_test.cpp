@@ -33,8 +33,12 @@ TEST_CASE("resources become sbatch options: values, flags and raw extras in file
 
 TEST_CASE("a resource that renders badly is an error at the resource") {
   CHECK_THROWS_WITH(options_of({res("nodes", "")}, {""}),
-                    "x.yaml:7:3: resource \"nodes\" must render to one non-empty word, got \"\"");
-  CHECK_THROWS_WITH(options_of({res("ntasks", "")}, {""}), Catch::Contains("one non-empty word"));
+                    "x.yaml:7:3: resource \"nodes\" must render to a positive integer, got \"\"");
+  for (const char* bad : {"0", "-1", "2 ", "1.5", "two"})
+    CHECK_THROWS_WITH(options_of({res("ntasks", "")}, {bad}), Catch::Contains("must render to a positive integer"));
+  CHECK(options_of({res("cpus-per-task", "")}, {"8"}) == std::vector<std::string>{"--cpus-per-task=8"});
+  CHECK_THROWS_WITH(options_of({res("mem", "")}, {""}),
+                    "x.yaml:7:3: resource \"mem\" must render to one non-empty word, got \"\"");
   CHECK_THROWS_WITH(options_of({res("partition", "")}, {"a b"}),
                     "x.yaml:7:3: resource \"partition\" must render to one non-empty word, got \"a b\"");
   CHECK_THROWS_WITH(options_of({res("exclusive", "")}, {"maybe"}),
