@@ -54,7 +54,7 @@ TEST_CASE("SIGKILL inside sbatch, then --resume: the array that reached Slurm is
   CHECK(query(box, "SELECT count(*) FROM submissions") == "1");  // adopted, not resubmitted
 }
 
-TEST_CASE("SIGKILL of the controller and of sbatch before it reached Slurm, then --resume: resubmitted once") {
+TEST_CASE("SIGKILL of the controller and of sbatch before it reached Slurm, then --resume resubmits once") {
   slurm_conf();
   e2e::Sandbox box;
   const std::string L = unique_label(box, "t");
