@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -115,7 +117,7 @@ void write_script(const std::string& path, const std::string& text) {
   {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out << text;
-    if (!out.flush()) throw Error(ErrorKind::io, fmt::format("cannot write job script {}", path));
+    if (!out.flush()) throw Error(ErrorKind::io, fmt::format("cannot write job script {}: {}", path, std::strerror(errno)));
   }
   // Executable by whoever the umask let read it: never wider than the umask.
   const fs::perms mode = fs::status(path).permissions();

@@ -6,6 +6,7 @@
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Exception.h>
 #include <SQLiteCpp/Statement.h>
+#include <sqlite3.h>
 
 #include <optional>
 #include <string>
@@ -16,12 +17,19 @@
 
 namespace sweep::store::detail {
 
-/// Runs `body`, turning any SQLite failure into Error(database) naming the file and the operation.
+/// Runs `body`, turning any SQLite failure into an Error naming the file and the operation: Error(io)
+/// when the disk is full or failed (the transaction was rolled back; free space and resume), otherwise
+/// Error(database).
 template <typename Body>
 auto guarded(const std::string& path, std::string_view what, Body&& body) -> decltype(body()) {
   try {
     return body();
   } catch (const SQLite::Exception& e) {
+    const int primary = e.getErrorCode() & 0xff;
+    if (primary == SQLITE_FULL || primary == SQLITE_IOERR)
+      throw Error(ErrorKind::io, fmt::format("{}: cannot {}: {} (nothing of it was written; free space on that "
+                                             "disk, then resume)",
+                                             path, what, e.what()));
     throw Error(ErrorKind::database, fmt::format("{}: cannot {}: {}", path, what, e.what()));
   }
 }
