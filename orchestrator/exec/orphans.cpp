@@ -51,4 +51,18 @@ std::size_t kill_job_leftovers(const std::string& run_dir) {
   return killed;
 }
 
+std::size_t processes_in(const std::string& dir) {
+  std::error_code ec;
+  const auto wanted = std::filesystem::weakly_canonical(dir, ec);
+  if (ec) return 0;
+  std::size_t n = 0;
+  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::error_code link_ec;  // a zombie, or a process gone meanwhile, has no readable cwd
+    if (std::filesystem::read_symlink(e.path() / "cwd", link_ec) == wanted && !link_ec) ++n;
+  }
+  return n;
+}
+
 }  // namespace sweep::exec

@@ -1,7 +1,8 @@
 #pragma once
 // Finding and killing the leftovers of a job whose controller died. Every job runs with a marker
 // variable in its environment (Job.env), which all its descendants inherit; a resumed controller kills
-// whatever still carries the marker of an attempt it is about to rerun.
+// whatever still carries the marker of an attempt it is about to rerun. A process can also be found by
+// its working directory, which the scheduler client uses for a submission's sbatch.
 #include <cstddef>
 #include <string>
 
@@ -13,5 +14,8 @@ inline constexpr const char* kJobMarker = "SWEEP_RUN_DIR";
 /// Sends SIGKILL to every process of this user whose environment holds kJobMarker=`run_dir`, and
 /// waits (up to ~2 s) for them to disappear. Returns how many were killed. Linux (/proc) only.
 std::size_t kill_job_leftovers(const std::string& run_dir);
+
+/// How many live processes (zombies excluded) have `dir` as their working directory. Linux (/proc) only.
+std::size_t processes_in(const std::string& dir);
 
 }  // namespace sweep::exec

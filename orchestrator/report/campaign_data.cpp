@@ -12,7 +12,9 @@
 
 namespace sweep::report {
 
-CampaignData load_campaign(const store::Store& db, const std::string& label) {
+namespace {
+
+CampaignData load_snapshot(const store::Store& db, const std::string& label) {
   auto campaign = db.find_campaign(label);
   if (!campaign) {
     std::vector<std::string> labels;
@@ -26,6 +28,14 @@ CampaignData load_campaign(const store::Store& db, const std::string& label) {
   data.points = db.points(campaign->id);
   data.runs = db.runs(campaign->id);
   db.for_each_metric(campaign->id, [&](const store::MetricRowView& row) { data.metrics.push_back(row); });
+  return data;
+}
+
+}  // namespace
+
+CampaignData load_campaign(const store::Store& db, const std::string& label) {
+  CampaignData data;
+  db.read_consistently([&] { data = load_snapshot(db, label); });
   return data;
 }
 

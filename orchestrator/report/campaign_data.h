@@ -21,7 +21,8 @@ struct CampaignData {
   MetricSamples metrics;  // succeeded runs' values by point and metric
 };
 
-/// Reads the campaign labelled `label`; Error(not_found) listing the known labels otherwise.
+/// Reads the campaign labelled `label` from one snapshot of the database (a campaign may be writing);
+/// Error(not_found) listing the known labels otherwise.
 CampaignData load_campaign(const store::Store& db, const std::string& label);
 
 /// One metric of one point across its succeeded runs. Each run contributes the mean of its values

@@ -12,6 +12,7 @@
 #include <set>
 #include <thread>
 
+#include "exec/orphans.h"
 #include "runner/ingest.h"
 #include "runner/slurm_driver_impl.h"
 #include "runner/slurm_script.h"
@@ -56,8 +57,11 @@ void SlurmDriver::sleep_interruptibly(double seconds) const {
 
 /// Looks for the array of a submission whose sbatch never answered (the controller died, or sbatch
 /// failed transiently). Returns true once the question is settled (adopted or abandoned), false when
-/// Slurm cannot be asked right now.
+/// Slurm cannot be asked right now or an sbatch of the submission is still running.
 bool SlurmDriver::confirm_submission(store::SubmissionRecord& sub) {
+  // sbatch runs in the submission's directory: one left there by a killed controller may still reach
+  // Slurm, so nothing is settled while it runs (else the runs would be submitted twice).
+  if (exec::processes_in(sub.dir) > 0) return false;
   const auto live = client_.jobs();
   if (!live) return false;
   const std::string name = job_name(sub.id);
@@ -108,7 +112,8 @@ void SlurmDriver::reconcile(bool rerun_failed) {
     if (sub.state != "submitting") continue;
     while (!confirm_submission(sub)) {
       if (stop_) return;
-      fmt::print(stderr, "sweep: cannot reach slurmctld to reconcile submission {}; retrying\n", sub.id);
+      fmt::print(stderr, "sweep: submission {} is not settled yet (its sbatch is still running, or slurmctld does not "
+                         "answer); asking again\n", sub.id);
       sleep_interruptibly(backoff_.interval());
       backoff_.after_cycle(false);
     }

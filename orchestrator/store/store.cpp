@@ -98,6 +98,14 @@ Store::Store(const std::string& path) : path_(path) {
 
 Store::~Store() = default;
 
+void Store::read_consistently(const std::function<void()>& body) const {
+  guarded(path_, "begin a read", [&] {
+    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::DEFERRED);
+    body();
+    tx.commit();
+  });
+}
+
 std::optional<CampaignRecord> Store::find_campaign(std::string_view label) const {
   return guarded(path_, "read campaigns", [&]() -> std::optional<CampaignRecord> {
     SQLite::Statement q(*db_, fmt::format("SELECT {} FROM campaigns WHERE label = ?", kCampaignColumns));

@@ -83,6 +83,11 @@ class Store {
   std::size_t for_each_metric(std::int64_t campaign_id, const std::function<void(const MetricRowView&)>& f) const;
   KeyValues provenance(std::int64_t run_id, int attempt) const;
 
+  /// Runs `body` inside one read transaction: every read it makes through this store sees the same
+  /// snapshot of the database (WAL mode), whatever a campaign commits meanwhile, so a run's state and
+  /// its metrics are never read from two different moments. `body` must not write.
+  void read_consistently(const std::function<void()>& body) const;
+
  private:
   std::string path_;
   std::unique_ptr<SQLite::Database> db_;

@@ -45,7 +45,7 @@ TEST_CASE("SIGKILL inside sbatch, then --resume: the array that reached Slurm is
              "the submission to be recorded before sbatch answers");
   ::kill(pid, SIGKILL);
   ::waitpid(pid, nullptr, 0);
-  std::this_thread::sleep_for(std::chrono::seconds(3));  // the orphaned sbatch reaches Slurm
+  // Resumed at once: the orphaned sbatch is still asleep, and reaches Slurm only after the resume began.
   ::setenv("SWEEP_TEST_SBATCH_DELAY", "0", 1);
   const auto r = box.sweep({"run", "--resume", L, "--poll-max", "1"});
   INFO(r.out << r.err);

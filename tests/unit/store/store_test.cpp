@@ -142,6 +142,26 @@ TEST_CASE("a reader is never refused while a campaign is writing") {
   CHECK(writer.metrics(id).size() == 100);
 }
 
+TEST_CASE("reads inside read_consistently see one snapshot while another connection commits") {
+  TempDir dir;
+  Store writer(dir.file("sweep.db"));
+  const auto id = writer.create_campaign(campaign("c1", 1), two_points());
+  const auto runs = writer.runs(id);
+  AttemptResult ok;
+  ok.state = RunState::succeeded;
+  ok.metrics = {{"x", 0, 1, "", "higher"}};
+  Store reader(dir.file("sweep.db"));
+  std::size_t succeeded_before = 99, metrics_after = 99;
+  reader.read_consistently([&] {
+    succeeded_before = reader.state_counts(id)[static_cast<int>(RunState::succeeded)].count;
+    writer.finish_attempt(runs[0].id, writer.begin_attempt(runs[0].id, "/d", "t"), ok);  // committed meanwhile
+    metrics_after = reader.metrics(id).size();
+  });
+  CHECK(succeeded_before == 0);
+  CHECK(metrics_after == 0);  // not the run committed after the snapshot began
+  CHECK(reader.metrics(id).size() == 1);  // a new read sees it
+}
+
 TEST_CASE("a submission begins its tasks' attempts atomically and records the scheduler's answer") {
   TempDir dir;
   Store db(dir.file("sweep.db"));
