@@ -1,10 +1,13 @@
 // The controller's crash and outage contracts on the development cluster: SIGKILL at the worst
-// moment (inside sbatch) then --resume, and slurmctld down for 20 s while tracking.
+// moment (inside sbatch) then --resume, slurmctld down for 20 s while tracking, and a slurmctld restart
+// followed by a node's slurmd killed during a campaign.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <csignal>
 #include <cstdlib>
+#include <map>
+#include <sstream>
 #include <thread>
 
 #include "slurm/slurm_harness.h"
@@ -121,4 +124,59 @@ TEST_CASE("SIGINT stops the controller but not the queued jobs, and --resume pic
   CHECK(r.exit_code == 0);
   check_exactly_once(box, L);
   CHECK(query(box, "SELECT count(*) FROM submissions") == "1");
+}
+
+TEST_CASE("slurmctld restarted and slurmd of n1 killed mid-campaign: NODE_FAIL runs retried, campaign completes") {
+  slurm_conf();
+  NodesRestored restore;
+  struct ClusterRestored {  // whatever happens, the next test finds every daemon up
+    ~ClusterRestored() { shell(std::string(SWEEP_SOURCE_DIR) + "/scripts/slurm-dev-cluster up"); }
+  } cluster_restored;
+  e2e::Sandbox box;
+  const std::string L = unique_label(box, "t");
+  // A first attempt on n1 never ends on its own (its node is about to lose its slurmd); every other run
+  // takes 2 s and records itself in a ledger.
+  box.write("loss.yaml", "name: loss\nexecutor: slurm\nmatrix: {n: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]}\n"
+                         "retries: {NODE_FAIL: 2}\nresources: {time: 5}\n"
+                         "workload: {command: 'if [ \"$SWEEP_ATTEMPT\" = 1 ] && [ \"$(hostname)\" = n1 ]; then "
+                         "sleep 300; exit 1; fi; sleep 2; echo \"{{n}}\" >> " + box.path("ledger") +
+                         "; echo \"value: {{n}}\"'}\n"
+                         "metrics: [{name: value, better: higher, regex: 'value: (?<value>\\d+)'}]\n");
+  const int pid = box.spawn_sweep({"run", "loss.yaml", "--label", L, "--poll-max", "2"});
+  wait_until([&] { return shell("squeue -h -w n1 -t RUNNING -o %j | grep -c '^sweep-" + L + "-'").out != "0\n"; },
+             std::chrono::seconds(60), "a task to run on n1");
+
+  REQUIRE(shell("kill $(cat " + state_dir() + "/pids/slurmctld.pid)").exit_code == 0);
+  std::this_thread::sleep_for(std::chrono::seconds(10));
+  const auto ctld = shell(std::string(SWEEP_SOURCE_DIR) + "/scripts/slurm-dev-cluster up");
+  INFO(ctld.err);
+  REQUIRE(ctld.exit_code == 0);
+
+  REQUIRE(shell("kill -KILL $(cat " + state_dir() + "/pids/slurmd-n1.pid)").exit_code == 0);
+  // slurmctld declares n1 DOWN after SlurmdTimeout (30 s) and fails its jobs as NODE_FAIL
+  wait_until([&] { return shell("sinfo -h -n n1 -o %t").out.rfind("down", 0) == 0; }, std::chrono::seconds(90),
+             "n1 to be declared down");
+  const auto back = shell(std::string(SWEEP_SOURCE_DIR) + "/scripts/slurm-dev-cluster up");  // n1 returns
+  INFO(back.err);
+  REQUIRE(back.exit_code == 0);
+
+  int status = 0;
+  wait_until([&] { return ::waitpid(pid, &status, WNOHANG) == pid; }, std::chrono::seconds(180), "sweep to finish");
+  const std::string err = e2e::read_file(box.path(".sweep.bg.err"));
+  INFO(e2e::read_file(box.path(".sweep.bg.out")) << err);
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK_THAT(err, Catch::Contains("cannot reach slurmctld"));
+  CHECK(query(box, "SELECT count(*) FROM runs WHERE state = 'succeeded'") == "12");
+  CHECK(query(box, "SELECT sum(value) FROM metrics") == "78.0");
+  // the runs caught on n1 failed as node_fail, and their retry succeeded
+  const std::string failed = query(box, "SELECT count(*) FROM attempts WHERE failure_class = 'node_fail'");
+  CHECK(failed != "0");
+  CHECK(query(box, "SELECT count(*) FROM attempts WHERE state = 'failed'") == failed);
+  CHECK(query(box, "SELECT count(*) FROM attempts a JOIN attempts b ON b.run_id = a.run_id AND b.attempt = a.attempt + 1 "
+                   "WHERE a.failure_class = 'node_fail' AND b.state = 'succeeded'") == failed);
+  std::map<std::string, int> executions;
+  std::istringstream lines(e2e::read_file(box.path("ledger")));
+  for (std::string line; std::getline(lines, line);) ++executions[line];
+  CHECK(executions.size() == 12);
+  for (const auto& [n, count] : executions) CHECK(count == 1);
 }
