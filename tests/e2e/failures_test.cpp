@@ -50,3 +50,33 @@ TEST_CASE("runs fail by exit code, timeout and missing metric, each with its rea
   const auto report = box.sweep({"report", "f", "--stdout"});
   CHECK_THAT(report.out, Catch::Contains("## Failed runs") && Catch::Contains("exited with code 3"));
 }
+
+TEST_CASE("a 2 GiB log: the values of its first 256 MiB are kept, the rest skipped with a counted warning") {
+  Sandbox box;
+  // The run's stdout grows to 2 GiB + a line (sparse: the middle is NUL bytes, as binary garbage would
+  // be), with one value at the start and one past the 256 MiB that ingestion reads.
+  const auto spec = box.write("big.yaml", R"(name: big
+matrix: {n: [1]}
+workload:
+  command: |
+    echo "value=7"
+    truncate -s 2G "$SWEEP_RUN_DIR/stdout"
+    echo "value=9" >> "$SWEEP_RUN_DIR/stdout"
+metrics:
+  - name: value
+    better: higher
+    regex: 'value=(?<value>\d+)'
+)");
+  const auto run = box.sweep({"run", spec, "--label", "big"});
+  INFO(run.out << run.err);
+  CHECK(run.exit_code == 0);
+  auto db = box.db();
+  CHECK(scalar(db, "SELECT count(*) FROM runs WHERE state = 'succeeded'") == 1);
+  CHECK(scalar(db, "SELECT count(*) FROM metrics") == 1);
+  CHECK(scalar(db, "SELECT value FROM metrics") == 7);
+  CHECK(scalar(db, "SELECT value FROM run_provenance WHERE key = 'ingest_warnings'") == 1);
+  SQLite::Statement dir(db, "SELECT run_dir FROM runs");
+  REQUIRE(dir.executeStep());
+  CHECK_THAT(read_file(dir.getColumn(0).getString() + "/ingest_warnings"),
+             Catch::Contains("only the first 268435456 of 2147483656 bytes were read for metrics"));
+}
