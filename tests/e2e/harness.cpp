@@ -74,6 +74,13 @@ int Sandbox::spawn_sweep(const std::vector<std::string>& args) const {
 
 SQLite::Database Sandbox::db() const { return SQLite::Database(path("results/sweep.db"), SQLite::OPEN_READONLY); }
 
+std::map<std::string, int> count_lines(const std::string& path) {
+  std::map<std::string, int> counts;
+  std::istringstream lines(read_file(path));
+  for (std::string line; std::getline(lines, line);) ++counts[line];
+  return counts;
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream ss;

@@ -3,6 +3,7 @@
 #include <SQLiteCpp/Database.h>
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,8 @@ class Sandbox {
 
 /// Reads a whole file ("" if missing).
 std::string read_file(const std::string& path);
+/// How many times each line occurs in a file (a ledger that runs append to): line -> count.
+std::map<std::string, int> count_lines(const std::string& path);
 /// An experiment from the repository (experiments/<name>).
 std::string repo_file(const std::string& rel);
 

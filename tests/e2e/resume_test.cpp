@@ -54,9 +54,7 @@ TEST_CASE("a controller killed with SIGKILL resumes to exactly the planned runs"
     CHECK(scalar(db, "SELECT count(*) FROM metrics") == 16);
     CHECK(scalar(db, "SELECT count(*) FROM campaigns") == 1);
 
-    std::map<std::string, int> completions;
-    std::istringstream lines(read_file(ledger));
-    for (std::string line; std::getline(lines, line);) ++completions[line];
+    const auto completions = count_lines(ledger);
     CHECK(completions.size() == 16);
     for (const auto& [point, n] : completions) CHECK(n == 1);
   }
@@ -132,9 +130,7 @@ TEST_CASE("a second controller on a running campaign refuses, naming the first, 
   auto db = box.db();
   CHECK(scalar(db, "SELECT count(*) FROM runs WHERE state = 'succeeded'") == 16);
   CHECK(scalar(db, "SELECT count(*) FROM attempts") == 16);
-  std::map<std::string, int> completions;
-  std::istringstream lines(read_file(ledger));
-  for (std::string line; std::getline(lines, line);) ++completions[line];
+  const auto completions = count_lines(ledger);
   CHECK(completions.size() == 16);
   for (const auto& [point, n] : completions) CHECK(n == 1);
 }

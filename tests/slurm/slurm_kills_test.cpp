@@ -75,9 +75,7 @@ TEST_CASE("20 random SIGKILLs of the controller during a 200-run campaign, resum
   CHECK(query(box, "SELECT count(*) FROM submissions WHERE state = 'submitted'") ==
         query(box, "SELECT count(DISTINCT job_id) FROM submissions WHERE state = 'submitted'"));
   // every point executed exactly once: by the runs' own ledger and by Slurm's job completion record
-  std::map<std::string, int> executions;
-  std::istringstream lines(e2e::read_file(box.path("ledger")));
-  for (std::string line; std::getline(lines, line);) ++executions[line];
+  const auto executions = e2e::count_lines(box.path("ledger"));
   CHECK(executions.size() == 200);
   for (const auto& [point, n] : executions) {
     INFO("point " << point);

@@ -174,9 +174,7 @@ TEST_CASE("slurmctld restarted and slurmd of n1 killed mid-campaign: NODE_FAIL r
   CHECK(query(box, "SELECT count(*) FROM attempts WHERE state = 'failed'") == failed);
   CHECK(query(box, "SELECT count(*) FROM attempts a JOIN attempts b ON b.run_id = a.run_id AND b.attempt = a.attempt + 1 "
                    "WHERE a.failure_class = 'node_fail' AND b.state = 'succeeded'") == failed);
-  std::map<std::string, int> executions;
-  std::istringstream lines(e2e::read_file(box.path("ledger")));
-  for (std::string line; std::getline(lines, line);) ++executions[line];
+  const auto executions = e2e::count_lines(box.path("ledger"));
   CHECK(executions.size() == 12);
   for (const auto& [n, count] : executions) CHECK(count == 1);
 }
