@@ -146,8 +146,9 @@ TEST_CASE("slurmctld restarted and slurmd of n1 killed mid-campaign: NODE_FAIL r
   wait_until([&] { return shell("squeue -h -w n1 -t RUNNING -o %j | grep -c '^sweep-" + L + "-'").out != "0\n"; },
              std::chrono::seconds(60), "a task to run on n1");
 
+  // Down for longer than scontrol's own retries (MessageTimeout, 10 s), so the controller sees it gone.
   REQUIRE(shell("kill $(cat " + state_dir() + "/pids/slurmctld.pid)").exit_code == 0);
-  std::this_thread::sleep_for(std::chrono::seconds(10));
+  std::this_thread::sleep_for(std::chrono::seconds(20));
   const auto ctld = shell(std::string(SWEEP_SOURCE_DIR) + "/scripts/slurm-dev-cluster up");
   INFO(ctld.err);
   REQUIRE(ctld.exit_code == 0);
