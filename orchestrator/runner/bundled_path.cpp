@@ -23,11 +23,16 @@ std::string bundled_dir() {
 std::string command_template(const spec::Workload& workload) {
   if (workload.program.empty()) return workload.command;
   const std::string path = bundled_dir() + "/" + workload.program;
+  return templating::shell_quote(path) + (workload.command.empty() ? "" : " " + workload.command);
+}
+
+void require_built(const spec::Workload& workload) {
+  if (workload.program.empty()) return;
+  const std::string path = bundled_dir() + "/" + workload.program;
   if (::access(path.c_str(), X_OK) != 0)
     fail_at(workload.where, fmt::format("bundled program \"{}\" is not built: {} is not an executable file (build it "
                                         "with scripts/build, or set SWEEP_BUNDLED_DIR to its directory)",
                                         workload.program, path));
-  return templating::shell_quote(path) + (workload.command.empty() ? "" : " " + workload.command);
 }
 
 }  // namespace sweep::runner

@@ -11,8 +11,13 @@ namespace sweep::runner {
 std::string bundled_dir();
 
 /// The workload's command template: `command` as written, or for a bundled program its path
-/// (shell-quoted) followed by the argument template. Throws Error(invalid_experiment) at the
-/// workload's location when the bundled program is not an executable file.
+/// (shell-quoted) followed by the argument template. Pure: whether the program is built is
+/// require_built's question.
 std::string command_template(const spec::Workload& workload);
+
+/// Throws Error(invalid_experiment) at the workload's location when it names a bundled program that is
+/// not an executable file. Asked after the experiment's own checks, so that a mistake in the file is
+/// reported the same whether or not this build has the program.
+void require_built(const spec::Workload& workload);
 
 }  // namespace sweep::runner

@@ -45,6 +45,7 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
   // Every point's resources render to valid values, or Error, whichever the executor.
   for (const auto& point : points_) sbatch_options(point);
   for (std::size_t i = 0; i < points_.size(); ++i) check_layout(points_[i], experiment_.workloads[point_command_[i]]);
+  for (const spec::Workload& w : experiment_.workloads) require_built(w);
   if (experiment_.executor == "slurm") {
     array_script_.emplace(templating::load_template_file(fmt::format("{}/slurm/array.sh.mustache", template_dir)));
     array_script_->check_names(std::vector<std::string>(kArrayVariables.begin(), kArrayVariables.end()));

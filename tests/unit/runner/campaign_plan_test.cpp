@@ -1,7 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "runner/campaign_plan.h"
 #include "spec/load.h"
@@ -22,6 +24,28 @@ spec::Experiment experiment(const std::string& command) {
   return spec::load_text("name: t\nmatrix:\n  model: [gpt2, \"it's\"]\nworkload:\n  command: " + command + "\n",
                          "t.yaml");
 }
+
+/// Points SWEEP_BUNDLED_DIR at a directory holding an executable `name` for the scope's lifetime: plans
+/// of a bundled program can be built where the program itself is not (the ASan build has no trainbench).
+/// The file is never run.
+class BundledStandIn {
+ public:
+  BundledStandIn(const TempDir& dir, const std::string& name) {
+    const auto bin = dir.path / "bundled";
+    std::filesystem::create_directories(bin);
+    std::ofstream(bin / name) << "#!/bin/sh\nexit 99\n";
+    std::filesystem::permissions(bin / name, std::filesystem::perms::owner_all);
+    if (const char* old = std::getenv("SWEEP_BUNDLED_DIR")) old_ = old;
+    ::setenv("SWEEP_BUNDLED_DIR", bin.c_str(), 1);
+  }
+  ~BundledStandIn() {
+    if (old_) ::setenv("SWEEP_BUNDLED_DIR", old_->c_str(), 1);
+    else ::unsetenv("SWEEP_BUNDLED_DIR");
+  }
+
+ private:
+  std::optional<std::string> old_;
+};
 
 }  // namespace
 
@@ -86,6 +110,7 @@ TEST_CASE("a when that is not true or false is an error at the expression") {
 
 TEST_CASE("trainbench's dp x tp x pp must equal the ranks the resources give, at every point") {
   TempDir dir;
+  const BundledStandIn trainbench(dir, "trainbench");
   const auto plan = [&](const std::string& resources, const std::string& args) {
     return runner::CampaignPlan(spec::load_text("name: t\nmatrix: {dp: [1, 2], tp: [2]}\nresources: " + resources +
                                                     "\nworkload:\n  bundled: trainbench\n  args: " + args + "\n",
