@@ -51,7 +51,7 @@ std::size_t kill_job_leftovers(const std::string& run_dir) {
   return killed;
 }
 
-std::size_t processes_in(const std::string& dir) {
+std::size_t processes_in(const std::string& dir, const std::string& program) {
   std::error_code ec;
   const auto wanted = std::filesystem::weakly_canonical(dir, ec);
   if (ec) return 0;
@@ -60,7 +60,10 @@ std::size_t processes_in(const std::string& dir) {
     const std::string name = e.path().filename().string();
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
     std::error_code link_ec;  // a zombie, or a process gone meanwhile, has no readable cwd
-    if (std::filesystem::read_symlink(e.path() / "cwd", link_ec) == wanted && !link_ec) ++n;
+    if (std::filesystem::read_symlink(e.path() / "cwd", link_ec) != wanted || link_ec) continue;
+    std::string comm;
+    std::getline(std::ifstream(e.path() / "comm"), comm);
+    if (comm == program) ++n;
   }
   return n;
 }

@@ -15,7 +15,8 @@ inline constexpr const char* kJobMarker = "SWEEP_RUN_DIR";
 /// waits (up to ~2 s) for them to disappear. Returns how many were killed. Linux (/proc) only.
 std::size_t kill_job_leftovers(const std::string& run_dir);
 
-/// How many live processes (zombies excluded) have `dir` as their working directory. Linux (/proc) only.
-std::size_t processes_in(const std::string& dir);
+/// How many live processes (zombies excluded) named `program` (their /proc comm, the executed file's
+/// name) have `dir` as their working directory. Linux (/proc) only.
+std::size_t processes_in(const std::string& dir, const std::string& program);
 
 }  // namespace sweep::exec

@@ -12,7 +12,6 @@
 #include <set>
 #include <thread>
 
-#include "exec/orphans.h"
 #include "runner/ingest.h"
 #include "runner/slurm_driver_impl.h"
 #include "runner/slurm_script.h"
@@ -61,7 +60,7 @@ void SlurmDriver::sleep_interruptibly(double seconds) const {
 bool SlurmDriver::confirm_submission(store::SubmissionRecord& sub) {
   // sbatch runs in the submission's directory: one left there by a killed controller may still reach
   // Slurm, so nothing is settled while it runs (else the runs would be submitted twice).
-  if (exec::processes_in(sub.dir) > 0) return false;
+  if (slurm::Client::submitting_in(sub.dir)) return false;
   const auto live = client_.jobs();
   if (!live) return false;
   const std::string name = job_name(sub.id);

@@ -5,10 +5,13 @@
 #include <sstream>
 
 #include "exec/capture.h"
+#include "exec/orphans.h"
 #include "util/strings.h"
 
 namespace sweep::slurm {
 namespace {
+
+constexpr const char* kSbatch = "sbatch";
 
 // Messages of Slurm's clients when slurmctld (or slurmdbd) is down, restarting or overloaded.
 constexpr std::array<std::string_view, 8> kTransientMessages{
@@ -43,7 +46,7 @@ bool Client::installed() {
 
 SubmitResult Client::submit(const std::string& script, const std::string& cwd) {
   ++calls_;
-  const auto c = exec::capture({"sbatch", "--parsable", script}, cwd, timeout_);
+  const auto c = exec::capture({kSbatch, "--parsable", script}, cwd, timeout_);
   if (!c) return {"", "sbatch cannot be started (is Slurm installed and in PATH?)", false};
   if (c->timed_out) return {"", "sbatch did not answer in time", true};
   if (c->exit_code != 0) return {"", message_of(*c), transient_error(c->err)};
@@ -52,6 +55,8 @@ SubmitResult Client::submit(const std::string& script, const std::string& cwd) {
     return {"", "sbatch printed no job id: " + std::string(trim(c->out)), false};
   return {first, "", false};
 }
+
+bool Client::submitting_in(const std::string& cwd) { return exec::processes_in(cwd, kSbatch) > 0; }
 
 std::optional<std::vector<JobRecord>> Client::jobs() {
   ++calls_;

@@ -28,6 +28,9 @@ class Client {
 
   /// `sbatch --parsable <script>` in `cwd`.
   SubmitResult submit(const std::string& script, const std::string& cwd);
+  /// Whether an sbatch still runs in `cwd`: one started by a controller that was killed meanwhile may
+  /// yet reach slurmctld. Asks /proc, not the scheduler.
+  static bool submitting_in(const std::string& cwd);
   /// Every job slurmctld knows (`scontrol -o show job`, one call); nullopt when it cannot be reached.
   std::optional<std::vector<JobRecord>> jobs();
   /// `sacct` records of these jobs (array ids give all their tasks), one call; nullopt without
