@@ -7,7 +7,6 @@
 #include <csignal>
 #include <map>
 #include <random>
-#include <sstream>
 #include <thread>
 
 #include "slurm/slurm_harness.h"
