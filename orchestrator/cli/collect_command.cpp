@@ -23,7 +23,8 @@ std::shared_ptr<Options> add_common(CLI::App& sub) {
 }
 
 void prepare(Options& o) {
-  o.run.results_dir = o.paths.results_dir;
+  o.run.results_dir = o.paths.results();
+  o.run.site = o.paths.site();
   o.run.db_path = o.paths.db();
 }
 

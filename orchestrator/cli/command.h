@@ -4,7 +4,10 @@
 // actions call runner/, report/, matrix/ and store/.
 #include <CLI/CLI.hpp>
 
+#include "spec/site.h"
+
 #include <functional>
+#include <memory>
 #include <string>
 
 namespace sweep::cli {
@@ -12,13 +15,20 @@ namespace sweep::cli {
 /// Runs the parsed subcommand and returns the process exit code (util/exit_codes.h).
 using Action = std::function<int()>;
 
-/// Options every subcommand that touches results shares.
+/// Options every subcommand that touches results shares, and the site file (spec/site.h) they honour.
 struct Paths {
-  std::string results_dir = "results";
-  std::string db_path;  // "" = <results_dir>/sweep.db
+  std::string results_dir;  // --results; "" = the site's `results`, else "results"
+  std::string db_path;      // "" = <results()>/sweep.db
   std::string reports_dir = "reports";
-  std::string db() const { return db_path.empty() ? results_dir + "/sweep.db" : db_path; }
+  std::string site_path;    // --site; "" = looked up (spec::find_site)
+  std::string results() const;
+  std::string db() const { return db_path.empty() ? results() + "/sweep.db" : db_path; }
+  /// The site file in use, loaded on first use (Error when it is invalid).
+  const spec::Site& site() const;
   void add_to(CLI::App& app, bool with_reports = false);
+
+ private:
+  mutable std::shared_ptr<const spec::Site> site_;
 };
 
 /// The job-script template directory: $SWEEP_TEMPLATES, else the source tree's templates/.
@@ -42,6 +52,7 @@ void add_model(CLI::App& sub, Action& action);
 void add_compare(CLI::App& sub, Action& action);
 void add_baseline(CLI::App& sub, Action& action);
 void add_nightly(CLI::App& sub, Action& action);
+void add_site(CLI::App& sub, Action& action);
 
 inline constexpr Command kCommands[] = {
     {"plan", "Validate an experiment and print its expanded points without running anything", add_plan},
@@ -55,6 +66,7 @@ inline constexpr Command kCommands[] = {
     {"compare", "Compare two campaigns point by point: per-metric verdicts with change, CI and significance", add_compare},
     {"baseline", "Pin a campaign as a named baseline for comparisons (set, ls)", add_baseline},
     {"nightly", "Run tonight's regression campaign, compare it with the pinned baseline, report; exit 1 on a regression", add_nightly},
+    {"site", "Show the site file in use and the effective settings (of an experiment there), each with where it came from", add_site},
     {"model", "Predict communication volume and time, epoch time and scaling factor of a parallel training run", add_model},
 };
 

@@ -10,13 +10,14 @@
 #include "model/interconnect.h"
 #include "model/predict.h"
 #include "spec/load_interconnects.h"
+#include "spec/site.h"
 #include "util/error.h"
 
 namespace sweep::cli {
 namespace {
 
 struct Options {
-  std::string params, dtype = "bf16", interconnect, interconnects_file;
+  std::string params, dtype = "bf16", interconnect, interconnects_file, site_path;
   int dp = 1, tp = 1, pp = 1, microbatches = 1, batch = 0, seq = 0, width = 0, layers = 0, vocab = 0, transfers = 1;
   std::optional<double> bandwidth, latency_us, allreduce_time, measured;
   double single_epoch = 0, steps = 0;
@@ -58,8 +59,14 @@ std::pair<model::Link, std::string> resolve_link(const Options& o, const std::ve
 }
 
 int run(const Options& o) {
-  const auto table = model::merge_interconnects(o.interconnects_file.empty() ? std::vector<model::Interconnect>{}
-                                                                              : spec::load_interconnects(o.interconnects_file));
+  // The site's interconnects, then the file's (the file wins for a name both give).
+  std::vector<model::Interconnect> extra = spec::find_site(spec::site_lookup(o.site_path)).interconnects;
+  if (!o.interconnects_file.empty())
+    for (auto& i : spec::load_interconnects(o.interconnects_file)) {
+      std::erase_if(extra, [&](const model::Interconnect& e) { return e.name == i.name; });
+      extra.push_back(std::move(i));
+    }
+  const auto table = model::merge_interconnects(extra);
   if (o.list) {
     list(table);
     return 0;
@@ -113,6 +120,7 @@ void add_model(CLI::App& sub, Action& action) {
   sub.add_option("--latency-us", o->latency_us, "Link latency α in µs (overrides the interconnect's)");
   sub.add_option("--transfers", o->transfers, "1: full duplex; 2: both directions share the bandwidth (seed 000)")->capture_default_str();
   sub.add_option("--interconnects", o->interconnects_file, "YAML file adding or replacing interconnects");
+  sub.add_option("--site", o->site_path, "Site file whose interconnects are added (default: as for sweep run)");
   sub.add_option("--single-epoch", o->single_epoch, "Measured epoch time on one GPU, seconds");
   sub.add_option("--steps", o->steps, "Steps per epoch of the parallel run");
   sub.add_option("--allreduce-time", o->allreduce_time, "Measured seconds of one DP all-reduce (replaces the α-β estimate)");

@@ -50,7 +50,8 @@ void add_nightly(CLI::App& sub, Action& action) {
     action = [o] {
       nightly::NightlyOptions n = o->nightly;
       n.run.overrides = parse_overrides(o->sets);
-      n.run.results_dir = o->paths.results_dir;
+      n.run.results_dir = o->paths.results();
+      n.run.site = o->paths.site();
       n.run.db_path = o->paths.db();
       n.reports_dir = o->paths.reports_dir;
       n.figures = !o->no_figures;

@@ -13,9 +13,22 @@ std::string default_template_dir() {
   return env && *env ? env : SWEEP_DEFAULT_TEMPLATE_DIR;
 }
 
+std::string Paths::results() const {
+  if (!results_dir.empty()) return results_dir;
+  if (site().results) return site().results->value;
+  return "results";
+}
+
+const spec::Site& Paths::site() const {
+  if (!site_) site_ = std::make_shared<const spec::Site>(spec::find_site(spec::site_lookup(site_path)));
+  return *site_;
+}
+
 void Paths::add_to(CLI::App& app, bool with_reports) {
-  app.add_option("--results", results_dir, "Directory for run directories and the default database")
-      ->capture_default_str();
+  app.add_option("--results", results_dir, "Directory for run directories and the default database "
+                                           "(default: the site file's results, else results)");
+  app.add_option("--site", site_path, "Site file with the cluster's defaults (default: $SWEEP_SITE, "
+                                      "~/.config/sweep/site.yaml, /etc/sweep/site.yaml; none: no site)");
   app.add_option("--db", db_path, "Results database (default: <results>/sweep.db)");
   if (with_reports)
     app.add_option("--reports", reports_dir, "Directory under which reports are written")->capture_default_str();

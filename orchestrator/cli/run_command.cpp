@@ -51,7 +51,8 @@ void add_run(CLI::App& sub, Action& action) {
       if (!o->run.resume.empty() && (!o->sets.empty() || !o->run.label.empty()))
         throw Error(ErrorKind::usage, "--resume takes the experiment, --set values and label from the database");
       o->run.overrides = parse_overrides(o->sets);
-      o->run.results_dir = o->paths.results_dir;
+      o->run.results_dir = o->paths.results();
+      o->run.site = o->paths.site();
       o->run.db_path = o->paths.db();
       if (o->timeout_s > 0) o->run.timeout_s = o->timeout_s;
       o->run.progress = ::isatty(STDERR_FILENO) != 0;

@@ -2,7 +2,10 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include "runner/bundled_path.h"
+#include "runner/job_environment.h"
 #include "runner/launchers.h"
 #include "runner/slurm_script.h"
 #include "spec/resources.h"
@@ -35,8 +38,13 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
   }
   for (const matrix::Point& p : points_) point_command_.push_back(choose_workload(p));
   auto script_names = with_run_variables(schema_.names);
-  script_names.push_back("command");
+  script_names.insert(script_names.end(), {"command", "environment"});
   job_script_.check_names(script_names);
+  for (const spec::EnvVar& e : experiment_.env) env_.emplace_back(e.value, e.where);
+  for (const spec::SetupLine& l : experiment_.setup) setup_.emplace_back(l.text, l.where);
+  for (const auto* list : {&env_, &setup_})
+    for (const templating::Template& t : *list) t.check_names(with_run_variables(schema_.names));
+  check_environment_slot(fmt::format("{}/{}/run.sh.mustache", template_dir, experiment_.executor));
   for (const spec::Resource& r : experiment_.resources) {
     templating::Template t(r.value, r.where);
     t.check_names(schema_.names);
@@ -160,10 +168,29 @@ void CampaignPlan::check_layout(const matrix::Point& point, const spec::Workload
                         join(factors, " x "), product, given, ranks, describe(point)));
 }
 
+void CampaignPlan::check_environment_slot(const std::string& template_path) const {
+  if (experiment_.env.empty() && experiment_.setup.empty()) return;
+  const auto& names = job_script_.names();
+  if (std::find(names.begin(), names.end(), "environment") != names.end()) return;
+  const SourceLocation& at = experiment_.env.empty() ? experiment_.setup.front().where : experiment_.env.front().where;
+  fail_at(at, fmt::format("the job-script template {} has no {{{{{{environment}}}}}}, so \"env\" and \"setup\" "
+                          "would be ignored; add it before {{{{{{command}}}}}}",
+                          template_path));
+}
+
+std::string CampaignPlan::environment(const templating::Variables& vars) const {
+  JobEnvironment e;
+  for (std::size_t i = 0; i < env_.size(); ++i)
+    e.env.emplace_back(experiment_.env[i].name, env_[i].render(vars, templating::Escape::none));
+  for (const templating::Template& t : setup_) e.setup.push_back(t.render(vars, templating::Escape::shell));
+  return environment_block(e);
+}
+
 std::string CampaignPlan::render_script(const matrix::Point& point, const RunContext& run) const {
   auto vars = variables(point, run);
   const Command& c = commands_[point_command_[index_.at(point.id)]];
   vars["command"] = c.launch + c.command.render(vars, templating::Escape::shell);
+  vars["environment"] = environment(vars);
   return job_script_.render(vars, templating::Escape::shell);
 }
 

@@ -72,6 +72,12 @@ class CampaignPlan {
     std::string launch;  // the launcher's words before the command
   };
 
+  /// The `env` and `setup` of the experiment rendered for one run (runner/job_environment.h).
+  std::string environment(const templating::Variables& vars) const;
+  /// Error(invalid_experiment) when the experiment sets env or setup but the job-script template has no
+  /// {{{environment}}} to put them in.
+  void check_environment_slot(const std::string& template_path) const;
+
   spec::Experiment experiment_;
   matrix::Schema schema_;
   std::vector<matrix::Point> points_;
@@ -80,6 +86,8 @@ class CampaignPlan {
   std::vector<std::size_t> point_command_;  // points_[i] runs commands_[point_command_[i]]
   templating::Template job_script_;
   std::vector<templating::Template> resources_;  // experiment_.resources[i], compiled
+  std::vector<templating::Template> env_;        // experiment_.env[i].value, compiled
+  std::vector<templating::Template> setup_;      // experiment_.setup[i].text, compiled
   std::optional<templating::Template> array_script_;
 };
 

@@ -58,10 +58,16 @@ Resolved resolve(const RunOptions& o, store::Store* db, const SystemClock& clock
     if (!c) throw Error(ErrorKind::not_found, fmt::format("no campaign labelled \"{}\" in {}", o.resume, db ? db->path() : o.db_path));
     r = {spec::load_text(c->spec_text, c->spec_path, parse_overrides_text(c->overrides)), c->label, c->overrides};
     r.experiment.executor = c->executor;
+    r.experiment.executor_where = SourceLocation{"the campaign's record"};
+    spec::apply_site(o.site, r.experiment);
     return r;
   }
   r = {spec::load_file(o.experiment_path, o.overrides), o.label, overrides_text(o.overrides)};
-  if (!o.executor.empty()) r.experiment.executor = o.executor;
+  if (!o.executor.empty()) {
+    r.experiment.executor = o.executor;
+    r.experiment.executor_where = SourceLocation{"--executor"};
+  }
+  spec::apply_site(o.site, r.experiment);
   if (r.label.empty()) r.label = r.experiment.name + "-" + compact_stamp(clock.wall());
   require_safe_name(r.label, "campaign label");
   return r;

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 
+#include "runner/job_environment.h"
 #include "util/strings.h"
 
 namespace sweep::runner {
@@ -52,6 +54,37 @@ store::AttemptResult failed(const char* cls, std::string reason) {
   r.failure_class = cls;
   r.failure_reason = std::move(reason);
   return r;
+}
+
+/// Largest provenance file stored per key.
+constexpr std::size_t kMaxProvenanceBytes = 64u << 10;
+
+/// The files the job script wrote under <run_dir>/provenance/, as `job.<file>` keys.
+store::KeyValues job_provenance(const std::string& run_dir) {
+  store::KeyValues out;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(run_dir + "/provenance", ec)) {
+    if (!entry.is_regular_file()) continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::string text(kMaxProvenanceBytes, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    out.emplace_back("job." + entry.path().filename().string(), text);
+  }
+  return out;
+}
+
+/// The failure a setup line left in the run directory (runner/job_environment.h), if any.
+std::optional<store::AttemptResult> setup_failure(const std::string& run_dir) {
+  std::ifstream in(run_dir + "/" + kSetupFailedFile);
+  if (!in) return std::nullopt;
+  std::map<std::string, std::string> fields;
+  std::string line;
+  while (std::getline(in, line))
+    if (const auto eq = line.find('='); eq != std::string::npos) fields[line.substr(0, eq)] = line.substr(eq + 1);
+  return failed(failure::kSetup, fmt::format("setup line {} failed with status {}: {} (its output is in setup.log)",
+                                             fields["line"], fields["status"], fields["text"]));
 }
 
 }  // namespace
@@ -100,6 +133,12 @@ store::AttemptResult ingest(const exec::Outcome& outcome, const std::string& run
   warnings.insert(warnings.end(), extraction.warnings.begin(), extraction.warnings.end());
 
   store::AttemptResult result = judge(outcome, extraction, success);
+  if (auto setup = setup_failure(run_dir); setup && !outcome.timed_out && outcome.signal == 0) {
+    setup->exit_code = result.exit_code;
+    setup->elapsed_s = result.elapsed_s;
+    result = std::move(*setup);
+  }
+  for (auto& kv : job_provenance(run_dir)) result.provenance.push_back(std::move(kv));
   write_exit_status(run_dir, outcome, result);
   if (!warnings.empty()) {
     std::ofstream out(run_dir + "/ingest_warnings");

@@ -18,6 +18,7 @@ inline constexpr const char* kSignal = "signal";
 inline constexpr const char* kMissingMetric = "missing_metric";
 inline constexpr const char* kInterrupted = "interrupted";
 inline constexpr const char* kSpawn = "spawn";
+inline constexpr const char* kSetup = "setup";
 }  // namespace failure
 
 /// The largest part of an output file that is read for metrics; the rest is skipped with a warning.

@@ -12,10 +12,13 @@ namespace sweep::runner {
 /// (spec/load_workload.cpp); an unknown one here is Error(internal).
 ///   srun          srun [--mpi=<mpi>]
 ///   mpirun        mpirun  (the job script allows it to run as root)
-///   torchrun-env  srun [--mpi=<mpi>] bash -c '<exports>' torchrun-env, exporting RANK, WORLD_SIZE,
-///                 LOCAL_RANK from SLURM_PROCID/NTASKS/LOCALID, MASTER_ADDR as the first host of the
-///                 node list and MASTER_PORT as 20000 + job id mod 20000; the command must then be a
-///                 simple command (program and arguments), which the exports exec.
+///   torchrun-env  MASTER_ADDR=<addr> MASTER_PORT=<port> srun [--mpi=<mpi>] bash -c '<exports>'
+///                 torchrun-env: MASTER_ADDR is the first node of the allocation as Slurm's NodeAddr
+///                 (its name when it has none), found once by the job shell; MASTER_PORT is 20000 + job
+///                 id mod 20000. Each task exports RANK, WORLD_SIZE, LOCAL_RANK, GROUP_RANK = NODE_RANK
+///                 and LOCAL_WORLD_SIZE from SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID, SLURM_NODEID and
+///                 SLURM_STEP_TASKS_PER_NODE, then execs the command, which must be a simple command
+///                 (program and arguments).
 std::string launch_prefix(const spec::Workload& workload);
 
 }  // namespace sweep::runner

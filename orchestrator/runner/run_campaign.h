@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "spec/load.h"
+#include "spec/site.h"
 
 namespace sweep::runner {
 
@@ -28,6 +29,7 @@ struct RunOptions {
   bool dry_run = false;                   // render scripts, print where, run nothing, touch no database
   bool progress = false;                  // draw the progress line on stderr
   std::string executor;                   // --executor: overrides the experiment's ("" = keep)
+  spec::Site site;                        // the site file's defaults (spec/site.h); none when its path is ""
 
   // Slurm executor only (runner/slurm_driver.h).
   bool detach = false;             // submit, then return; `sweep collect` carries on

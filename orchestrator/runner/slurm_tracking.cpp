@@ -15,9 +15,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// Largest provenance file stored per key.
-constexpr std::size_t kMaxProvenanceBytes = 64u << 10;
-
 using Key = std::pair<std::string, int>;
 
 /// Slurm's records by (array job id, task id). A pending array that Slurm has not split yet is one
@@ -29,22 +26,6 @@ std::map<Key, const slurm::JobRecord*> index_records(const std::vector<slurm::Jo
     if (const auto task = r.task_id()) out[{r.array_job_id, *task}] = &r;
     else
       for (int t : slurm::expand_task_ids(r.array_tasks)) out.try_emplace(Key{r.array_job_id, t}, &r);
-  }
-  return out;
-}
-
-/// The files the job script wrote under <run_dir>/provenance/, as `job.<file>` keys.
-store::KeyValues job_provenance(const std::string& run_dir) {
-  store::KeyValues out;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(run_dir + "/provenance", ec)) {
-    if (!entry.is_regular_file()) continue;
-    std::ifstream in(entry.path(), std::ios::binary);
-    std::string text(kMaxProvenanceBytes, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<std::size_t>(in.gcount()));
-    while (!text.empty() && text.back() == '\n') text.pop_back();
-    out.emplace_back("job." + entry.path().filename().string(), text);
   }
   return out;
 }
@@ -98,7 +79,6 @@ void SlurmDriver::finish(const TrackedTask& t, const slurm::JobRecord& rec) {
   if (rec.elapsed_s) result.elapsed_s = rec.elapsed_s;
   result.ended_at = iso8601(clock_.wall());
   for (auto& kv : slurm_provenance(t, rec)) result.provenance.push_back(std::move(kv));
-  for (auto& kv : job_provenance(t.run_dir)) result.provenance.push_back(std::move(kv));
   db_.finish_attempt(t.run_id, t.attempt, result);
   if (result.state == store::RunState::failed) after_failure(t.run_id, t.attempt, result);
 }

@@ -85,6 +85,7 @@ struct Workload {
                                    // With `program`, only the arguments (the runner puts the path first).
   SourceLocation command_where;
   std::string launcher = "local";  // validated against the launcher table
+  SourceLocation launcher_where;   // no file: not given (the default, or the site's: spec/site.h)
   std::string mpi;                 // srun's --mpi plugin ("pmix", ...); "" = the cluster's default
   std::string program;             // `bundled`: a bundled program by name ("" when `command` is used)
   std::vector<BundledArg> args;    // `bundled`: its `args`, each value a Mustache template
@@ -102,6 +103,22 @@ struct Resource {
   SourceLocation where;
 
   friend bool operator==(const Resource& a, const Resource& b) { return a.key == b.key && a.value == b.value; }
+};
+
+/// One `env` entry: a variable exported for the workload. `value` is a Mustache template over the
+/// parameters, rendered without quoting and then exported as one shell-quoted word, so it is taken
+/// literally ($VAR is not expanded; use `setup` for that).
+struct EnvVar {
+  std::string name;  // a shell variable name, not SWEEP_* (validated)
+  std::string value;
+  SourceLocation where;  // in the experiment or the site file (spec/site.h)
+};
+
+/// One `setup` line: shell text run in the job's own shell before the workload (`module load ...`,
+/// `source venv/bin/activate`), a Mustache template whose values are shell-quoted.
+struct SetupLine {
+  std::string text;
+  SourceLocation where;  // in the experiment or the site file (spec/site.h)
 };
 
 struct Success {
@@ -130,9 +147,14 @@ struct Experiment {
   /// Further attempts allowed per failure class (spec/failure_classes.h names), from `retries`.
   std::map<std::string, int, std::less<>> retries;
   std::vector<MetricRule> metrics;
+  /// Exported for the workload in this order (a site's first, then the experiment's; one name once:
+  /// the experiment's value wins). See runner/job_environment.h.
+  std::vector<EnvVar> env;
+  /// Run in this order before the workload (a site's lines first, then the experiment's).
+  std::vector<SetupLine> setup;
   Success success;
   std::string executor = "local";
-  SourceLocation executor_where;
+  SourceLocation executor_where;  // no file: not given (the default, or the site's)
 
   /// All parameter names in expansion order (axis order, then fields), then derived names.
   /// Every Expr in a loaded Experiment (derived and exclude `where`) is bound to exactly this list, so

@@ -13,7 +13,7 @@ struct FailureClass {
   std::string_view meaning;
 };
 
-inline constexpr std::array<FailureClass, 14> kFailureClasses{{
+inline constexpr std::array<FailureClass, 15> kFailureClasses{{
     {"FAILED", "exit_code", "the workload exited with a status other than success.exit_code"},
     {"TIMEOUT", "timeout", "the run exceeded its time limit"},
     {"SIGNAL", "signal", "the workload was killed by a signal"},
@@ -28,6 +28,7 @@ inline constexpr std::array<FailureClass, 14> kFailureClasses{{
     {"SUBMIT", "submit", "the scheduler refused the submission"},
     {"INTERRUPTED", "interrupted", "the controller stopped while the attempt was running"},
     {"SPAWN", "spawn", "the job script could not be started"},
+    {"SETUP", "setup", "a line of the experiment's or the site's setup failed before the workload started"},
 }};
 
 }  // namespace sweep::spec

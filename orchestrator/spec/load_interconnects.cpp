@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "spec/yaml_read.h"
+#include "spec/load_sections.h"
 
 namespace sweep::spec {
 namespace {
@@ -21,7 +21,9 @@ double number_at(const Field& f, const Source& src, double min, bool inclusive, 
   return x;
 }
 
-model::Interconnect read_entry(const Field& item, const Source& src) {
+}  // namespace
+
+model::Interconnect read_interconnect(const Field& item, const Source& src) {
   const auto fields = map_fields(item, src);
   constexpr std::array<std::string_view, 5> kKeys{"name", "label", "bandwidth", "latency_us", "source"};
   check_keys(fields, kKeys, src);
@@ -39,14 +41,13 @@ model::Interconnect read_entry(const Field& item, const Source& src) {
   return e;
 }
 
-}  // namespace
-
-std::vector<model::Interconnect> load_interconnects(const std::string& path) {
-  if (!std::filesystem::exists(path)) throw Error(ErrorKind::not_found, fmt::format("interconnect file \"{}\" does not exist", path));
+YAML::Node read_yaml_map_file(const std::string& path, std::string_view what, std::string& text) {
+  if (!std::filesystem::exists(path)) throw Error(ErrorKind::not_found, fmt::format("{} \"{}\" does not exist", what, path));
   std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(ErrorKind::io, fmt::format("cannot read {} \"{}\"", what, path));
   std::ostringstream buffer;
   buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  text = buffer.str();
   check_text(text, path);
   const Source src{path, text, true};
   YAML::Node root;
@@ -55,8 +56,15 @@ std::vector<model::Interconnect> load_interconnects(const std::string& path) {
   } catch (const YAML::Exception& e) {
     fail_at(SourceLocation{path, e.mark.line + 1, e.mark.column + 1}, e.msg);
   }
-  if (!root.IsMap()) fail_at(SourceLocation{path, 1, 1}, "the file must be a map with \"version: 1\" and \"interconnects\"");
+  if (!root.IsMap()) fail_at(SourceLocation{path, 1, 1}, fmt::format("the {} must be a map of keys", what));
   check_document(root, src);
+  return root;
+}
+
+std::vector<model::Interconnect> load_interconnects(const std::string& path) {
+  std::string text;
+  const YAML::Node root = read_yaml_map_file(path, "interconnect file", text);
+  const Source src{path, text, true};
   const auto fields = map_fields(Field{"", YAML::Node(), root}, src);
   constexpr std::array<std::string_view, 2> kTop{"version", "interconnects"};
   check_keys(fields, kTop, src);
@@ -65,7 +73,7 @@ std::vector<model::Interconnect> load_interconnects(const std::string& path) {
   if (!version || !list) fail_at(SourceLocation{path, 1, 1}, "the file needs \"version: 1\" and \"interconnects\"");
   integer_in(*version, src, 1, 1, "1 (the only version of this format)");
   std::vector<model::Interconnect> out;
-  for (const Field& item : list_items(*list, src)) out.push_back(read_entry(item, src));
+  for (const Field& item : list_items(*list, src)) out.push_back(read_interconnect(item, src));
   return out;
 }
 

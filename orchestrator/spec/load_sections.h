@@ -6,6 +6,7 @@
 
 #include "spec/experiment.h"
 #include "spec/report_spec.h"
+#include "model/interconnect.h"
 #include "spec/yaml_read.h"
 
 namespace sweep::spec {
@@ -35,6 +36,19 @@ void read_derived(const Field& f, const Source& src, LoadState& st);  // after m
 void read_workload(const Field& f, const Source& src, LoadState& st);
 void read_resources(const Field& f, const Source& src, LoadState& st);
 void read_executor(const Field& f, const Source& src, LoadState& st);
+
+// load_environment.cpp
+void read_env(const Field& f, const Source& src, LoadState& st);
+void read_setup(const Field& f, const Source& src, LoadState& st);
+/// An `env` map (names checked, values kept as templates) and a `setup` list (also read by the site).
+std::vector<EnvVar> read_env_map(const Field& f, const Source& src);
+std::vector<SetupLine> read_setup_list(const Field& f, const Source& src);
+
+// load_interconnects.cpp
+/// One entry of an `interconnects` list (also read by the site).
+model::Interconnect read_interconnect(const Field& item, const Source& src);
+/// Reads `path` into text and parses it as one YAML map (its "what" names it in messages: "site file").
+YAML::Node read_yaml_map_file(const std::string& path, std::string_view what, std::string& text);
 
 // load_retries.cpp
 void read_retries(const Field& f, const Source& src, LoadState& st);

@@ -173,6 +173,7 @@ Workload read_one_workload(const Field& f, const Source& src, const LoadState& s
   if (const Field* launcher = find_field(fields, "launcher")) {
     check_in_table(*launcher, src, kLaunchers, "launcher");
     w.launcher = launcher->value.Scalar();
+    w.launcher_where = location(*launcher, src);
   }
   if (const Field* mpi = find_field(fields, "mpi")) {
     w.mpi = scalar_text(*mpi, src, "an srun MPI plugin name such as pmix");

@@ -1,0 +1,34 @@
+#pragma once
+// The environment part of a job script: the site's and the experiment's `setup` lines and `env`
+// variables, already rendered for one run, turned into the shell text that the job-script templates
+// insert as {{{environment}}} right before the workload. Pure.
+//
+// Contract of the text (job script format 1):
+//   - Runs in the job's own shell, in the run directory, after the job's stdout/stderr are set up.
+//   - When there are setup lines, `module` is made available first if the shell lacks it (Lmod's or
+//     environment-modules' bash init, where installed). Each line runs as `{ LINE\n} >> setup.log 2>&1`
+//     in this shell, so `source venv/bin/activate` and `module load` change what follows. A line that
+//     fails writes ./setup_failed (format 1: line, status, text), prints the end of setup.log to stderr
+//     and exits with the line's status; runner/ingest classifies the run as failure class "setup".
+//   - Then every variable is exported, in order, as one shell-quoted word (values are literal).
+//   - Last, ./provenance/ receives env_set (NAME=value of each variable as the workload sees it), setup
+//     (the rendered lines), modules (one loaded module per line, from $LOADEDMODULES) and python (the
+//     python3 on PATH and its version). Empty files are removed.
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sweep::runner {
+
+struct JobEnvironment {
+  std::vector<std::pair<std::string, std::string>> env;  // name, rendered value; names distinct
+  std::vector<std::string> setup;                        // rendered shell lines
+};
+
+/// The shell text described above.
+std::string environment_block(const JobEnvironment& environment);
+
+/// Name of the file a failed setup line leaves in the run directory.
+inline constexpr const char* kSetupFailedFile = "setup_failed";
+
+}  // namespace sweep::runner

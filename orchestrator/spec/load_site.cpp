@@ -1,0 +1,169 @@
+// The site file (spec/site.h): where it is found, what it holds, and how it fills in an experiment.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <filesystem>
+
+#include "spec/load_sections.h"
+#include "spec/site.h"
+
+namespace sweep::spec {
+namespace {
+
+constexpr std::array<std::string_view, 4> kSiteLaunchers{"local", "srun", "mpirun", "torchrun-env"};
+
+void site_format(const Field& f, const Source& src, Site&) {
+  integer_in(f, src, kSiteFormatVersion, kSiteFormatVersion, "1 (the only version of the site format)");
+}
+
+void site_name(const Field& f, const Source& src, Site& site) { site.name = scalar_text(f, src, "a name"); }
+
+void site_executor(const Field& f, const Source& src, Site& site) {
+  Experiment scratch;
+  LoadState st{scratch, {}, {}};
+  read_executor(f, src, st);
+  site.executor = SiteValue{scratch.executor, scratch.executor_where};
+}
+
+void site_resources(const Field& f, const Source& src, Site& site) {
+  Experiment scratch;
+  LoadState st{scratch, {}, {}};
+  read_resources(f, src, st);
+  site.resources = std::move(scratch.resources);
+  site.timeout_s = scratch.timeout_s;
+}
+
+void site_workload(const Field& f, const Source& src, Site& site) {
+  const std::vector<Field> fields = map_fields(f, src);
+  constexpr std::array<std::string_view, 2> kKeys{"launcher", "mpi"};
+  check_keys(fields, kKeys, src);
+  if (const Field* l = find_field(fields, "launcher")) {
+    check_in_table(*l, src, kSiteLaunchers, "launcher");
+    site.launcher = SiteValue{l->value.Scalar(), location(*l, src)};
+  }
+  if (const Field* m = find_field(fields, "mpi")) {
+    const std::string mpi = scalar_text(*m, src, "an srun MPI plugin name such as pmix");
+    if (mpi.empty() ||
+        !std::all_of(mpi.begin(), mpi.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
+      fail_expected(*m, src, "an srun MPI plugin name such as pmix");
+    site.mpi = SiteValue{mpi, location(*m, src)};
+  }
+}
+
+void site_env(const Field& f, const Source& src, Site& site) { site.env = read_env_map(f, src); }
+void site_setup(const Field& f, const Source& src, Site& site) { site.setup = read_setup_list(f, src); }
+
+void site_interconnects(const Field& f, const Source& src, Site& site) {
+  for (const Field& item : list_items(f, src)) site.interconnects.push_back(read_interconnect(item, src));
+}
+
+void site_results(const Field& f, const Source& src, Site& site) {
+  const std::string dir = scalar_text(f, src, "a directory for results");
+  if (dir.empty()) fail_expected(f, src, "a directory for results");
+  site.results = SiteValue{dir, location(f, src)};
+}
+
+struct SiteKey {
+  std::string_view name;
+  void (*read)(const Field&, const Source&, Site&);
+};
+
+constexpr std::array<SiteKey, 9> kSiteKeys{{
+    {"format", site_format},
+    {"name", site_name},
+    {"executor", site_executor},
+    {"resources", site_resources},
+    {"workload", site_workload},
+    {"env", site_env},
+    {"setup", site_setup},
+    {"interconnects", site_interconnects},
+    {"results", site_results},
+}};
+
+bool is_file(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec);
+}
+
+std::string getenv_or_empty(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+}  // namespace
+
+Site load_site(const std::string& path) {
+  Site site;
+  const YAML::Node root = read_yaml_map_file(path, "site file", site.text);
+  const Source src{path, site.text, true};
+  const std::vector<Field> fields = map_fields(Field{"", YAML::Node(), root}, src);
+  std::vector<std::string_view> names;
+  for (const SiteKey& k : kSiteKeys) names.push_back(k.name);
+  check_keys(fields, names, src);
+  for (const SiteKey& k : kSiteKeys)
+    if (const Field* f = find_field(fields, k.name)) k.read(*f, src, site);
+  site.path = path;
+  return site;
+}
+
+SiteLookup site_lookup(const std::string& explicit_path) {
+  SiteLookup l;
+  l.explicit_path = explicit_path;
+  l.sweep_site = getenv_or_empty("SWEEP_SITE");
+  l.config_home = getenv_or_empty("XDG_CONFIG_HOME");
+  if (l.config_home.empty() && !getenv_or_empty("HOME").empty()) l.config_home = getenv_or_empty("HOME") + "/.config";
+  return l;
+}
+
+Site find_site(const SiteLookup& lookup) {
+  const auto chosen = [](const std::string& path, const char* by) {
+    if (path == "none") return Site{};
+    Site s = load_site(path);
+    s.found_by = by;
+    return s;
+  };
+  if (!lookup.explicit_path.empty()) return chosen(lookup.explicit_path, "--site");
+  if (!lookup.sweep_site.empty()) return chosen(lookup.sweep_site, "$SWEEP_SITE");
+  if (!lookup.config_home.empty() && is_file(lookup.config_home + "/sweep/site.yaml"))
+    return chosen(lookup.config_home + "/sweep/site.yaml", "the user's config directory");
+  if (!lookup.system_file.empty() && is_file(lookup.system_file)) return chosen(lookup.system_file, "the system-wide file");
+  return Site{};
+}
+
+void apply_site(const Site& site, Experiment& exp) {
+  if (site.path.empty()) return;
+  if (site.executor && exp.executor_where.file.empty()) {
+    exp.executor = site.executor->value;
+    exp.executor_where = site.executor->where;
+  }
+  std::vector<Resource> resources;
+  for (const Resource& r : site.resources) {
+    const bool set_by_experiment = std::any_of(exp.resources.begin(), exp.resources.end(),
+                                               [&](const Resource& e) { return e.key == r.key; });
+    if (r.key == "extra" || !set_by_experiment) resources.push_back(r);
+  }
+  const bool experiment_time = std::any_of(exp.resources.begin(), exp.resources.end(),
+                                           [](const Resource& e) { return e.key == "time"; });
+  if (!experiment_time && site.timeout_s) exp.timeout_s = site.timeout_s;
+  resources.insert(resources.end(), exp.resources.begin(), exp.resources.end());
+  exp.resources = std::move(resources);
+  for (Workload& w : exp.workloads) {
+    if (site.launcher && w.launcher_where.file.empty() && exp.executor == "slurm") {
+      w.launcher = site.launcher->value;
+      w.launcher_where = site.launcher->where;
+    }
+    if (site.mpi && w.mpi.empty() && (w.launcher == "srun" || w.launcher == "torchrun-env")) w.mpi = site.mpi->value;
+  }
+  std::vector<EnvVar> env;
+  for (const EnvVar& v : site.env)
+    if (std::none_of(exp.env.begin(), exp.env.end(), [&](const EnvVar& e) { return e.name == v.name; })) env.push_back(v);
+  env.insert(env.end(), exp.env.begin(), exp.env.end());
+  exp.env = std::move(env);
+  std::vector<SetupLine> setup = site.setup;
+  setup.insert(setup.end(), exp.setup.begin(), exp.setup.end());
+  exp.setup = std::move(setup);
+}
+
+}  // namespace sweep::spec

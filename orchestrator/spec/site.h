@@ -1,0 +1,86 @@
+#pragma once
+// The site file: a cluster's defaults for every experiment run there (docs/site.md).
+//
+//   format: 1
+//   name: our-cluster                      # optional, shown by `sweep site`
+//   executor: slurm
+//   resources: {partition: gpu, account: lab42, qos: normal, time: 30}
+//   workload: {launcher: srun, mpi: pmix}  # for experiments on Slurm that name no launcher
+//   env: {NCCL_SOCKET_IFNAME: ib0, GLOO_SOCKET_IFNAME: ib0}
+//   setup: ["module load cuda/12.4 nccl/2.21"]
+//   interconnects: [{name: our-ib, bandwidth: 23.1, latency_us: 1.8}]
+//   results: /scratch/lab42/sweep-results
+//
+// Precedence, highest first: `--set` (and --executor), the experiment, the site, the built-in
+// defaults. Errors name file:line:column (ErrorKind::invalid_experiment).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/interconnect.h"
+#include "spec/experiment.h"
+
+namespace sweep::spec {
+
+inline constexpr int kSiteFormatVersion = 1;
+
+struct SiteValue {
+  std::string value;
+  SourceLocation where;
+};
+
+struct Site {
+  std::string path;         // "" when no site file is in use
+  std::string found_by;     // how the path was chosen: "--site", "$SWEEP_SITE", "~/.config", "/etc"
+  std::string text;         // the file as read
+  std::string name;
+  std::optional<SiteValue> executor, launcher, mpi, results;
+  std::vector<Resource> resources;
+  std::optional<double> timeout_s;  // from resources.time
+  std::vector<EnvVar> env;
+  std::vector<SetupLine> setup;
+  std::vector<model::Interconnect> interconnects;
+};
+
+/// The environment the site file is looked up in (a seam for tests; the real one reads getenv).
+struct SiteLookup {
+  std::string explicit_path;  // --site; "none" disables the site
+  std::string sweep_site;     // $SWEEP_SITE; "none" disables the site
+  std::string config_home;    // $XDG_CONFIG_HOME, else $HOME/.config ("" when neither is set)
+  std::string system_file = "/etc/sweep/site.yaml";
+};
+
+/// The lookup from this process's environment, with `explicit_path` from --site.
+SiteLookup site_lookup(const std::string& explicit_path);
+
+/// The first of: --site, $SWEEP_SITE, <config home>/sweep/site.yaml if it exists, /etc/sweep/site.yaml
+/// if it exists; loaded. An explicit path that does not exist is Error(not_found). No file: an empty
+/// Site (path "").
+Site find_site(const SiteLookup& lookup);
+
+/// Reads and validates the site file at `path`.
+Site load_site(const std::string& path);
+
+/// Fills in what `exp` leaves unset from `site` (precedence above). Pure. Resources: each site key the
+/// experiment does not set (`extra` items are added before the experiment's); resources.time also
+/// gives the time limit. Executor: when the experiment (and --set/--executor) gave none. Launcher and
+/// mpi: for every workload entry without a launcher when the executor is slurm; mpi where the launcher
+/// is srun or torchrun-env and the entry gives none. env: the site's variables first, except those the
+/// experiment sets. setup: the site's lines first.
+void apply_site(const Site& site, Experiment& exp);
+
+}  // namespace sweep::spec
+
+namespace sweep::spec {
+
+/// One line of `sweep site`: a setting, its effective value, and where that value came from.
+struct Setting {
+  std::string name;    // "executor", "resources.partition", "env.NCCL_IB_DISABLE", "setup[2]", ...
+  std::string value;   // as written (templates unrendered)
+  std::string origin;  // "site FILE:L:C", "experiment FILE:L:C", "--set ...", "--executor", "default"
+};
+
+/// The effective settings: of `exp` after apply_site when given, else of the site alone. Pure.
+std::vector<Setting> effective_settings(const Site& site, const Experiment* exp);
+
+}  // namespace sweep::spec

@@ -1,0 +1,61 @@
+// `sweep site`'s view: every setting a site or an experiment gives, with where its value came from.
+#include <fmt/core.h>
+
+#include "spec/site.h"
+
+namespace sweep::spec {
+namespace {
+
+/// "site F:L:C", "experiment F:L:C", the override's own name, or "default" (no location).
+std::string origin_of(const SourceLocation& where, const Site& site, const Experiment* exp) {
+  if (where.file.empty()) return "default";
+  if (!site.path.empty() && where.file == site.path) return "site " + where.str();
+  if (exp && where.file == exp->path) return "experiment " + where.str();
+  return where.str();
+}
+
+void add(std::vector<Setting>& out, std::string name, std::string value, const SourceLocation& where, const Site& site,
+         const Experiment* exp) {
+  out.push_back({std::move(name), std::move(value), origin_of(where, site, exp)});
+}
+
+std::string interconnect_text(const model::Interconnect& i) {
+  const std::string latency = i.latency_us ? fmt::format(", {} us", *i.latency_us) : "";
+  return fmt::format("{} GB/s{} ({})", i.bandwidth, latency, i.label);
+}
+
+}  // namespace
+
+std::vector<Setting> effective_settings(const Site& site, const Experiment* exp) {
+  std::vector<Setting> out;
+  const SourceLocation none;
+  if (exp) {
+    add(out, "executor", exp->executor, exp->executor_where, site, exp);
+    for (const Resource& r : exp->resources) add(out, "resources." + r.key, r.value, r.where, site, exp);
+    for (std::size_t i = 0; i < exp->workloads.size(); ++i) {
+      const Workload& w = exp->workloads[i];
+      const std::string prefix = exp->workloads.size() > 1 ? fmt::format("workload[{}].", i) : "workload.";
+      add(out, prefix + "launcher", w.launcher, w.launcher_where, site, exp);
+      if (!w.mpi.empty())
+        add(out, prefix + "mpi", w.mpi, site.mpi && site.mpi->value == w.mpi ? site.mpi->where : w.where, site, exp);
+    }
+    for (const EnvVar& v : exp->env) add(out, "env." + v.name, v.value, v.where, site, exp);
+    for (std::size_t i = 0; i < exp->setup.size(); ++i)
+      add(out, fmt::format("setup[{}]", i + 1), exp->setup[i].text, exp->setup[i].where, site, exp);
+  } else {
+    if (site.executor) add(out, "executor", site.executor->value, site.executor->where, site, exp);
+    for (const Resource& r : site.resources) add(out, "resources." + r.key, r.value, r.where, site, exp);
+    if (site.launcher) add(out, "workload.launcher", site.launcher->value, site.launcher->where, site, exp);
+    if (site.mpi) add(out, "workload.mpi", site.mpi->value, site.mpi->where, site, exp);
+    for (const EnvVar& v : site.env) add(out, "env." + v.name, v.value, v.where, site, exp);
+    for (std::size_t i = 0; i < site.setup.size(); ++i)
+      add(out, fmt::format("setup[{}]", i + 1), site.setup[i].text, site.setup[i].where, site, exp);
+  }
+  if (site.results) add(out, "results", site.results->value, site.results->where, site, exp);
+  else add(out, "results", "results", none, site, exp);
+  for (const model::Interconnect& i : site.interconnects)
+    out.push_back({"interconnects." + i.name, interconnect_text(i), "site " + site.path});
+  return out;
+}
+
+}  // namespace sweep::spec

@@ -1,0 +1,78 @@
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "exec/capture.h"
+#include "runner/job_environment.h"
+#include "temp_dir.h"
+
+using namespace sweep;
+using namespace sweep::runner;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// Runs the block in bash in `dir`, followed by a stand-in workload that prints what it sees.
+exec::Captured run_block(const TempDir& dir, const JobEnvironment& e) {
+  const std::string script = "cd '" + dir.path.string() + "' || exit 97\n" + environment_block(e) +
+                             "echo \"workload FOO=$FOO BAR=$BAR FROM_SETUP=${FROM_SETUP:-} pwd=$(basename $PWD)\"\n";
+  std::ofstream(dir.file("run.sh")) << script;
+  const auto r = exec::capture({"bash", dir.file("run.sh")});
+  REQUIRE(r);
+  return *r;
+}
+
+}  // namespace
+
+TEST_CASE("the environment block runs setup lines in the job's shell and exports literal values") {
+  TempDir dir;
+  JobEnvironment e;
+  e.setup = {"export FROM_SETUP=yes", "echo from setup; mkdir -p sub"};
+  e.env = {{"FOO", "it's $HOME; `x`"}, {"BAR", "4"}};
+  const auto r = run_block(dir, e);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == "workload FOO=it's $HOME; `x` BAR=4 FROM_SETUP=yes pwd=" + dir.path.filename().string() + "\n");
+  CHECK(slurp(dir.file("setup.log")) == "from setup\n");
+  CHECK(slurp(dir.file("provenance/env_set")) == "FOO=it's $HOME; `x`\nBAR=4\n");
+  CHECK(slurp(dir.file("provenance/setup")) == "export FROM_SETUP=yes\necho from setup; mkdir -p sub\n");
+  CHECK_THAT(slurp(dir.file("provenance/python")), Catch::Contains("python") && Catch::Contains("3."));
+  CHECK_FALSE(std::filesystem::exists(dir.file("setup_failed")));
+}
+
+TEST_CASE("a failing setup line stops the job before the workload and says which line failed") {
+  TempDir dir;
+  JobEnvironment e;
+  e.setup = {"true", "echo partial; (exit 7); true\nfalse", "echo never"};
+  e.env = {{"FOO", "x"}};
+  const auto r = run_block(dir, e);
+  CHECK(r.exit_code == 1);  // the line's last command decides, as in any shell
+  CHECK(r.out.empty());
+  CHECK_THAT(r.err, Catch::Contains("sweep: setup line 2 failed with status 1: echo partial; (exit 7); true") &&
+                        Catch::Contains("partial"));
+  CHECK(slurp(dir.file("setup_failed")) == "format=1\nline=2\nstatus=1\ntext=echo partial; (exit 7); true\n");
+  CHECK(slurp(dir.file("setup.log")) == "partial\n");
+
+  TempDir dir2;
+  e.setup = {"source ./does-not-exist"};
+  const auto r2 = run_block(dir2, e);
+  CHECK(r2.exit_code == 1);
+  CHECK(slurp(dir2.file("setup_failed")).find("line=1\n") != std::string::npos);
+}
+
+TEST_CASE("without setup lines the block only exports and records") {
+  TempDir dir;
+  const std::string block = environment_block({{{"OMP_NUM_THREADS", "2"}}, {}});
+  CHECK(block.find("sweep_setup_failed") == std::string::npos);
+  CHECK(block.find("export OMP_NUM_THREADS=2\n") != std::string::npos);
+  const auto r = run_block(dir, {{{"FOO", "1"}}, {}});
+  CHECK(r.exit_code == 0);
+  CHECK_FALSE(std::filesystem::exists(dir.file("setup.log")));
+  CHECK(slurp(dir.file("provenance/env_set")) == "FOO=1\n");
+}
