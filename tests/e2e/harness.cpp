@@ -16,6 +16,9 @@ namespace e2e {
 namespace fs = std::filesystem;
 
 Sandbox::Sandbox() {
+  // The machine's own site file (~/.config/sweep/site.yaml, /etc/sweep/site.yaml) never reaches a test;
+  // a test of site files names its file with --site, which wins over this.
+  ::setenv("SWEEP_SITE", "none", 1);
   std::string templ = (fs::temp_directory_path() / "sweep-e2e-XXXXXX").string();
   if (!::mkdtemp(templ.data())) throw std::runtime_error("mkdtemp failed");
   dir_ = templ;

@@ -103,7 +103,7 @@ TEST_CASE("what a job leaves running in its process group is killed when it exit
   CHECK(wait_gone(read_pid(job.work_dir + "/gc"), 3s));
 }
 
-TEST_CASE("cancel_all terminates every job; the next wait() returns their outcomes") {
+TEST_CASE("cancel_all terminates every job and the next wait() returns their outcomes") {
   TempDir dir;
   LocalExecutor ex(2, 5s);
   Job a = make_job(dir, "a", kWithGrandchild), b = make_job(dir, "b", "exec sleep 1000");

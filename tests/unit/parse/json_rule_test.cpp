@@ -37,7 +37,7 @@ TEST_CASE("lines that are not JSON objects are skipped silently") {
   CHECK(e.warnings.empty());
 }
 
-TEST_CASE("json rule on a file source; an empty key is an error") {
+TEST_CASE("json rule on a file source, and an empty key is an error") {
   const Extractor extractor({json_rule("t", "t", "result.json")});
   const Extraction e = extractor.extract({{"result.json", "{\"t\": 1}\r\n{\"t\": 2}"}, {"stdout", "{\"t\": 9}"}});
   CHECK(values(e) == std::vector<double>{1, 2});

@@ -67,7 +67,7 @@ TEST_CASE("non-finite metric values are skipped with a warning") {
                                                "stdout:3: metric \"x\": value \"abc\" is not a number"});
 }
 
-TEST_CASE("only lines starting with '{' are metric lines; other JSON is ignored") {
+TEST_CASE("only lines starting with '{' are metric lines, other JSON is ignored") {
   const Extraction e = run({}, "[rank 0] {\"v\":1,\"metric\":\"x\",\"value\":1}\n{\"other\": 1}\n{\"v\":1}\n");
   CHECK(e.observations.empty());
   CHECK(e.warnings.empty());

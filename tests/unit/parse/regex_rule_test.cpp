@@ -92,7 +92,7 @@ TEST_CASE("a regex without the value group is an error naming the groups it may 
   }
 }
 
-TEST_CASE("rules read their own source; absent sources are skipped") {
+TEST_CASE("rules read their own source and absent sources are skipped") {
   const Extractor extractor({regex_rule("a", R"(a=(?<value>\d+))"), regex_rule("b", R"(b=(?<value>\d+))", "stderr"),
                              regex_rule("c", R"(c=(?<value>\d+))", "result.txt"),
                              regex_rule("d", R"(d=(?<value>\d+))", "missing.txt")});

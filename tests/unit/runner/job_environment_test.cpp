@@ -36,6 +36,7 @@ TEST_CASE("the environment block runs setup lines in the job's shell and exports
   JobEnvironment e;
   e.setup = {"export FROM_SETUP=yes", "echo from setup; mkdir -p sub"};
   e.env = {{"FOO", "it's $HOME; `x`"}, {"BAR", "4"}};
+  e.site = "/etc/sweep/site.yaml sha256:ab12";
   const auto r = run_block(dir, e);
   CHECK(r.exit_code == 0);
   CHECK(r.out == "workload FOO=it's $HOME; `x` BAR=4 FROM_SETUP=yes pwd=" + dir.path.filename().string() + "\n");
@@ -43,6 +44,7 @@ TEST_CASE("the environment block runs setup lines in the job's shell and exports
   CHECK(slurp(dir.file("provenance/env_set")) == "FOO=it's $HOME; `x`\nBAR=4\n");
   CHECK(slurp(dir.file("provenance/setup")) == "export FROM_SETUP=yes\necho from setup; mkdir -p sub\n");
   CHECK_THAT(slurp(dir.file("provenance/python")), Catch::Contains("python") && Catch::Contains("3."));
+  CHECK(slurp(dir.file("provenance/site")) == "/etc/sweep/site.yaml sha256:ab12\n");
   CHECK_FALSE(std::filesystem::exists(dir.file("setup_failed")));
 }
 
@@ -68,11 +70,12 @@ TEST_CASE("a failing setup line stops the job before the workload and says which
 
 TEST_CASE("without setup lines the block only exports and records") {
   TempDir dir;
-  const std::string block = environment_block({{{"OMP_NUM_THREADS", "2"}}, {}});
+  const std::string block = environment_block({{{"OMP_NUM_THREADS", "2"}}, {}, ""});
   CHECK(block.find("sweep_setup_failed") == std::string::npos);
   CHECK(block.find("export OMP_NUM_THREADS=2\n") != std::string::npos);
-  const auto r = run_block(dir, {{{"FOO", "1"}}, {}});
+  const auto r = run_block(dir, {{{"FOO", "1"}}, {}, ""});
   CHECK(r.exit_code == 0);
   CHECK_FALSE(std::filesystem::exists(dir.file("setup.log")));
+  CHECK_FALSE(std::filesystem::exists(dir.file("provenance/site")));
   CHECK(slurp(dir.file("provenance/env_set")) == "FOO=1\n");
 }

@@ -33,7 +33,7 @@ TEST_CASE("pending reasons: hopeless ones and a dependency that can never be met
 
 #include "slurm/client.h"
 
-TEST_CASE("an unreachable or busy controller is a transient error; a refused job is not") {
+TEST_CASE("an unreachable or busy controller is a transient error, a refused job is not") {
   CHECK(transient_error("sbatch: error: Batch job submission failed: Unable to contact slurm controller (connect failure)"));
   CHECK(transient_error("slurm_load_jobs error: Socket timed out on send/recv operation"));
   CHECK(!transient_error("sbatch: error: Batch job submission failed: Invalid partition name specified"));

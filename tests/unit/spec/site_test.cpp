@@ -108,7 +108,10 @@ TEST_CASE("the experiment wins over the site, and --set over both") {
       "name: t\nmatrix: {n: [1]}\nworkload: {command: run}\n"
       "resources: {account: mine, nodes: 2, extra: [--comment=x]}\n"
       "env: {OMP_NUM_THREADS: 2, MINE: yes}\nsetup: [\"source venv/bin/activate\"]\n");
+  CHECK(e.site.empty());
   apply_site(site, e);
+  CHECK_THAT(e.site, Catch::StartsWith(dir.file("site.yaml") + " sha256:"));
+  CHECK(e.site.size() == dir.file("site.yaml").size() + 8 + 64);
   CHECK(e.executor == "slurm");
   std::vector<std::string> resources;
   for (const Resource& r : e.resources) resources.push_back(r.key + "=" + r.value);

@@ -36,7 +36,7 @@ TEST_CASE("a significant change within the threshold counts as unchanged") {
   CHECK_THAT(c.reason, Catch::Contains("within the 2.00% threshold"));
 }
 
-TEST_CASE("no change on quiet samples is unchanged; on noisy ones it is inconclusive, with the repetitions needed") {
+TEST_CASE("no change on quiet samples is unchanged, on noisy ones it is inconclusive, with the repetitions needed") {
   const std::vector<double> same{100.2, 100.8, 99.1, 100.3, 99.6};
   CHECK(compare(kBase, same, Better::higher).verdict == Verdict::unchanged);
   const std::vector<double> noisy_base{80, 120, 95, 110, 90}, noisy{85, 125, 90, 115, 100};

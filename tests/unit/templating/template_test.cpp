@@ -110,7 +110,7 @@ TEST_CASE("template text round-trips and rendering is repeatable") {
   CHECK(t.render({{"x", "1"}}) == t.render({{"x", "1"}}));
 }
 
-TEST_CASE("load_template_file reads a file; errors name the path") {
+TEST_CASE("load_template_file reads a file and its errors name the path") {
   std::string dir = "/tmp/sweep-template-XXXXXX";
   REQUIRE(mkdtemp(dir.data()) != nullptr);
   const std::string path = dir + "/job.sh.tmpl";

@@ -13,7 +13,7 @@ TEST_CASE("ranks order tensor index fastest, then data, then pipeline") {
   for (int r = 0; r < l.world(); ++r) CHECK(rank_of(l, coordinates(l, r)) == r);
 }
 
-TEST_CASE("data groups share tensor index and stage; tensor groups share replica and stage") {
+TEST_CASE("data groups share tensor index and stage, tensor groups share replica and stage") {
   const Layout l{2, 2, 2};
   // ranks 1 and 3: tp 1, stage 0, replicas 0 and 1
   CHECK(data_group(l, 1).color == data_group(l, 3).color);

@@ -1,0 +1,120 @@
+// The site file through the real binary: a run takes the site's env, setup and results location and
+// records the site; `sweep site` shows each effective setting and its origin; a broken site file is
+// refused with its place before anything is written; `sweep model` lists the site's interconnects.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "e2e/harness.h"
+
+using e2e::Sandbox;
+
+namespace {
+
+/// Writes the sandbox's site file (results under site-results/) and returns its path.
+std::string write_site(const Sandbox& box) {
+  return box.write("site.yaml", "format: 1\n"
+                                "name: test-lab\n"
+                                "env: {OMP_NUM_THREADS: 3, WHO: site}\n"
+                                "setup: [\"export FROM_SITE_SETUP=yes\"]\n"
+                                "resources: {partition: gpu, time: 5}\n"
+                                "workload: {launcher: srun}\n"
+                                "interconnects: [{name: test-ib, label: our test link, bandwidth: 12.5, latency_us: 2}]\n"
+                                "results: " + box.path("site-results") + "\n");
+}
+
+const std::string kExperiment =
+    "name: sited\n"
+    "matrix: {n: [1, 2]}\n"
+    "env: {WHO: experiment}\n"
+    "setup: [\"export FROM_EXPERIMENT_SETUP=$FROM_SITE_SETUP\"]\n"
+    "workload: {command: 'echo \"n={{n}} omp=$OMP_NUM_THREADS who=$WHO site_setup=$FROM_SITE_SETUP "
+    "exp_setup=$FROM_EXPERIMENT_SETUP\"'}\n";
+
+}  // namespace
+
+TEST_CASE("a run takes the site's env, setup and results location, the experiment winning") {
+  Sandbox box;
+  const std::string site = write_site(box);
+  box.write("exp.yaml", kExperiment);
+  const auto r = box.sweep({"run", "exp.yaml", "--label", "s", "--site", site});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_FALSE(std::filesystem::exists(box.path("results")));
+  REQUIRE(std::filesystem::exists(box.path("site-results/sweep.db")));
+  // The local run keeps the local launcher: the site's srun is for Slurm runs only.
+  for (const char* n : {"1", "2"}) {
+    const auto out = e2e::shell("cat " + box.path("site-results/s") + "/*/rep0/attempt1/stdout | grep '^n=" + n + " '");
+    CHECK(out.out == std::string("n=") + n + " omp=3 who=experiment site_setup=yes exp_setup=yes\n");
+  }
+  SQLite::Database db(box.path("site-results/sweep.db"), SQLite::OPEN_READONLY);
+  SQLite::Statement q(db, "SELECT value FROM run_provenance WHERE key = 'job.site'");
+  int rows = 0;
+  while (q.executeStep()) {
+    ++rows;
+    CHECK_THAT(q.getColumn(0).getString(), Catch::StartsWith(site + " sha256:"));
+    CHECK(q.getColumn(0).getString().size() == site.size() + 8 + 64);
+  }
+  CHECK(rows == 2);
+  const auto ls = box.sweep({"ls", "--site", site});
+  CHECK_THAT(ls.out, Catch::Contains("s "));  // found in the site's results without --results
+}
+
+TEST_CASE("sweep site shows each effective setting with where it came from") {
+  Sandbox box;
+  const std::string site = write_site(box);
+  box.write("exp.yaml", kExperiment);
+  const auto alone = box.sweep({"site", "--site", site});
+  INFO(alone.out << alone.err);
+  REQUIRE(alone.exit_code == 0);
+  CHECK_THAT(alone.out, Catch::StartsWith("site file: " + site + ", test-lab (chosen by --site)\n"));
+  CHECK_THAT(alone.out, Catch::Contains("interconnects.test-ib") && Catch::Contains("12.5 GB/s, 2 us (our test link)"));
+
+  const auto r = box.sweep({"site", "exp.yaml", "--site", site, "--set", "executor=slurm"});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto line_of = [](const std::string& out, const std::string& name) {
+    const auto at = out.find("\n" + name + " ");
+    if (at == std::string::npos) return std::string("absent");
+    const auto end = out.find('\n', at + 1);
+    std::string l = out.substr(at + 1, end - at - 1);
+    while (l.find("  ") != std::string::npos) l.replace(l.find("  "), 2, " ");
+    return l;
+  };
+  const auto line = [&](const std::string& name) { return line_of(r.out, name); };
+  CHECK(line("executor") == "executor slurm --set executor=slurm");
+  CHECK(line("resources.partition") == "resources.partition gpu site " + site + ":5:24");
+  CHECK(line("workload.launcher") == "workload.launcher srun site " + site + ":6:22");
+  CHECK(line("env.OMP_NUM_THREADS") == "env.OMP_NUM_THREADS 3 site " + site + ":3:24");
+  CHECK(line("env.WHO") == "env.WHO experiment experiment exp.yaml:3:12");
+  CHECK(line("setup[1]") == "setup[1] export FROM_SITE_SETUP=yes site " + site + ":4:10");
+  CHECK(line("setup[2]") == "setup[2] export FROM_EXPERIMENT_SETUP=$FROM_SITE_SETUP experiment exp.yaml:4:10");
+  CHECK(line("results") == "results " + box.path("site-results") + " site " + site + ":8:10");
+
+  // The same experiment on the local executor keeps its default launcher.
+  const auto local = box.sweep({"site", "exp.yaml", "--site", site});
+  CHECK(line_of(local.out, "workload.launcher") == "workload.launcher local default");
+  CHECK(line_of(local.out, "executor") == "executor local default");
+}
+
+TEST_CASE("a broken site file is refused with its place, and nothing is written") {
+  Sandbox box;
+  const std::string site = box.write("site.yaml", "format: 1\nenv: {NCCL_IB_DISABLE: [1]}\n");
+  box.write("exp.yaml", kExperiment);
+  const auto r = box.sweep({"run", "exp.yaml", "--site", site});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err == "sweep: " + site + ":2:24: \"env.NCCL_IB_DISABLE\" must be a single value (string or number), got a list\n");
+  CHECK_FALSE(std::filesystem::exists(box.path("results")));
+  const auto missing = box.sweep({"site", "--site", box.path("nope.yaml")});
+  CHECK(missing.exit_code == 4);
+  CHECK_THAT(missing.err, Catch::Contains("site file \"" + box.path("nope.yaml") + "\" does not exist"));
+}
+
+TEST_CASE("sweep model lists the site's interconnects next to the built-in ones") {
+  Sandbox box;
+  const std::string site = write_site(box);
+  const auto r = box.sweep({"model", "--list-interconnects", "--site", site});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("test-ib") && Catch::Contains("ib-hdr"));
+}
