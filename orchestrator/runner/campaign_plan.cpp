@@ -183,6 +183,7 @@ std::string CampaignPlan::environment(const templating::Variables& vars) const {
   for (std::size_t i = 0; i < env_.size(); ++i)
     e.env.emplace_back(experiment_.env[i].name, env_[i].render(vars, templating::Escape::none));
   for (const templating::Template& t : setup_) e.setup.push_back(t.render(vars, templating::Escape::shell));
+  e.site = experiment_.site;
   return environment_block(e);
 }
 

@@ -58,6 +58,7 @@ std::string environment_block(const JobEnvironment& environment) {
     for (const std::string& line : environment.setup) out += " " + templating::shell_quote(line);
     out += " > provenance/setup\n";
   }
+  if (!environment.site.empty()) out += "printf '%s\\n' " + templating::shell_quote(environment.site) + " > provenance/site\n";
   return out;
 }
 

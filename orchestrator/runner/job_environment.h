@@ -13,7 +13,8 @@
 //   - Then every variable is exported, in order, as one shell-quoted word (values are literal).
 //   - Last, ./provenance/ receives env_set (NAME=value of each variable as the workload sees it), setup
 //     (the rendered lines), modules (one loaded module per line, from $LOADEDMODULES) and python (the
-//     python3 on PATH and its version). Empty files are removed.
+//     python3 on PATH and its version), and site (the site file applied, with its SHA-256) when there
+//     is one. Empty files are removed.
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +24,7 @@ namespace sweep::runner {
 struct JobEnvironment {
   std::vector<std::pair<std::string, std::string>> env;  // name, rendered value; names distinct
   std::vector<std::string> setup;                        // rendered shell lines
+  std::string site;                                      // the site file applied ("" = none)
 };
 
 /// The shell text described above.

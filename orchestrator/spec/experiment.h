@@ -152,6 +152,8 @@ struct Experiment {
   std::vector<EnvVar> env;
   /// Run in this order before the workload (a site's lines first, then the experiment's).
   std::vector<SetupLine> setup;
+  /// The site file applied (spec/site.h) as "PATH sha256:HEX", recorded with every run; "" when none.
+  std::string site;
   Success success;
   std::string executor = "local";
   SourceLocation executor_where;  // no file: not given (the default, or the site's)

@@ -8,6 +8,7 @@
 
 #include "spec/load_sections.h"
 #include "spec/site.h"
+#include "util/sha256.h"
 
 namespace sweep::spec {
 namespace {
@@ -134,6 +135,7 @@ Site find_site(const SiteLookup& lookup) {
 
 void apply_site(const Site& site, Experiment& exp) {
   if (site.path.empty()) return;
+  exp.site = fmt::format("{} sha256:{}", site.path, sha256_hex(site.text));
   if (site.executor && exp.executor_where.file.empty()) {
     exp.executor = site.executor->value;
     exp.executor_where = site.executor->where;
