@@ -47,6 +47,7 @@ void add_report(CLI::App& sub, Action& action) {
       const store::Store db(o->paths.db());
       if (!o->spec_file.empty()) o->request.spec = spec::load_report_file(o->spec_file);
       o->request.figures = !o->no_figures;
+      o->request.interconnects = o->paths.site().interconnects;
       if (!o->history.prefix.empty()) {
         o->request.history = o->history;
         o->request.history->until = o->label;

@@ -90,7 +90,8 @@ NightlyResult run_nightly(const NightlyOptions& o) {
     return finish(n, Outcome::pending, fmt::format("{} of {} runs still queued; the next call collects them", s.unfinished, s.planned));
 
   store::Store db(o.run.db_path);
-  report::ReportRequest request{{}, std::nullopt, o.figures, report::HistoryRequest{kPrefix, kDatePattern, n.label, o.history_nights, o.metrics}, ""};
+  report::ReportRequest request{{}, std::nullopt, o.figures, report::HistoryRequest{kPrefix, kDatePattern, n.label, o.history_nights, o.metrics}, "",
+                                 o.run.site.interconnects};
   const auto written = report::write_report(db, n.label, request, o.reports_dir);
   if (s.failed > 0) return finish(n, Outcome::failed, fmt::format("{} of {} runs failed (report: {})", s.failed, s.planned, written.dir));
 

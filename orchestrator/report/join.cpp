@@ -63,7 +63,8 @@ void carry_metrics(const std::vector<PointResult>& here, std::vector<PointResult
 }
 
 std::optional<JoinedParts> joined_parts(const store::Store& db, const std::vector<PointResult>& here,
-                                        const spec::ReportJoin& join, const std::string& label, bool figures) {
+                                        const spec::ReportJoin& join, const std::string& label, bool figures,
+                                        const std::vector<model::Interconnect>& interconnects) {
   JoinedParts parts;
   parts.label = label;
   if (parts.label.empty()) {
@@ -74,7 +75,7 @@ std::optional<JoinedParts> joined_parts(const store::Store& db, const std::vecto
   const CampaignData data = load_campaign(db, parts.label);
   std::vector<PointResult> there = point_results(data);
   carry_metrics(here, there, join);
-  add_predictions(there, join.model);
+  add_predictions(there, join.model, interconnects);
   for (const auto& t : join.tables)
     for (auto& built : build_declared(there, t)) parts.tables.push_back(std::move(built));
   if (figures)

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "model/interconnect.h"
 #include "report/campaign_data.h"
 #include "report/figure.h"
 #include "report/table.h"
@@ -34,8 +35,10 @@ struct JoinedParts {
 
 /// Joins the campaign labelled `label` (Error(not_found) when there is none) or, with `label` empty,
 /// the latest campaign of `join.experiment`; nullopt when the database has none. Carries the metrics,
-/// evaluates the join's model and builds its tables (and figures, when `figures`).
+/// evaluates the join's model (with the site's `interconnects` added) and builds its tables (and
+/// figures, when `figures`).
 std::optional<JoinedParts> joined_parts(const store::Store& db, const std::vector<PointResult>& here,
-                                        const spec::ReportJoin& join, const std::string& label, bool figures);
+                                        const spec::ReportJoin& join, const std::string& label, bool figures,
+                                        const std::vector<model::Interconnect>& interconnects = {});
 
 }  // namespace sweep::report

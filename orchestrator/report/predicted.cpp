@@ -112,7 +112,7 @@ struct Context {
   Names names;
   std::array<Input, kDefaults.size()> inputs;
   std::optional<Input> bandwidth, latency_us, allreduce;
-  std::vector<model::Interconnect> interconnects = model::merge_interconnects({});
+  std::vector<model::Interconnect> interconnects;
 
   double dtype_bytes(const std::string& dtype, const PointResult& r) const {
     const std::string text = text_at(dtype, r);
@@ -132,8 +132,9 @@ struct Context {
   }
 };
 
-Context make_context(const std::vector<PointResult>& results, const ReportModel& m) {
-  Context c{m, {param_info(results).all, metric_names(results)}, {}, {}, {}, {}};
+Context make_context(const std::vector<PointResult>& results, const ReportModel& m,
+                     const std::vector<model::Interconnect>& extra) {
+  Context c{m, {param_info(results).all, metric_names(results)}, {}, {}, {}, {}, model::merge_interconnects(extra)};
   for (const auto& name : c.names.metrics)
     if (name.starts_with(spec::kPredictedPrefix))
       fail_at(m.at, fmt::format("the campaign has a metric \"{}\"; names beginning \"{}\" are the model's", name,
@@ -234,10 +235,11 @@ std::optional<Predictions> predict_at(const Context& c, const PointResult& point
 
 }  // namespace
 
-void add_predictions(std::vector<PointResult>& results, const spec::ReportModel& model) {
+void add_predictions(std::vector<PointResult>& results, const spec::ReportModel& model,
+                     const std::vector<model::Interconnect>& interconnects) {
   if (!model.declared || results.empty()) return;
   const auto bases = at_location(model.at, [&] { return baseline_indices(results, model.baseline); });
-  const Context c = make_context(results, model);
+  const Context c = make_context(results, model, interconnects);
   std::vector<std::optional<Predictions>> predictions(results.size());
   for (std::size_t i = 0; i < results.size(); ++i)
     if (bases[i]) predictions[i] = predict_at(c, results[i], results[*bases[i]]);

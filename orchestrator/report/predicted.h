@@ -17,6 +17,7 @@
 // Points without a baseline, or lacking an input, get none.
 #include <vector>
 
+#include "model/interconnect.h"
 #include "report/campaign_data.h"
 #include "spec/report_spec.h"
 
@@ -25,6 +26,8 @@ namespace sweep::report {
 /// Adds the predictions of `model` to `results` (all points of the campaign, so that baselines are
 /// found). Error(invalid_experiment) at the model's (or the input's) file:line:column for a name the
 /// campaign lacks, an unknown interconnect or dtype, or a campaign metric already named "model:...".
-void add_predictions(std::vector<PointResult>& results, const spec::ReportModel& model);
+/// `interconnects` (the site file's) are added to the built-in table, replacing built-ins of their name.
+void add_predictions(std::vector<PointResult>& results, const spec::ReportModel& model,
+                     const std::vector<model::Interconnect>& interconnects = {});
 
 }  // namespace sweep::report

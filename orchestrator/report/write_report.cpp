@@ -73,7 +73,7 @@ struct Parts {
 void add_join(const store::Store& db, const std::vector<PointResult>& results, const ReportRequest& request,
               const spec::ReportSpec& spec, Parts& parts) {
   if (!spec.join) return;
-  auto joined = joined_parts(db, results, *spec.join, request.join, request.figures);
+  auto joined = joined_parts(db, results, *spec.join, request.join, request.figures, request.interconnects);
   if (!joined) {
     parts.notes.push_back(fmt::format("no campaign of experiment \"{}\" to join (report.join at {}): its tables and "
                                       "figures are left out; run it, or name one with --join LABEL",
@@ -140,7 +140,7 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
   const spec::ReportSpec spec =
       request.spec ? *request.spec : spec::report_of_experiment(data.campaign.spec_text, data.campaign.spec_path);
   std::vector<PointResult> results = point_results(data);
-  add_predictions(results, spec.model);
+  add_predictions(results, spec.model, request.interconnects);
   Parts parts{all_tables(results, request, spec), {}, {}};
   if (request.figures)
     for (const auto& g : spec.figures) parts.figures.push_back(build_figure(results, g, label));

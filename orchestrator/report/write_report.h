@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "model/interconnect.h"
 #include "report/history.h"
 #include "report/table.h"
 #include "spec/report_spec.h"
@@ -25,6 +26,8 @@ struct ReportRequest {
   std::optional<HistoryRequest> history;
   /// The campaign the report's `join` reads (report/join.h); "" = the latest of its experiment.
   std::string join;
+  /// Interconnects of the site file, for the model's links (report/predicted.h).
+  std::vector<model::Interconnect> interconnects;
 };
 
 struct ReportOutput {

@@ -95,6 +95,23 @@ TEST_CASE("report model: the measured all-reduce replaces the alpha-beta estimat
   CHECK(metric(results[1], "model:comm_time").summary.mean == Approx(132.96));
 }
 
+TEST_CASE("report model: a site's interconnect is a link like the built-in ones, and replaces one of its name") {
+  const auto d = seed_campaign();
+  std::string yaml = kSeedModel;
+  yaml.replace(yaml.find("link: ib-hdr"), 12, "link: lab-ib");
+  auto results = point_results(d);
+  CHECK_THROWS_WITH(add_predictions(results, spec_of(yaml).model), Catch::Contains("\"lab-ib\" is not an interconnect"));
+  // Half of HDR's 25 GB/s doubles the transfer: 2 x 125.6 s instead of 125.6 s after 249.19 s of compute.
+  model::Interconnect lab{"lab-ib", "our link", 12.5, 0.6, "site"};
+  results = point_results(d);
+  add_predictions(results, spec_of(yaml).model, {lab});
+  CHECK(metric(results[1], "model:epoch_time").summary.mean == Approx(249.19 + 2 * 125.6).margin(0.2));
+  lab.name = "ib-hdr";
+  results = point_results(d);
+  add_predictions(results, spec_of(kSeedModel).model, {lab});
+  CHECK(metric(results[1], "model:epoch_time").summary.mean == Approx(249.19 + 2 * 125.6).margin(0.2));
+}
+
 TEST_CASE("report model: a wider epoch counts as more work than the single-GPU one") {
   // Weak scaling as trainbench runs it: the same steps of the same per-rank batch on 2 ranks is twice
   // the single-GPU work, so the compute part stays at the single-GPU epoch.
