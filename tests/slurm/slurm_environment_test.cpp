@@ -10,6 +10,7 @@
 #include <sstream>
 #include <vector>
 
+#include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
 
 #include "slurm/slurm_harness.h"
@@ -193,6 +194,46 @@ TEST_CASE("setup loads an Lmod module and both nodes' tasks run its program") {
         std::vector<std::string>{"mytool 1.0 on n1" + home, "mytool 1.0 on n2" + home});
   CHECK(count_line(provenance(box, id, "job.modules"), "mytool/1.0") == 1);
   CHECK(provenance(box, id, "job.setup") == "module use " + box.path("modules") + "\nmodule load mytool/1.0");
+}
+
+TEST_CASE("a site file turns a plain experiment into a Slurm campaign of the site") {
+  slurm_conf();
+  require_lmod();
+  e2e::Sandbox box;
+  const std::string L = unique_label(box, "t");
+  write_mytool_module(box);
+  // Everything cluster-specific is in the site file; the experiment names only its own matrix and sizes.
+  const std::string site = box.write("site.yaml", "format: 1\nname: dev-cluster\nexecutor: slurm\n"
+                                                  "resources: {partition: debug, account: lab42, qos: normal, time: 5}\n"
+                                                  "workload: {launcher: srun}\n"
+                                                  "env: {SITE_VAR: from-site}\n"
+                                                  "setup: [\"module use " + box.path("modules") + "\", \"module load mytool/1.0\"]\n"
+                                                  "results: " + box.path("lab-results") + "\n");
+  box.write("plain.yaml", "name: plain\nmatrix: {n: [1]}\nresources: {nodes: 2, ntasks-per-node: 1}\n"
+                          "workload: {command: 'sh -c \"mytool; echo SITE_VAR=$SITE_VAR\"'}\n");
+  const auto r = box.sweep({"run", "plain.yaml", "--label", L, "--poll-max", "1", "--site", site});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  SQLite::Database db(box.path("lab-results/sweep.db"), SQLite::OPEN_READONLY);
+  const auto value = [&](const std::string& sql) {
+    SQLite::Statement q(db, sql);
+    return q.executeStep() ? q.getColumn(0).getString() : std::string();
+  };
+  CHECK(value("SELECT executor FROM campaigns") == "slurm");
+  const std::string dir = value("SELECT run_dir FROM runs");
+  const std::string out = e2e::read_file(dir + "/stdout");
+  INFO(out << e2e::read_file(dir + "/stderr"));
+  const std::string home = " home=" + box.path("mytool-home");
+  // The site's srun started a task on each node, after the site's setup loaded the module.
+  CHECK(lines_starting(out, "mytool ") == std::vector<std::string>{"mytool 1.0 on n1" + home, "mytool 1.0 on n2" + home});
+  CHECK(count_line(out, "SITE_VAR=from-site") == 2);
+  const std::string job = value("SELECT value FROM run_provenance WHERE key = 'job.scontrol_show_job'");
+  CHECK_THAT(job, Catch::Contains("Partition=debug") && Catch::Contains("Account=lab42") && Catch::Contains("NumNodes=2"));
+  // Without accounting (the dev cluster's default) slurmctld drops the QOS, so it is checked where sbatch got it.
+  const auto array = e2e::shell("cat " + box.path("lab-results/" + L) + "/.submissions/*/array.sh");
+  CHECK_THAT(array.out, Catch::Contains("\n#SBATCH --qos=normal\n") && Catch::Contains("\n#SBATCH --partition=debug\n") &&
+                            Catch::Contains("\n#SBATCH --account=lab42\n") && Catch::Contains("\n#SBATCH --time=5\n"));
+  CHECK_THAT(value("SELECT value FROM run_provenance WHERE key = 'job.site'"), Catch::StartsWith(site + " sha256:"));
 }
 
 TEST_CASE("a failing module load fails as setup and is retried, the workload never runs") {
