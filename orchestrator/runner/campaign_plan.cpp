@@ -40,11 +40,7 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
   auto script_names = with_run_variables(schema_.names);
   script_names.insert(script_names.end(), {"command", "environment"});
   job_script_.check_names(script_names);
-  for (const spec::EnvVar& e : experiment_.env) env_.emplace_back(e.value, e.where);
-  for (const spec::SetupLine& l : experiment_.setup) setup_.emplace_back(l.text, l.where);
-  for (const auto* list : {&env_, &setup_})
-    for (const templating::Template& t : *list) t.check_names(with_run_variables(schema_.names));
-  check_environment_slot(fmt::format("{}/{}/run.sh.mustache", template_dir, experiment_.executor));
+  compile_environment(fmt::format("{}/{}/run.sh.mustache", template_dir, experiment_.executor));
   for (const spec::Resource& r : experiment_.resources) {
     templating::Template t(r.value, r.where);
     t.check_names(schema_.names);
@@ -168,7 +164,11 @@ void CampaignPlan::check_layout(const matrix::Point& point, const spec::Workload
                         join(factors, " x "), product, given, ranks, describe(point)));
 }
 
-void CampaignPlan::check_environment_slot(const std::string& template_path) const {
+void CampaignPlan::compile_environment(const std::string& template_path) {
+  for (const spec::EnvVar& e : experiment_.env) env_.emplace_back(e.value, e.where);
+  for (const spec::SetupLine& l : experiment_.setup) setup_.emplace_back(l.text, l.where);
+  for (const auto* list : {&env_, &setup_})
+    for (const templating::Template& t : *list) t.check_names(with_run_variables(schema_.names));
   if (experiment_.env.empty() && experiment_.setup.empty()) return;
   const auto& names = job_script_.names();
   if (std::find(names.begin(), names.end(), "environment") != names.end()) return;

@@ -74,9 +74,9 @@ class CampaignPlan {
 
   /// The `env` and `setup` of the experiment rendered for one run (runner/job_environment.h).
   std::string environment(const templating::Variables& vars) const;
-  /// Error(invalid_experiment) when the experiment sets env or setup but the job-script template has no
-  /// {{{environment}}} to put them in.
-  void check_environment_slot(const std::string& template_path) const;
+  /// Compiles `env` and `setup`; Error(invalid_experiment) for an undefined variable in them, or when
+  /// the experiment sets either but the job-script template has no {{{environment}}} to put them in.
+  void compile_environment(const std::string& template_path);
 
   spec::Experiment experiment_;
   matrix::Schema schema_;

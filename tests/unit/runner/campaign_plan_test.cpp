@@ -132,3 +132,27 @@ TEST_CASE("trainbench's dp x tp x pp must equal the ranks the resources give, at
   }
   CHECK_THROWS_WITH(plan("{ntasks: 2}", "{dp: \"{{dp}}\", pp: 0}"), Catch::Contains("trainbench --pp must be a positive integer, got \"0\""));
 }
+
+TEST_CASE("env and setup are rendered per point into the job script's environment slot") {
+  TempDir dir;
+  const std::string dir_with_slot = template_dir(dir, "{{{environment}}}\n{{{command}}}\n");
+  const auto with_env = spec::load_text("name: t\nmatrix:\n  model: [gpt2, \"it's\"]\nworkload: {command: run}\n"
+                                        "env: {MODEL: \"{{model}} x\"}\nsetup: [\"cd {{model}}\"]\n",
+                                        "t.yaml");
+  runner::CampaignPlan plan(with_env, dir_with_slot);
+  const auto& p = plan.points()[1];
+  const std::string script = plan.render_script(p, {"c", 1, 0, 1, "/r"});
+  CHECK_THAT(script, Catch::Contains("export MODEL='it'\\''s x'\n"));
+  CHECK_THAT(script, Catch::Contains("{ cd 'it'\\''s'\n} >> setup.log 2>&1 || sweep_setup_failed 1 $? 'cd '\\''it'\\''\\'\\'''\\''s'\\'''\n"));
+  CHECK(script.find("export MODEL") < script.find("\nrun\n"));
+
+  TempDir other;
+  const std::string no_slot = template_dir(other, "{{{command}}}\n");
+  CHECK_THROWS_WITH(runner::CampaignPlan(with_env, no_slot),
+                    Catch::StartsWith("t.yaml:5:15: the job-script template " + no_slot +
+                                      "/local/run.sh.mustache has no {{{environment}}}"));
+  CHECK_NOTHROW(runner::CampaignPlan(experiment("run"), no_slot));  // nothing to put there: no error
+
+  const auto undefined = spec::load_text("name: t\nmatrix: {n: [1]}\nworkload: {command: run}\nenv: {X: \"{{m}}\"}\n", "t.yaml");
+  CHECK_THROWS_WITH(runner::CampaignPlan(undefined, dir_with_slot), Catch::StartsWith("t.yaml:4:11: unknown template variable \"m\""));
+}
