@@ -11,13 +11,26 @@ namespace {
 bool truthy(const std::string& v) { return v == "true" || v == "yes" || v == "1"; }
 bool falsy(const std::string& v) { return v == "false" || v == "no" || v == "0" || v.empty(); }
 
+/// Whether entry `i` gives way to a later entry of the same key (see sbatch_options).
+bool overridden(const std::vector<std::pair<const spec::Resource*, std::string>>& rendered, std::size_t i,
+                 spec::ResourceKey::Kind kind) {
+  if (kind == spec::ResourceKey::Kind::list) return false;
+  for (std::size_t j = i + 1; j < rendered.size(); ++j)
+    if (rendered[j].first->key == rendered[i].first->key &&
+        !(kind == spec::ResourceKey::Kind::optional && rendered[j].second.empty()))
+      return true;
+  return false;
+}
+
 }  // namespace
 
 std::vector<std::string> sbatch_options(const std::vector<std::pair<const spec::Resource*, std::string>>& rendered) {
   std::vector<std::string> out;
-  for (const auto& [resource, value] : rendered) {
+  for (std::size_t i = 0; i < rendered.size(); ++i) {
+    const auto& [resource, value] = rendered[i];
     const spec::ResourceKey* key = spec::find_resource_key(resource->key);
     if (!key) throw Error(ErrorKind::internal, "unknown resource " + resource->key);
+    if (overridden(rendered, i, key->kind)) continue;
     switch (key->kind) {
       case spec::ResourceKey::Kind::flag:
         if (truthy(value)) out.emplace_back(key->option);

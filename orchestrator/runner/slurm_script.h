@@ -16,8 +16,10 @@ inline constexpr std::array<std::string_view, 8> kArrayVariables{
     "campaign", "submission", "job_name", "tag", "array", "submission_dir", "tasks_file", "sbatch_options"};
 
 /// `#SBATCH` option words for resources whose values have been rendered for one point, in file order.
-/// Throws Error(invalid_experiment) at the resource for a value that rendered empty or with
-/// whitespace, or a flag that is not a boolean.
+/// A key given more than once (a site's value, then the experiment's: spec/site.h) takes its last
+/// value, or for an optional key its last non-empty one, so that an experiment's empty partition or
+/// account leaves the site's in place; `extra` items are all kept. Throws Error(invalid_experiment) at
+/// the resource for a value that rendered empty or with whitespace, or a flag that is not a boolean.
 std::vector<std::string> sbatch_options(const std::vector<std::pair<const spec::Resource*, std::string>>& rendered);
 
 /// Slurm's --array value for task ids 0..count-1 with an optional throttle: "0-11%2".

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "spec/load_sections.h"
+#include "spec/resources.h"
 #include "spec/site.h"
 #include "util/sha256.h"
 
@@ -144,7 +145,10 @@ void apply_site(const Site& site, Experiment& exp) {
   for (const Resource& r : site.resources) {
     const bool set_by_experiment = std::any_of(exp.resources.begin(), exp.resources.end(),
                                                [&](const Resource& e) { return e.key == r.key; });
-    if (r.key == "extra" || !set_by_experiment) resources.push_back(r);
+    // An optional key stays under the experiment's: where the experiment's renders empty, the site's
+    // applies (runner/slurm_script.h).
+    const bool optional = find_resource_key(r.key)->kind == ResourceKey::Kind::optional;
+    if (r.key == "extra" || optional || !set_by_experiment) resources.push_back(r);
   }
   const bool experiment_time = std::any_of(exp.resources.begin(), exp.resources.end(),
                                            [](const Resource& e) { return e.key == "time"; });

@@ -1,6 +1,8 @@
 // `sweep site`'s view: every setting a site or an experiment gives, with where its value came from.
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include "spec/site.h"
 
 namespace sweep::spec {
@@ -19,6 +21,24 @@ void add(std::vector<Setting>& out, std::string name, std::string value, const S
   out.push_back({std::move(name), std::move(value), origin_of(where, site, exp)});
 }
 
+/// The resources in order; a key given again later (a site's optional key under the experiment's) is
+/// listed after them, saying when it applies.
+void add_resources(std::vector<Setting>& out, const std::vector<Resource>& resources, const Site& site,
+                   const Experiment* exp) {
+  std::vector<const Resource*> fallbacks;
+  for (std::size_t i = 0; i < resources.size(); ++i) {
+    const Resource& r = resources[i];
+    const bool again = r.key != "extra" && std::any_of(resources.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                                                       resources.end(), [&](const Resource& o) { return o.key == r.key; });
+    if (again) fallbacks.push_back(&r);
+    else add(out, "resources." + r.key, r.value, r.where, site, exp);
+  }
+  for (const Resource* r : fallbacks) {
+    add(out, "resources." + r->key, r->value, r->where, site, exp);
+    out.back().origin += " (where the experiment's renders empty)";
+  }
+}
+
 std::string interconnect_text(const model::Interconnect& i) {
   const std::string latency = i.latency_us ? fmt::format(", {} us", *i.latency_us) : "";
   return fmt::format("{} GB/s{} ({})", i.bandwidth, latency, i.label);
@@ -31,7 +51,7 @@ std::vector<Setting> effective_settings(const Site& site, const Experiment* exp)
   const SourceLocation none;
   if (exp) {
     add(out, "executor", exp->executor, exp->executor_where, site, exp);
-    for (const Resource& r : exp->resources) add(out, "resources." + r.key, r.value, r.where, site, exp);
+    add_resources(out, exp->resources, site, exp);
     for (std::size_t i = 0; i < exp->workloads.size(); ++i) {
       const Workload& w = exp->workloads[i];
       const std::string prefix = exp->workloads.size() > 1 ? fmt::format("workload[{}].", i) : "workload.";

@@ -209,7 +209,9 @@ TEST_CASE("a site file turns a plain experiment into a Slurm campaign of the sit
                                                   "env: {SITE_VAR: from-site}\n"
                                                   "setup: [\"module use " + box.path("modules") + "\", \"module load mytool/1.0\"]\n"
                                                   "results: " + box.path("lab-results") + "\n");
-  box.write("plain.yaml", "name: plain\nmatrix: {n: [1]}\nresources: {nodes: 2, ntasks-per-node: 1}\n"
+  // account: '' leaves the account to the site, as the bundled studies' partition and account do.
+  box.write("plain.yaml", "name: plain\nmatrix: {n: [1], account: ['']}\n"
+                          "resources: {nodes: 2, ntasks-per-node: 1, account: \"{{account}}\"}\n"
                           "workload: {command: 'sh -c \"mytool; echo SITE_VAR=$SITE_VAR\"'}\n");
   const auto r = box.sweep({"run", "plain.yaml", "--label", L, "--poll-max", "1", "--site", site});
   INFO(r.out << r.err);

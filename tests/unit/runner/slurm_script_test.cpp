@@ -81,6 +81,14 @@ TEST_CASE("launchers contribute only the words before the command") {
   CHECK_THROWS_AS(launch_prefix(w), Error);
 }
 
+TEST_CASE("a key given twice takes the last value, an optional one its last non-empty value") {
+  // As a site file's resources come before the experiment's (spec/site.h).
+  const std::vector<spec::Resource> rs{res("partition", "x"), res("account", "x"), res("time", "x"), res("extra", "x"),
+                                       res("partition", "x"), res("account", "x"), res("time", "x"), res("extra", "x")};
+  CHECK(options_of(rs, {"gpu", "lab", "30", "--a", "", "mine", "5", "--b"}) ==
+        std::vector<std::string>{"--partition=gpu", "--a", "--account=mine", "--time=5", "--b"});
+}
+
 TEST_CASE("torchrun-env's tasks export LOCAL_WORLD_SIZE from their node's entry of the step's task counts") {
   spec::Workload w;
   w.launcher = "torchrun-env";

@@ -115,8 +115,9 @@ TEST_CASE("the experiment wins over the site, and --set over both") {
   CHECK(e.executor == "slurm");
   std::vector<std::string> resources;
   for (const Resource& r : e.resources) resources.push_back(r.key + "=" + r.value);
-  CHECK(resources == std::vector<std::string>{"partition=gpu", "time=30", "extra=--signal=USR1@60", "account=mine",
-                                              "nodes=2", "extra=--comment=x"});
+  // account is optional: the site's stays before the experiment's, which wins unless it renders empty.
+  CHECK(resources == std::vector<std::string>{"partition=gpu", "account=lab42", "time=30", "extra=--signal=USR1@60",
+                                              "account=mine", "nodes=2", "extra=--comment=x"});
   CHECK(e.timeout_s == 1800);
   CHECK(e.workloads[0].launcher == "srun");
   CHECK(e.workloads[0].mpi == "pmix");
@@ -135,6 +136,10 @@ TEST_CASE("the experiment wins over the site, and --set over both") {
   };
   CHECK(origin("executor") == "site " + dir.file("site.yaml") + ":3:11");
   CHECK(origin("resources.account") == "experiment x.yaml:4:22");
+  CHECK(std::count_if(settings.begin(), settings.end(), [&](const Setting& s) {
+          return s.name == "resources.account" && s.value == "lab42" &&
+                 s.origin == "site " + dir.file("site.yaml") + ":4:38 (where the experiment's renders empty)";
+        }) == 1);
   CHECK(origin("env.OMP_NUM_THREADS") == "experiment x.yaml:5:24");
   CHECK_THAT(origin("env.NCCL_SOCKET_IFNAME"), Catch::StartsWith("site "));
   CHECK_THAT(origin("workload.launcher"), Catch::StartsWith("site "));
