@@ -36,6 +36,10 @@ void read_derived(const Field& f, const Source& src, LoadState& st);  // after m
 void read_workload(const Field& f, const Source& src, LoadState& st);
 void read_resources(const Field& f, const Source& src, LoadState& st);
 void read_executor(const Field& f, const Source& src, LoadState& st);
+/// A launcher's name, checked against the launcher table (also read by the site).
+std::string read_launcher(const Field& f, const Source& src);
+/// An srun MPI plugin name such as pmix (also read by the site).
+std::string read_mpi(const Field& f, const Source& src);
 
 // load_environment.cpp
 void read_env(const Field& f, const Source& src, LoadState& st);

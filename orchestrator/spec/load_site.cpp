@@ -14,8 +14,6 @@
 namespace sweep::spec {
 namespace {
 
-constexpr std::array<std::string_view, 4> kSiteLaunchers{"local", "srun", "mpirun", "torchrun-env"};
-
 void site_format(const Field& f, const Source& src, Site&) {
   integer_in(f, src, kSiteFormatVersion, kSiteFormatVersion, "1 (the only version of the site format)");
 }
@@ -41,17 +39,8 @@ void site_workload(const Field& f, const Source& src, Site& site) {
   const std::vector<Field> fields = map_fields(f, src);
   constexpr std::array<std::string_view, 2> kKeys{"launcher", "mpi"};
   check_keys(fields, kKeys, src);
-  if (const Field* l = find_field(fields, "launcher")) {
-    check_in_table(*l, src, kSiteLaunchers, "launcher");
-    site.launcher = SiteValue{l->value.Scalar(), location(*l, src)};
-  }
-  if (const Field* m = find_field(fields, "mpi")) {
-    const std::string mpi = scalar_text(*m, src, "an srun MPI plugin name such as pmix");
-    if (mpi.empty() ||
-        !std::all_of(mpi.begin(), mpi.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
-      fail_expected(*m, src, "an srun MPI plugin name such as pmix");
-    site.mpi = SiteValue{mpi, location(*m, src)};
-  }
+  if (const Field* l = find_field(fields, "launcher")) site.launcher = SiteValue{read_launcher(*l, src), location(*l, src)};
+  if (const Field* m = find_field(fields, "mpi")) site.mpi = SiteValue{read_mpi(*m, src), location(*m, src)};
 }
 
 void site_env(const Field& f, const Source& src, Site& site) { site.env = read_env_map(f, src); }

@@ -141,6 +141,19 @@ void check_in_table(const Field& f, const Source& src, std::span<const std::stri
           fmt::format("unknown {} \"{}\" (available: {}){}", what, name, join(names, ", "), did_you_mean(name, names)));
 }
 
+std::string read_launcher(const Field& f, const Source& src) {
+  check_in_table(f, src, kLaunchers, "launcher");
+  return f.value.Scalar();
+}
+
+std::string read_mpi(const Field& f, const Source& src) {
+  std::string mpi = scalar_text(f, src, "an srun MPI plugin name such as pmix");
+  if (mpi.empty() ||
+      !std::all_of(mpi.begin(), mpi.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
+    fail_expected(f, src, "an srun MPI plugin name such as pmix");
+  return mpi;
+}
+
 namespace {
 
 /// `when: "expression"` of a list entry, bound to the parameters and derived values (workload is read
@@ -171,17 +184,14 @@ Workload read_one_workload(const Field& f, const Source& src, const LoadState& s
   if (bundled) read_bundled(*bundled, args, src, w);
   else read_command(*command, src, w);
   if (const Field* launcher = find_field(fields, "launcher")) {
-    check_in_table(*launcher, src, kLaunchers, "launcher");
-    w.launcher = launcher->value.Scalar();
+    w.launcher = read_launcher(*launcher, src);
     w.launcher_where = location(*launcher, src);
   }
   if (const Field* mpi = find_field(fields, "mpi")) {
-    w.mpi = scalar_text(*mpi, src, "an srun MPI plugin name such as pmix");
     if (w.launcher != "srun" && w.launcher != "torchrun-env")
       fail_at(location(mpi->key, src),
               fmt::format("\"{}.mpi\" needs launcher srun or torchrun-env (it becomes srun --mpi)", name));
-    if (!std::all_of(w.mpi.begin(), w.mpi.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
-      fail_expected(*mpi, src, "an srun MPI plugin name such as pmix");
+    w.mpi = read_mpi(*mpi, src);
   }
   if (const Field* when = find_field(fields, "when")) read_when(*when, src, st, w);
   return w;
