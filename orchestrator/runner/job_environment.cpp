@@ -29,7 +29,8 @@ constexpr const char* kRecordFunction = R"sh(sweep_record_environment() {
   for v in "$@"; do printf '%s=%s\n' "$v" "${!v}"; done > provenance/env_set
   printf '%s\n' "${LOADEDMODULES:-}" | tr ':' '\n' | sed '/^$/d' > provenance/modules
   if py=$(command -v python3 || command -v python); then
-    printf '%s %s\n' "$py" "$("$py" -c 'import sys; print(sys.version.split()[0])' 2> /dev/null)" > provenance/python
+    "$py" -c 'import sys; print(sys.executable, sys.version.split()[0])' > provenance/python 2> /dev/null ||
+      printf '%s\n' "$py" > provenance/python
   fi
   find provenance -maxdepth 1 -type f -empty -delete
 }

@@ -13,7 +13,7 @@
 //   - Then every variable is exported, in order, as one shell-quoted word (values are literal).
 //   - Last, ./provenance/ receives env_set (NAME=value of each variable as the workload sees it), setup
 //     (the rendered lines), modules (one loaded module per line, from $LOADEDMODULES) and python (the
-//     python3 on PATH and its version), and site (the site file applied, with its SHA-256) when there
+//     interpreter that python3 on PATH runs, as its sys.executable, and its version), and site (the site file applied, with its SHA-256) when there
 //     is one. Empty files are removed.
 #include <string>
 #include <utility>
