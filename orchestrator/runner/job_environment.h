@@ -12,9 +12,9 @@
 //     and exits with the line's status; runner/ingest classifies the run as failure class "setup".
 //   - Then every variable is exported, in order, as one shell-quoted word (values are literal).
 //   - Last, ./provenance/ receives env_set (NAME=value of each variable as the workload sees it), setup
-//     (the rendered lines), modules (one loaded module per line, from $LOADEDMODULES) and python (the
-//     interpreter that python3 on PATH runs, as its sys.executable, and its version), and site (the site file applied, with its SHA-256) when there
-//     is one. Empty files are removed.
+//     (the rendered lines), modules (one loaded module per line, from $LOADEDMODULES), python (the
+//     interpreter that python3 on PATH runs, as its sys.executable, and its version) and, when a site
+//     file applies, site (its path and SHA-256). Empty files are removed.
 #include <string>
 #include <utility>
 #include <vector>
