@@ -54,31 +54,26 @@ void SlurmDriver::sleep_interruptibly(double seconds) const {
 
 // --- reconciliation -------------------------------------------------------------------------------
 
-/// Looks for the array of a submission whose sbatch never answered (the controller died, or sbatch
-/// failed transiently). Returns true once the question is settled (adopted or abandoned), false when
-/// Slurm cannot be asked right now or an sbatch of the submission is still running.
-bool SlurmDriver::confirm_submission(store::SubmissionRecord& sub) {
-  // sbatch runs in the submission's directory: one left there by a killed controller may still reach
-  // Slurm, so nothing is settled while it runs (else the runs would be submitted twice).
-  if (slurm::Client::submitting_in(sub.dir)) return false;
-  const auto live = client_.jobs();
-  if (!live) return false;
+/// Settles a submission whose sbatch never answered (the controller died, or sbatch failed
+/// transiently) from `live`, this user's jobs with its name: adopted when Slurm has its array,
+/// abandoned when neither slurmctld nor the jobcomp file knows it. The caller first makes sure that no
+/// sbatch of the submission still runs (Client::submitting_in), else the runs would be submitted twice.
+void SlurmDriver::settle_submission(store::SubmissionRecord& sub, const std::vector<slurm::JobRecord>& live) {
   const std::string name = job_name(sub.id);
   std::string found;
-  for (const auto& j : *live)
+  for (const auto& j : live)
     if (j.name == name) found = j.array_job_id.empty() ? j.job_id : j.array_job_id;
   if (found.empty())
     for (const auto& j : client_.completions())
       if (j.name == name) found = j.array_job_id.empty() ? j.job_id : j.array_job_id;
   if (found.empty()) {
     abandon_submission(sub, "sbatch never confirmed it and Slurm has no job named " + name);
-    return true;
+    return;
   }
   db_.mark_submitted(sub.id, found, iso8601(clock_.wall()));
   sub.state = "submitted";
   sub.job_id = found;
   track(sub);
-  return true;
 }
 
 void SlurmDriver::abandon_submission(const store::SubmissionRecord& sub, const std::string& why) {
@@ -101,7 +96,7 @@ void SlurmDriver::track(const store::SubmissionRecord& sub) {
   for (const auto& t : sub.tasks) {
     const auto run = db_.attempts(t.run_id);
     if (run.empty() || run.back().attempt != t.attempt || run.back().state != store::RunState::running) continue;
-    tracked_[{sub.job_id, t.task}] = TrackedTask{t.run_id, t.attempt, run.back().run_dir, sub.job_id, t.task, sub.id, 0, 0};
+    tracked_[{sub.job_id, t.task}] = TrackedTask{t.run_id, t.attempt, run.back().run_dir, sub.job_id, t.task, sub.id, 0, 0, 0};
   }
 }
 
@@ -109,7 +104,14 @@ void SlurmDriver::reconcile(bool rerun_failed) {
   for (auto& sub : db_.submissions(campaign_.id)) {
     if (sub.state == "submitted") track(sub);
     if (sub.state != "submitting") continue;
-    while (!confirm_submission(sub)) {
+    for (;;) {
+      // sbatch runs in the submission's directory: one left there by a killed controller may still
+      // reach Slurm, so nothing is settled while it runs.
+      if (!slurm::Client::submitting_in(sub.dir))
+        if (const auto live = client_.own_jobs({job_name(sub.id)})) {
+          settle_submission(sub, *live);
+          break;
+        }
       if (stop_) return;
       fmt::print(stderr, "sweep: submission {} is not settled yet (its sbatch is still running, or slurmctld does not "
                          "answer); asking again\n", sub.id);
@@ -275,6 +277,8 @@ RunSummary SlurmDriver::run(SlurmMode mode) {
     backoff_.after_cycle(poll());
   }
   RunSummary s = summarize(db_, campaign_, plan_.run_count(), submitted_, stop_.load());
+  s.polls = polls_;
+  s.queries = client_.queries();
   if (s.unfinished == 0 && !stop_) db_.end_campaign(campaign_.id, iso8601(clock_.wall()));
   return s;
 }

@@ -30,6 +30,7 @@ struct TrackedTask {
   std::int64_t submission_id = 0;
   double queued_since = 0;  // monotonic seconds when first seen pending for a hopeless reason
   int unseen_polls = 0;     // consecutive polls in which slurmctld did not list it
+  int restarts = 0;         // times Slurm requeued it, as last seen (sacct and jobcomp do not say)
 };
 
 /// A task that left slurmctld's list or ended, with what slurmctld last said of it (if anything).
@@ -48,7 +49,7 @@ class SlurmDriver {
  private:
   // slurm_driver.cpp
   void reconcile(bool rerun_failed);
-  bool confirm_submission(store::SubmissionRecord& sub);
+  void settle_submission(store::SubmissionRecord& sub, const std::vector<slurm::JobRecord>& live);
   void abandon_submission(const store::SubmissionRecord& sub, const std::string& why);
   void track(const store::SubmissionRecord& sub);
   std::size_t submit_more();
@@ -62,6 +63,7 @@ class SlurmDriver {
 
   // slurm_tracking.cpp
   bool poll();
+  std::vector<std::string> watched_names() const;
   bool examine(TrackedTask& t, const slurm::JobRecord* rec, std::vector<EndedTask>& ended,
                std::vector<std::string>& cancel);
   void finish_ended(std::vector<EndedTask>& ended);
@@ -88,6 +90,7 @@ class SlurmDriver {
   std::map<std::pair<std::string, int>, TrackedTask> tracked_;  // by (array job id, task id)
   std::vector<store::SubmissionRecord> unconfirmed_;  // sbatch failed transiently: did it reach Slurm?
   std::size_t submitted_ = 0;         // attempts submitted by this invocation
+  std::size_t polls_ = 0;             // poll cycles run by this invocation
   bool reported_unreachable_ = false;
 };
 

@@ -37,6 +37,13 @@ std::vector<std::string> sbatch_options(const std::vector<std::pair<const spec::
         else if (!falsy(value))
           fail_at(resource->where, fmt::format("resource \"{}\" must render to true or false, got \"{}\"", resource->key, value));
         break;
+      case spec::ResourceKey::Kind::toggle:
+        if (value.empty()) break;  // rendered empty: the cluster's default
+        if (truthy(value)) out.emplace_back(key->option);
+        else if (falsy(value)) out.push_back("--no-" + std::string(key->option.substr(2)));
+        else
+          fail_at(resource->where, fmt::format("resource \"{}\" must render to true or false, got \"{}\"", resource->key, value));
+        break;
       case spec::ResourceKey::Kind::list:
         if (value.empty() || value[0] != '-')
           fail_at(resource->where, fmt::format("each \"resources.extra\" item must be an sbatch option starting with -, got \"{}\"", value));

@@ -30,8 +30,9 @@ std::map<Key, const slurm::JobRecord*> index_records(const std::vector<slurm::Jo
   return out;
 }
 
-store::KeyValues slurm_provenance(const TrackedTask& t, const slurm::JobRecord& rec) {
-  return {{"slurm.array_job_id", t.array_job_id},
+store::KeyValues slurm_provenance(const TrackedTask& t, const slurm::JobRecord& rec, int restarts) {
+  return {{"slurm.restarts", std::to_string(restarts)},
+          {"slurm.array_job_id", t.array_job_id},
           {"slurm.array_task_id", std::to_string(t.task)},
           {"slurm.job_id", rec.job_id},
           {"slurm.state", rec.state},
@@ -78,7 +79,8 @@ void SlurmDriver::finish(const TrackedTask& t, const slurm::JobRecord& rec) {
   }
   if (rec.elapsed_s) result.elapsed_s = rec.elapsed_s;
   result.ended_at = iso8601(clock_.wall());
-  for (auto& kv : slurm_provenance(t, rec)) result.provenance.push_back(std::move(kv));
+  for (auto& kv : slurm_provenance(t, rec, std::max(t.restarts, rec.restarts.value_or(0))))
+    result.provenance.push_back(std::move(kv));
   db_.finish_attempt(t.run_id, t.attempt, result);
   if (result.state == store::RunState::failed) after_failure(t.run_id, t.attempt, result);
 }
@@ -112,6 +114,10 @@ bool SlurmDriver::examine(TrackedTask& t, const slurm::JobRecord* rec, std::vect
     return true;
   }
   t.unseen_polls = 0;
+  if (rec->restarts && *rec->restarts > t.restarts) {  // Slurm requeued it: the same attempt starts again
+    t.restarts = *rec->restarts;
+    fmt::print(stderr, "sweep: Slurm requeued job {}_{} (restart {}); following it\n", t.array_job_id, t.task, t.restarts);
+  }
   const slurm::Phase phase = slurm::state_info(rec->state).phase;
   if (phase == slurm::Phase::finished) {
     ended.push_back({t, *rec});
@@ -155,11 +161,19 @@ void SlurmDriver::finish_ended(std::vector<EndedTask>& ended) {
   }
 }
 
-/// One poll cycle: one scheduler query for every tracked task. Returns whether anything changed.
+/// The job names of the submissions a poll asks about: every tracked one and every unconfirmed one.
+std::vector<std::string> SlurmDriver::watched_names() const {
+  std::set<std::string> names;
+  for (const auto& [key, t] : tracked_) names.insert(job_name(t.submission_id));
+  for (const auto& sub : unconfirmed_) names.insert(job_name(sub.id));
+  return {names.begin(), names.end()};
+}
+
+/// One poll cycle: one scheduler query (this user's jobs with the campaign's watched names) for every
+/// tracked task and every unconfirmed submission. Returns whether anything changed.
 bool SlurmDriver::poll() {
-  for (auto it = unconfirmed_.begin(); it != unconfirmed_.end();)
-    it = confirm_submission(*it) ? unconfirmed_.erase(it) : it + 1;
-  const auto live = client_.jobs();
+  ++polls_;
+  const auto live = client_.own_jobs(watched_names());
   if (!live) {
     if (!reported_unreachable_)
       fmt::print(stderr, "sweep: cannot reach slurmctld; still waiting (next try in {:.0f} s)\n", backoff_.interval());
@@ -168,6 +182,14 @@ bool SlurmDriver::poll() {
   }
   if (reported_unreachable_) fmt::print(stderr, "sweep: slurmctld answers again\n");
   reported_unreachable_ = false;
+  for (auto it = unconfirmed_.begin(); it != unconfirmed_.end();) {
+    if (slurm::Client::submitting_in(it->dir)) {
+      ++it;
+      continue;
+    }
+    settle_submission(*it, *live);
+    it = unconfirmed_.erase(it);
+  }
   const auto by_task = index_records(*live);
   std::vector<EndedTask> ended;
   std::vector<std::string> cancel;

@@ -31,8 +31,10 @@ class Client {
   /// Whether an sbatch still runs in `cwd`: one started by a controller that was killed meanwhile may
   /// yet reach slurmctld. Asks /proc, not the scheduler.
   static bool submitting_in(const std::string& cwd);
-  /// Every job slurmctld knows (`scontrol -o show job`, one call); nullopt when it cannot be reached.
-  std::optional<std::vector<JobRecord>> jobs();
+  /// This user's jobs with one of these names, live or ended less than MinJobAge ago
+  /// (`squeue -h -t all -u <user> -n <names>`, one call): slurmctld sends only this user's jobs, so the
+  /// cost does not grow with other users' queue. nullopt when slurmctld cannot be reached.
+  std::optional<std::vector<JobRecord>> own_jobs(const std::vector<std::string>& names);
   /// `sacct` records of these jobs (array ids give all their tasks), one call; nullopt without
   /// accounting or when it fails.
   std::optional<std::vector<JobRecord>> accounting(const std::vector<std::string>& job_ids);
@@ -41,8 +43,9 @@ class Client {
   /// `scancel` of these job ids (array ids cancel all their tasks; "123_4" one task).
   bool cancel(const std::vector<std::string>& job_ids);
 
-  /// Scheduler commands run so far (benchmarks and tests count them).
+  /// Scheduler commands run so far, and of them the own_jobs() queries (benchmarks and tests count them).
   std::size_t calls() const { return calls_; }
+  std::size_t queries() const { return queries_; }
 
  private:
   struct Config {
@@ -55,7 +58,11 @@ class Client {
   std::chrono::milliseconds timeout_;
   std::optional<Config> config_;
   std::size_t calls_ = 0;
+  std::size_t queries_ = 0;
 };
+
+/// The name of the user this process runs as (its uid as text when it has no passwd entry).
+std::string current_user();
 
 /// Whether a failed command's message says the controller was unreachable or busy (worth retrying).
 bool transient_error(std::string_view message);

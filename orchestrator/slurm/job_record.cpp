@@ -32,14 +32,14 @@ void read_exit(std::string_view text, JobRecord& r) {
 /// The state without qualifiers such as "CANCELLED by 0".
 std::string first_word(std::string_view s) { return std::string(s.substr(0, s.find(' '))); }
 
-/// A JobRecord from the fields of one scontrol or jobcomp line. `name_key` differs between the two.
-JobRecord from_fields(const std::vector<std::pair<std::string, std::string>>& fields, std::string_view name_key) {
+/// A JobRecord from the fields of one jobcomp line.
+JobRecord from_fields(const std::vector<std::pair<std::string, std::string>>& fields) {
   JobRecord r;
   for (const auto& [key, value] : fields) {
     if (key == "JobId") r.job_id = value;
     else if (key == "ArrayJobId") r.array_job_id = value;
     else if (key == "ArrayTaskId") r.array_tasks = value;
-    else if (key == name_key) r.name = value;
+    else if (key == "Name") r.name = value;
     else if (key == "Comment") r.comment = value;
     else if (key == "JobState") r.state = first_word(value);
     else if (key == "Reason") r.reason = value;
@@ -86,17 +86,41 @@ std::vector<std::pair<std::string, std::string>> key_values(std::string_view lin
   return out;
 }
 
-std::vector<JobRecord> parse_scontrol(std::string_view text) {
+std::vector<JobRecord> parse_squeue(std::string_view text) {
   std::vector<JobRecord> out;
-  for (std::string_view line : lines_of(text))
-    if (line.substr(0, 6) == "JobId=") out.push_back(from_fields(key_values(line), "JobName"));
+  for (std::string_view line : lines_of(text)) {
+    std::vector<std::string> c = split(line, '|');
+    if (c.size() < 13) continue;
+    for (std::size_t i = 13; i < c.size(); ++i)  // a reason that holds '|' (never seen, but free text)
+      if (!c[i].empty() || i + 1 < c.size()) c[12] += "|" + c[i];
+    JobRecord r;
+    r.job_id = c[0];
+    if (c[2] != "N/A") {  // squeue names a plain job its own array job
+      r.array_job_id = c[1];
+      r.array_tasks = c[2];
+    }
+    r.name = c[3];
+    r.state = first_word(c[4]);
+    if (const auto status = to_int(c[5])) {
+      r.exit_code = (*status >> 8) & 0xff;
+      r.signal = *status & 0x7f;
+    }
+    r.restarts = to_int(c[6]);
+    r.node_list = c[7];
+    r.partition = c[8];
+    r.start = c[9];
+    r.end = c[10];
+    r.elapsed_s = parse_duration(c[11]);
+    r.reason = c[12];
+    out.push_back(std::move(r));
+  }
   return out;
 }
 
 std::vector<JobRecord> parse_jobcomp(std::string_view text) {
   std::vector<JobRecord> out;
   for (std::string_view line : lines_of(text))
-    if (line.substr(0, 6) == "JobId=") out.push_back(from_fields(key_values(line), "Name"));
+    if (line.substr(0, 6) == "JobId=") out.push_back(from_fields(key_values(line)));
   return out;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
-// What Slurm says about a job, read from its three sources: `scontrol -o show job` (live jobs and
-// those ended less than MinJobAge ago), the jobcomp/filetxt record (one permanent line per job), and
-// `sacct -P` (when accounting exists). Pure parsing: no process is started here.
+// What Slurm says about a job, read from its three sources: `squeue -t all` (a user's live jobs and
+// those ended less than MinJobAge ago; what every poll cycle reads), the jobcomp/filetxt record (one
+// permanent line per job), and `sacct -P` (when accounting exists). Pure parsing: no process is
+// started here.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,17 +25,24 @@ struct JobRecord {
   std::string start;  // as Slurm prints it, "Unknown"/"None" kept
   std::string end;
   std::optional<double> elapsed_s;
+  std::optional<int> restarts;  // times Slurm requeued the job (preemption, `scontrol requeue`, node failure)
 
   /// The array task id as a number, when this record is one task (not a range, not a plain job).
   std::optional<int> task_id() const;
 };
 
-/// Splits one `Key=Value Key=Value` line (scontrol -o, jobcomp) into its fields. Values may contain
+/// Splits one `Key=Value Key=Value` line (jobcomp, scontrol -o) into its fields. Values may contain
 /// spaces: a word without `=` continues the previous value.
 std::vector<std::pair<std::string, std::string>> key_values(std::string_view line);
 
-/// Every job in `scontrol -o show job` output (one job per line; "No jobs in the system" gives none).
-std::vector<JobRecord> parse_scontrol(std::string_view text);
+/// The fields squeue is asked for (`squeue -h -O <kSqueueFormat>`): each ends in '|'; the reason, the
+/// only free text, comes last.
+inline constexpr std::string_view kSqueueFormat =
+    "JobID:|,ArrayJobID:|,ArrayTaskID:|,Name:|,State:|,exit_code:|,RestartCnt:|,NodeList:|,Partition:|,"
+    "StartTime:|,EndTime:|,TimeUsed:|,Reason:|";
+/// Every job in `squeue -h -O <kSqueueFormat>` output. squeue prints the exit status as a wait status
+/// (768 is exit 3, 9 is signal 9), "N/A" for fields that do not apply.
+std::vector<JobRecord> parse_squeue(std::string_view text);
 /// Every job in a jobcomp/filetxt file (one job per line).
 std::vector<JobRecord> parse_jobcomp(std::string_view text);
 

@@ -13,6 +13,7 @@ struct ResourceKey {
     count,     // `--option=N`, N a positive integer
     optional,  // `--option=VALUE`, or nothing when VALUE renders empty: the cluster's default
     flag,   // `--option` when the value renders true (true/yes/1); nothing when false
+    toggle,  // `--option` when true, `--no-option` when false, nothing (the cluster's default) when empty or absent
     list,   // `extra`: each item is a raw sbatch option, written as given
   };
   std::string_view name;    // as written in the experiment
@@ -20,7 +21,7 @@ struct ResourceKey {
   Kind kind;
 };
 
-inline constexpr std::array<ResourceKey, 17> kResourceKeys{{
+inline constexpr std::array<ResourceKey, 18> kResourceKeys{{
     {"nodes", "--nodes", ResourceKey::Kind::count},
     {"ntasks", "--ntasks", ResourceKey::Kind::count},
     {"ntasks-per-node", "--ntasks-per-node", ResourceKey::Kind::count},
@@ -37,6 +38,7 @@ inline constexpr std::array<ResourceKey, 17> kResourceKeys{{
     {"constraint", "--constraint", ResourceKey::Kind::optional},
     {"reservation", "--reservation", ResourceKey::Kind::optional},
     {"exclusive", "--exclusive", ResourceKey::Kind::flag},
+    {"requeue", "--requeue", ResourceKey::Kind::toggle},
     {"extra", "", ResourceKey::Kind::list},
 }};
 

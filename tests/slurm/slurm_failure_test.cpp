@@ -29,7 +29,8 @@ TEST_CASE("a node that goes down mid-job is NODE_FAIL, retried on the other node
   NodesRestored restore;
   e2e::Sandbox box;
   const std::string L = unique_label(box, "t");
-  box.write("nf.yaml", "name: nf\nexecutor: slurm\nmatrix: {n: [1]}\nretries: {NODE_FAIL: 1}\nresources: {time: 5}\n"
+  box.write("nf.yaml", "name: nf\nexecutor: slurm\nmatrix: {n: [1]}\nretries: {NODE_FAIL: 1}\n"
+                       "resources: {time: 5, requeue: false}\n"  // sweep retries, Slurm does not requeue
                        "workload: {command: 'if [ \"$SWEEP_ATTEMPT\" = 1 ]; then sleep 300; fi; hostname'}\n");
   const int pid = box.spawn_sweep({"run", "nf.yaml", "--label", L, "--poll-max", "1"});
   std::string node;

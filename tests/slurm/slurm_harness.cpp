@@ -70,4 +70,22 @@ std::string counting_sbatch(const e2e::Sandbox& box) {
   return bin + ":" + std::getenv("PATH");
 }
 
+std::string logging_slurm(const e2e::Sandbox& box, const std::vector<std::string>& commands) {
+  const std::string bin = box.path("bin");
+  fs::create_directories(bin);
+  for (const std::string& cmd : commands) {
+    std::string real = shell("command -v " + cmd).out;
+    real = real.substr(0, real.find('\n'));
+    box.write("bin/" + cmd, "#!/bin/sh\n"
+                            "out=$(mktemp)\n"
+                            + real + " \"$@\" > \"$out\"; rc=$?\n"
+                            "cat \"$out\"\n"
+                            "{ echo \"> " + cmd + " $*\"; sed 's/^/  /' \"$out\"; } >> " + box.path("slurm.log") + "\n"
+                            "rm -f \"$out\"\n"
+                            "exit $rc\n");
+    fs::permissions(bin + "/" + cmd, fs::perms::owner_all);
+  }
+  return bin + ":" + std::getenv("PATH");
+}
+
 }  // namespace slurmtest

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <sys/wait.h>
 
@@ -39,5 +40,10 @@ struct NodesRestored {
 /// $SWEEP_TEST_SBATCH_DELAY seconds first, writing its pid to <dir>/sbatch.pid): a real sbatch,
 /// slowed and counted, not a fake. Returns the PATH value to set.
 std::string counting_sbatch(const e2e::Sandbox& box);
+
+/// A PATH whose `commands` (squeue, scontrol, sacct, ...) are the real ones wrapped to log each call to
+/// <dir>/slurm.log: a line "> command args" followed by the lines it printed, each indented by two
+/// spaces. Real commands, observed, not fakes. Returns the PATH value to set.
+std::string logging_slurm(const e2e::Sandbox& box, const std::vector<std::string>& commands);
 
 }  // namespace slurmtest

@@ -137,7 +137,7 @@ TEST_CASE("slurmctld restarted and slurmd of n1 killed mid-campaign: NODE_FAIL r
   // A first attempt on n1 never ends on its own (its node is about to lose its slurmd); every other run
   // takes 2 s and records itself in a ledger.
   box.write("loss.yaml", "name: loss\nexecutor: slurm\nmatrix: {n: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]}\n"
-                         "retries: {NODE_FAIL: 2}\nresources: {time: 5}\n"
+                         "retries: {NODE_FAIL: 2}\nresources: {time: 5, requeue: false}\n"  // sweep retries, not Slurm
                          "workload: {command: 'if [ \"$SWEEP_ATTEMPT\" = 1 ] && [ \"$(hostname)\" = n1 ]; then "
                          "sleep 300; exit 1; fi; sleep 2; echo \"{{n}}\" >> " + box.path("ledger") +
                          "; echo \"value: {{n}}\"'}\n"

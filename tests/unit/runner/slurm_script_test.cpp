@@ -35,6 +35,14 @@ TEST_CASE("resources become sbatch options: values, flags and raw extras in file
                    {"", "", "", "1"}) == std::vector<std::string>{"--nodes=1"});
 }
 
+TEST_CASE("requeue: true and false both say so to sbatch, empty leaves the cluster's JobRequeue") {
+  CHECK(options_of({res("requeue", "")}, {"true"}) == std::vector<std::string>{"--requeue"});
+  CHECK(options_of({res("requeue", "")}, {"no"}) == std::vector<std::string>{"--no-requeue"});
+  CHECK(options_of({res("requeue", "")}, {""}).empty());
+  CHECK_THROWS_WITH(options_of({res("requeue", "")}, {"sometimes"}),
+                    "x.yaml:7:3: resource \"requeue\" must render to true or false, got \"sometimes\"");
+}
+
 TEST_CASE("a resource that renders badly is an error at the resource") {
   CHECK_THROWS_WITH(options_of({res("nodes", "")}, {""}),
                     "x.yaml:7:3: resource \"nodes\" must render to a positive integer, got \"\"");

@@ -1,4 +1,4 @@
-// Parsing of Slurm 22.05's job records. The lines are real output of scontrol, the jobcomp/filetxt
+// Parsing of Slurm 22.05's job records. The lines are real output of squeue, the jobcomp/filetxt
 // plugin and sacct on the project's development cluster (scripts/slurm-dev-cluster), cut where marked.
 #include <catch2/catch.hpp>
 
@@ -6,40 +6,32 @@
 
 using namespace sweep::slurm;
 
-TEST_CASE("scontrol -o: an array task, with exit code, times and node list") {
-  const auto jobs = parse_scontrol(
-      "JobId=8 ArrayJobId=5 ArrayTaskId=2 JobName=wrap UserId=root(0) GroupId=root(0) MCS_label=N/A "
-      "Priority=4294901755 Nice=0 Account=(null) QOS=(null) JobState=FAILED Reason=NonZeroExitCode "
-      "Dependency=(null) Requeue=1 Restarts=0 BatchFlag=1 Reboot=0 ExitCode=3:0 RunTime=00:00:01 "
-      "TimeLimit=UNLIMITED StartTime=2026-11-22T22:00:15 EndTime=2026-11-22T22:00:16 Partition=debug "
-      "AllocNode:Sid=host:42 NodeList=n1 BatchHost=n1 StdOut=/tmp/sdc/arr-5_2.txt Power=\n");
-  REQUIRE(jobs.size() == 1);
-  const JobRecord& j = jobs[0];
-  CHECK(j.job_id == "8");
-  CHECK(j.array_job_id == "5");
-  CHECK(j.task_id() == 2);
-  CHECK(j.name == "wrap");
-  CHECK(j.state == "FAILED");
-  CHECK(j.reason == "NonZeroExitCode");
-  CHECK(j.exit_code == 3);
-  CHECK(j.signal == 0);
-  CHECK(j.elapsed_s == 1.0);
-  CHECK(j.node_list == "n1");
-  CHECK(j.partition == "debug");
-  CHECK(j.start == "2026-11-22T22:00:15");
-}
-
-TEST_CASE("scontrol -o: a pending array not yet split is one record covering a range of tasks") {
-  const auto jobs = parse_scontrol(
-      "JobId=18 ArrayJobId=18 ArrayTaskId=0-3%2 ArrayTaskThrottle=2 JobName=sweep-c-s1 JobState=PENDING "
-      "Reason=ReqNodeNotAvail, UnavailableNodes:n1 Dependency=(null) ExitCode=0:0\n"
-      "JobId=20 JobName=plain JobState=RUNNING Reason=None ExitCode=0:0\n");
-  REQUIRE(jobs.size() == 2);
-  CHECK(!jobs[0].task_id());
-  CHECK(expand_task_ids(jobs[0].array_tasks) == std::vector<int>{0, 1, 2, 3});
-  CHECK(jobs[0].reason == "ReqNodeNotAvail, UnavailableNodes:n1");  // a value with a space
-  CHECK(jobs[1].array_job_id.empty());
-  CHECK(parse_scontrol("No jobs in the system\n").empty());
+TEST_CASE("squeue -O: plain jobs, array tasks, a pending range, wait statuses and restarts") {
+  // `squeue -h -t all -u root -O <kSqueueFormat>` on the development cluster: `exit 3`, `kill -9 $$`,
+  // an array task that ran after one `scontrol requeue`, and a held array of four tasks.
+  const auto jobs = parse_squeue(
+      "752|752|N/A|wrap|FAILED|768|0|n1|debug|2026-11-25T12:31:40|2026-11-25T12:31:40|0:00|NonZeroExitCode|\n"
+      "753|753|N/A|wrap|FAILED|9|0|n1|debug|2026-11-25T12:31:40|2026-11-25T12:31:40|0:00|JobLaunchFailure|\n"
+      "729|727|1|sweep-t-S2yPYV-s1|COMPLETED|0|1|n[1-2]|debug|2026-11-25T10:39:12|2026-11-25T10:39:13|1-00:00:01|None|\n"
+      "754|754|0-3%2|sweep-c-s2|PENDING|0|0||debug|N/A|N/A|0:00|ReqNodeNotAvail, UnavailableNodes:n2|\n");
+  REQUIRE(jobs.size() == 4);
+  CHECK(jobs[0].array_job_id.empty());
+  CHECK(jobs[0].exit_code == 3);
+  CHECK(jobs[0].signal == 0);
+  CHECK(jobs[1].exit_code == 0);
+  CHECK(jobs[1].signal == 9);
+  CHECK(jobs[2].job_id == "729");
+  CHECK(jobs[2].array_job_id == "727");
+  CHECK(jobs[2].task_id() == 1);
+  CHECK(jobs[2].restarts == 1);
+  CHECK(jobs[2].elapsed_s == 86401.0);
+  CHECK(jobs[2].node_list == "n[1-2]");
+  CHECK(jobs[2].name == "sweep-t-S2yPYV-s1");
+  CHECK(!jobs[3].task_id());
+  CHECK(expand_task_ids(jobs[3].array_tasks) == std::vector<int>{0, 1, 2, 3});
+  CHECK(jobs[3].reason == "ReqNodeNotAvail, UnavailableNodes:n2");
+  CHECK(parse_squeue("").empty());
+  CHECK(parse_squeue("squeue: error: Invalid user: x\n").empty());
 }
 
 TEST_CASE("jobcomp/filetxt: Name instead of JobName, trailing space, array fields at the end") {

@@ -1,0 +1,53 @@
+#pragma once
+// What a campaign driver is asked to do (RunOptions, from the command line and the site file) and what
+// it answers (RunSummary). Shared by both drivers (run_campaign.h, slurm_driver.h), the CLI and nightly.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spec/load.h"
+#include "spec/site.h"
+
+namespace sweep::runner {
+
+struct RunOptions {
+  std::string experiment_path;            // the YAML file; "" when resuming from the database
+  std::vector<spec::Override> overrides;  // --set
+  std::string label;                      // "" = <experiment name>-<UTC stamp>
+  std::string resume;                     // --resume <label>: take the experiment from the database
+  std::string results_dir = "results";    // run directories go under <results_dir>/<label>/
+  std::string db_path;                    // "" = <results_dir>/sweep.db
+  std::string template_dir;               // holds <executor>/run.sh.mustache
+  std::size_t jobs = 1;                   // local runs in parallel
+  std::optional<double> timeout_s;        // overrides resources.time
+  bool dry_run = false;                   // render scripts, print where, run nothing, touch no database
+  bool progress = false;                  // draw the progress line on stderr
+  std::string executor;                   // --executor: overrides the experiment's ("" = keep)
+  spec::Site site;                        // the site file's defaults (spec/site.h); none when its path is ""
+
+  // Slurm executor only (runner/slurm_driver.h).
+  bool detach = false;             // submit, then return; `sweep collect` carries on
+  bool collect = false;            // one pass over a detached campaign: ingest, retry, submit, return
+  std::size_t max_running = 0;     // array throttle %N per submission; 0 = none
+  std::size_t max_queued = 5000;   // tasks of this campaign in the queue at once
+  double max_pending_s = 600;      // cancel a task pending this long for a reason that cannot resolve
+  double poll_min_s = 1;           // the poll interval starts here and never goes below it
+  double poll_max_s = 30;          // ... and backs off up to here while nothing changes
+};
+
+struct RunSummary {
+  std::string label;
+  std::string db_path;
+  std::string run_root;
+  std::size_t planned = 0;     // runs in the campaign
+  std::size_t succeeded = 0;   // at the end, including those done by earlier invocations
+  std::size_t failed = 0;
+  std::size_t executed = 0;    // attempts started by this invocation
+  bool interrupted = false;    // stopped by request_stop(); resumable
+  std::size_t unfinished = 0;  // pending or running (queued on the cluster, for a detached campaign)
+  std::size_t polls = 0;       // Slurm only: poll cycles run by this invocation
+  std::size_t queries = 0;     // Slurm only: scheduler queries of the campaign's jobs (one per poll cycle)
+};
+
+}  // namespace sweep::runner
