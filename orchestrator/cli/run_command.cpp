@@ -56,6 +56,7 @@ void add_run(CLI::App& sub, Action& action) {
       o->run.db_path = o->paths.db();
       if (o->timeout_s > 0) o->run.timeout_s = o->timeout_s;
       o->run.progress = ::isatty(STDERR_FILENO) != 0;
+      o->run.progress_log = !o->run.progress;
       std::signal(SIGINT, on_stop_signal);
       std::signal(SIGTERM, on_stop_signal);
       return print_summary(runner::run_campaign(o->run), o->run.dry_run);

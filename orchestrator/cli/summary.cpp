@@ -9,6 +9,8 @@ namespace sweep::cli {
 int print_summary(const runner::RunSummary& s, bool dry_run) {
   if (dry_run) {
     fmt::print("dry run: rendered {} job scripts into {}\n", s.planned, s.run_root);
+    if (!s.arrays.empty()) fmt::print("as {} Slurm job arrays, one per resource shape:\n", s.arrays.size());
+    for (const auto& line : s.arrays) fmt::print("  {}\n", line);
     return 0;
   }
   fmt::print("campaign {}: {} runs planned, {} succeeded, {} failed, {} unfinished ({} attempts started now)\n",

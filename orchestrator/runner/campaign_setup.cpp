@@ -119,6 +119,12 @@ std::string attempt_dir(const std::string& run_root, const store::RunRecord& run
   return fmt::format("{}/{}/rep{}/attempt{}", run_root, run.point_id, run.repetition, attempt);
 }
 
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  if (!out.flush()) throw Error(ErrorKind::io, fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+}
+
 void write_script(const std::string& path, const std::string& text) {
   {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -152,7 +158,13 @@ bool retry_allowed(const spec::Experiment& e, const std::string& failure_class,
 
 RunSummary summarize(store::Store& db, const store::CampaignRecord& campaign, std::size_t planned,
                      std::size_t executed, bool interrupted) {
-  RunSummary s{campaign.label, db.path(), campaign.run_root, planned, 0, 0, executed, interrupted};
+  RunSummary s;
+  s.label = campaign.label;
+  s.db_path = db.path();
+  s.run_root = campaign.run_root;
+  s.planned = planned;
+  s.executed = executed;
+  s.interrupted = interrupted;
   for (const auto& c : db.state_counts(campaign.id)) {
     if (c.state == store::RunState::succeeded) s.succeeded = static_cast<std::size_t>(c.count);
     if (c.state == store::RunState::failed) s.failed = static_cast<std::size_t>(c.count);

@@ -39,6 +39,8 @@ std::string attempt_dir(const std::string& run_root, const store::RunRecord& run
 
 /// Writes a job script, executable by whoever the umask lets read it (never wider). Throws Error(io).
 void write_script(const std::string& path, const std::string& text);
+/// Writes `text` to `path` (replacing it); throws Error(io) naming the file when it cannot.
+void write_text(const std::string& path, const std::string& text);
 
 /// The exit status a job script wrote to <run_dir>/exit_code when its workload ended, if it did.
 std::optional<int> recorded_exit_code(const std::string& run_dir);

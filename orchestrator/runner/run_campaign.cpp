@@ -15,14 +15,17 @@
 #include "runner/campaign_setup.h"
 #include "runner/controller_lock.h"
 #include "runner/slurm_driver.h"
+#include "runner/slurm_script.h"
 #include "runner/ingest.h"
 #include "runner/progress.h"
 #include "runner/provenance.h"
+#include "slurm/client.h"
 #include "store/store.h"
 #include "util/clock.h"
 #include "util/error.h"
 #include "util/names.h"
 #include "util/sha256.h"
+#include "util/strings.h"
 #include "util/version.h"
 
 namespace sweep::runner {
@@ -43,7 +46,7 @@ class CampaignRunner {
       : options_(options), plan_(std::move(plan)), resolved_(std::move(resolved)), db_(db),
         extractor_(extraction_rules(plan_.experiment())),
         executor_(std::max<std::size_t>(1, options.jobs)),
-        progress_(stderr, options.progress) {}
+        progress_(stderr, options.progress ? ProgressMode::terminal : ProgressMode::off) {}
 
   RunSummary run();
 
@@ -156,7 +159,7 @@ void CampaignRunner::finish(const exec::Outcome& outcome) {
   ++(result.state == store::RunState::succeeded ? done_ : failed_);
 }
 
-Counts CampaignRunner::counts() const { return Counts{done_, failed_, active_.size(), queue_.size()}; }
+Counts CampaignRunner::counts() const { return Counts{done_, failed_, active_.size(), queue_.size(), std::nullopt}; }
 
 RunSummary CampaignRunner::run() {
   open_campaign();
@@ -183,16 +186,56 @@ RunSummary CampaignRunner::run() {
 
 namespace {
 
+/// A Slurm dry run's job arrays: the runs grouped by their rendered #SBATCH options, as the driver
+/// submits first attempts, each group cut at MaxArraySize tasks (Slurm's default: the dry run does not
+/// ask the cluster), written to <dir>/array-<k>/ with its task table. Returns a line per array.
+std::vector<std::string> dry_run_arrays(const RunOptions& o, const CampaignPlan& plan, const std::string& label,
+                                        const fs::path& dir, const std::vector<std::pair<std::string, std::string>>& runs) {
+  std::map<std::string, std::vector<std::string>> groups;  // options -> run directories
+  std::vector<std::string> order;
+  for (const auto& [point_id, run_dir] : runs) {
+    const std::string shape = join(plan.sbatch_options(plan.point(point_id)), "\n");
+    auto [it, fresh] = groups.try_emplace(shape);
+    if (fresh) order.push_back(shape);
+    it->second.push_back(run_dir);
+  }
+  const std::size_t per_array = slurm::Limits{}.max_array_tasks;
+  std::vector<std::string> lines;
+  std::int64_t k = 0;
+  for (const auto& shape : order) {
+    const auto& dirs = groups[shape];
+    for (std::size_t first = 0; first < dirs.size(); first += per_array) {
+      const std::string array_dir = (dir / fmt::format("array-{}", ++k)).string();
+      fs::create_directories(array_dir);
+      std::vector<TaskRow> rows;
+      for (std::size_t i = first; i < std::min(dirs.size(), first + per_array); ++i)
+        rows.push_back({static_cast<int>(i - first), dirs[i], 0, 1});
+      write_text(array_dir + "/tasks.tsv", task_table(rows));
+      const auto vars = array_variables(label, k, array_dir, rows.size(), o.max_running, split(shape, '\n'));
+      write_script(array_dir + "/array.sh", plan.array_script().render(vars, templating::Escape::shell));
+      lines.push_back(fmt::format("{}/array.sh: {} tasks, {}", array_dir, rows.size(),
+                                  shape.empty() ? "no #SBATCH options" : join(split(shape, '\n'), " ")));
+    }
+  }
+  return lines;
+}
+
 RunSummary dry_run(const RunOptions& o, const CampaignPlan& plan, const std::string& label) {
   const fs::path dir = fs::absolute(fs::path(o.results_dir) / label / "dry-run").lexically_normal();
   fs::create_directories(dir);
-  std::size_t n = 0;
+  std::vector<std::pair<std::string, std::string>> runs;  // point id, run directory
   for (const auto& point : plan.points())
-    for (int rep = 0; rep < plan.experiment().repetitions; ++rep, ++n) {
+    for (int rep = 0; rep < plan.experiment().repetitions; ++rep) {
       const std::string run_dir = (dir / fmt::format("{}-rep{}", point.id, rep)).string();
       write_script(run_dir + ".sh", plan.render_script(point, RunContext{label, 0, rep, 1, run_dir}));
+      runs.emplace_back(point.id, run_dir);
     }
-  return RunSummary{label, "", dir.string(), n, 0, 0, 0, false};
+  RunSummary s;
+  s.label = label;
+  s.run_root = dir.string();
+  s.planned = runs.size();
+  if (plan.experiment().executor == "slurm") s.arrays = dry_run_arrays(o, plan, label, dir, runs);
+  return s;
 }
 
 }  // namespace

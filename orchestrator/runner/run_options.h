@@ -22,7 +22,8 @@ struct RunOptions {
   std::size_t jobs = 1;                   // local runs in parallel
   std::optional<double> timeout_s;        // overrides resources.time
   bool dry_run = false;                   // render scripts, print where, run nothing, touch no database
-  bool progress = false;                  // draw the progress line on stderr
+  bool progress = false;                  // draw the progress line on stderr (a terminal)
+  bool progress_log = false;              // Slurm: no terminal, so log a progress line per change, at most one a minute
   std::string executor;                   // --executor: overrides the experiment's ("" = keep)
   spec::Site site;                        // the site file's defaults (spec/site.h); none when its path is ""
 
@@ -48,6 +49,7 @@ struct RunSummary {
   std::size_t unfinished = 0;  // pending or running (queued on the cluster, for a detached campaign)
   std::size_t polls = 0;       // Slurm only: poll cycles run by this invocation
   std::size_t queries = 0;     // Slurm only: scheduler queries of the campaign's jobs (one per poll cycle)
+  std::vector<std::string> arrays;  // a Slurm dry run: one line per job array it wrote (script, tasks, options)
 };
 
 }  // namespace sweep::runner

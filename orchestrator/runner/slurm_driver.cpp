@@ -12,6 +12,7 @@
 #include <set>
 #include <thread>
 
+#include "runner/escalation.h"
 #include "runner/ingest.h"
 #include "runner/slurm_driver_impl.h"
 #include "runner/slurm_script.h"
@@ -23,13 +24,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// Slurm's default MaxArraySize is 1001: arrays are cut at 1000 tasks.
-constexpr std::size_t kMaxArrayTasks = 1000;
-
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  if (!out.flush()) throw Error(ErrorKind::io, fmt::format("cannot write {}", path));
+/// Whether sbatch refused a job for a per-user submit limit (association or QOS): the runs wait until
+/// some of the campaign's jobs end, instead of failing.
+bool submit_limit_reached(std::string_view message) {
+  return message.find("MaxSubmitJob") != std::string_view::npos || message.find("job submit limit") != std::string_view::npos;
 }
 
 }  // namespace
@@ -37,14 +35,34 @@ void write_text(const std::string& path, const std::string& text) {
 SlurmDriver::SlurmDriver(const RunOptions& options, CampaignPlan plan, Resolved resolved, store::Store& db,
                          const std::atomic<bool>& stop)
     : options_(options), plan_(std::move(plan)), resolved_(std::move(resolved)), db_(db), stop_(stop),
-      extractor_(extraction_rules(plan_.experiment())), backoff_(options.poll_min_s, options.poll_max_s) {}
+      extractor_(extraction_rules(plan_.experiment())), backoff_(options.poll_min_s, options.poll_max_s),
+      progress_(stderr, options.progress       ? ProgressMode::terminal
+                        : options.progress_log ? ProgressMode::log
+                                               : ProgressMode::off) {}
 
 SlurmDriver::~SlurmDriver() = default;
 
 double SlurmDriver::now() const { return std::chrono::duration<double>(clock_.steady().time_since_epoch()).count(); }
 
-std::string SlurmDriver::job_name(std::int64_t submission_id) const {
-  return fmt::format("sweep-{}-s{}", campaign_.label, submission_id);
+std::string SlurmDriver::job_name(std::int64_t submission_id) const { return array_job_name(campaign_.label, submission_id); }
+
+/// Counts per state: done and failed from the database (a failed run waiting for its retry counts as
+/// remaining), running and queued as Slurm last said, remaining the runs not yet submitted.
+void SlurmDriver::show_progress(bool force) {
+  Counts c;
+  std::size_t retrying = 0;
+  for (const auto& r : queue_) retrying += r.state == store::RunState::failed;
+  for (const auto& s : db_.state_counts(campaign_.id)) {
+    if (s.state == store::RunState::succeeded) c.done = static_cast<std::size_t>(s.count);
+    if (s.state == store::RunState::failed) c.failed = static_cast<std::size_t>(s.count);
+  }
+  c.failed -= std::min(c.failed, retrying);
+  for (const auto& [key, t] : tracked_) c.running += t.started;
+  std::size_t unconfirmed = 0;
+  for (const auto& sub : unconfirmed_) unconfirmed += sub.tasks.size();
+  c.queued = tracked_.size() - c.running + unconfirmed;
+  c.remaining = queue_.size();
+  progress_.update(c, finished_here_, force);
 }
 
 void SlurmDriver::sleep_interruptibly(double seconds) const {
@@ -142,8 +160,37 @@ void SlurmDriver::reconcile(bool rerun_failed) {
 
 // --- submission -----------------------------------------------------------------------------------
 
+/// The #SBATCH options of attempt `attempt` of a run: its point's, escalated after the failures of its
+/// earlier attempts (runner/escalation.h).
+AttemptOptions SlurmDriver::options_for(std::int64_t run_id, const std::string& point_id, int attempt) const {
+  std::map<std::string, int> failures;
+  if (!plan_.experiment().escalations.empty())
+    for (const auto& a : db_.attempts(run_id))
+      if (a.attempt < attempt && a.state == store::RunState::failed) ++failures[a.failure_class];
+  return attempt_options(plan_.sbatch_options(plan_.point(point_id)), plan_.experiment().escalations, failures);
+}
+
+/// The most of the campaign's tasks that may be queued at once: --max-queued, lowered to the user's
+/// MaxSubmitJobs when the cluster sets one, and to what was queued when sbatch last refused for a limit.
+std::size_t SlurmDriver::queue_room() {
+  const slurm::Limits limits = client_.limits();
+  std::size_t cap = options_.max_queued;
+  if (limits.max_submit_jobs && *limits.max_submit_jobs < cap) {
+    cap = *limits.max_submit_jobs;
+    if (!reported_limit_)
+      fmt::print(stderr, "sweep: the cluster lets {} queue at most {} jobs (MaxSubmitJobs); at most {} of this campaign's "
+                         "tasks are queued at once\n", slurm::current_user(), cap, cap);
+    reported_limit_ = true;
+  }
+  if (refused_at_) cap = std::min(cap, *refused_at_);
+  return cap > tracked_.size() ? cap - tracked_.size() : 0;
+}
+
 std::size_t SlurmDriver::submit_more() {
-  std::size_t room = options_.max_queued > tracked_.size() ? options_.max_queued - tracked_.size() : 0;
+  // After a refusal for a submit limit, try again once one of ours ended, or after a minute (the
+  // user's other jobs count against the limit too).
+  if (refused_at_ && (tracked_.size() < *refused_at_ || now() - refused_time_ >= 60)) refused_at_.reset();
+  std::size_t room = queue_.empty() ? 0 : queue_room();
   std::size_t count = 0;
   // Group by resource shape, keeping queue order within each group.
   std::map<std::string, std::vector<store::RunRecord>> groups;
@@ -151,18 +198,23 @@ std::size_t SlurmDriver::submit_more() {
   while (!queue_.empty() && room > 0 && !stop_) {
     store::RunRecord run = queue_.front();
     queue_.pop_front();
-    const std::string shape = join(plan_.sbatch_options(plan_.point(run.point_id)), "\n");
+    const std::string shape = join(options_for(run.id, run.point_id, run.attempt + 1).options, "\n");
     auto [it, fresh] = groups.try_emplace(shape);
     if (fresh) order.push_back(shape);
     it->second.push_back(std::move(run));
     --room;
     ++count;
   }
+  const std::size_t per_array = client_.limits().max_array_tasks;
   for (const auto& shape : order) {
     const auto& runs = groups[shape];
-    for (std::size_t i = 0; i < runs.size(); i += kMaxArrayTasks) {
+    for (std::size_t i = 0; i < runs.size(); i += per_array) {
       const std::vector<store::RunRecord> chunk(runs.begin() + static_cast<std::ptrdiff_t>(i),
-                                                runs.begin() + static_cast<std::ptrdiff_t>(std::min(runs.size(), i + kMaxArrayTasks)));
+                                                runs.begin() + static_cast<std::ptrdiff_t>(std::min(runs.size(), i + per_array)));
+      if (refused_at_) {  // the cluster refused an earlier chunk for a limit: the rest waits too
+        queue_.insert(queue_.end(), chunk.begin(), chunk.end());
+        continue;
+      }
       submit_group(chunk, shape);
     }
   }
@@ -191,6 +243,12 @@ void SlurmDriver::submit_group(const std::vector<store::RunRecord>& runs, const 
     sub.job_id = result.job_id;
     track(sub);
     submitted_ += sub.tasks.size();
+  } else if (submit_limit_reached(result.error)) {  // not these runs' fault: they wait for room
+    fmt::print(stderr, "sweep: sbatch refused more jobs ({}); waiting until some of this campaign's {} queued tasks end\n",
+               result.error, tracked_.size());
+    abandon_submission(sub, "the cluster's submit limit was reached (" + result.error + ")");
+    refused_at_ = tracked_.size();
+    refused_time_ = now();
   } else if (result.transient) {  // it may or may not have reached Slurm: ask again next cycle
     fmt::print(stderr, "sweep: sbatch failed ({}); checking again shortly\n", result.error);
     unconfirmed_.push_back(std::move(sub));
@@ -219,17 +277,8 @@ std::string SlurmDriver::write_array_script(const store::SubmissionRecord& sub,
     fs::create_directory_symlink(attempts[i].run_dir, fmt::format("{}/task-{}", dir, sub.tasks[i].task));
   }
   write_text(dir + "/tasks.tsv", task_table(rows));
-  std::string sbatch_lines;
-  for (const auto& line : split(options_text, '\n'))
-    if (!line.empty()) sbatch_lines += "#SBATCH " + line + "\n";
-  const templating::Variables vars{{"campaign", campaign_.label},
-                                   {"submission", std::to_string(sub.id)},
-                                   {"job_name", job_name(sub.id)},
-                                   {"tag", fmt::format("sweep:{}:{}", campaign_.label, sub.id)},
-                                   {"array", array_range(sub.tasks.size(), options_.max_running)},
-                                   {"submission_dir", dir},
-                                   {"tasks_file", dir + "/tasks.tsv"},
-                                   {"sbatch_options", sbatch_lines}};
+  const templating::Variables vars =
+      array_variables(campaign_.label, sub.id, dir, sub.tasks.size(), options_.max_running, split(options_text, '\n'));
   write_script(dir + "/array.sh", plan_.array_script().render(vars, templating::Escape::shell));
   return dir + "/array.sh";
 }
@@ -263,18 +312,23 @@ RunSummary SlurmDriver::run(SlurmMode mode) {
   lock_.emplace(campaign_.run_root, campaign_.label);
   reconcile(mode == SlurmMode::run);  // like the local executor: running a campaign again reruns its failures
   if (mode == SlurmMode::cancel) {
-    if (!tracked_.empty()) poll();  // what already ended is ingested, not recorded as cancelled
+    poll_every_array();  // what already ended is ingested, not recorded as cancelled
     cancel_all();
     return summarize(db_, campaign_, plan_.run_count(), 0, false);
   }
-  if (mode == SlurmMode::collect && !tracked_.empty()) poll();
+  if (mode == SlurmMode::collect) poll_every_array();
   while (!stop_) {
     submit_more();
     if (mode != SlurmMode::run) break;
+    show_progress(false);
     if (tracked_.empty() && queue_.empty() && unconfirmed_.empty()) break;
     sleep_interruptibly(backoff_.interval());
     if (stop_) break;
     backoff_.after_cycle(poll());
+  }
+  if (mode == SlurmMode::run) {
+    show_progress(true);
+    progress_.finish();
   }
   RunSummary s = summarize(db_, campaign_, plan_.run_count(), submitted_, stop_.load());
   s.polls = polls_;

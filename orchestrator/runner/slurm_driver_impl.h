@@ -11,8 +11,10 @@
 #include "parse/extract.h"
 #include "runner/campaign_plan.h"
 #include "runner/controller_lock.h"
+#include "runner/escalation.h"
 #include "runner/campaign_setup.h"
 #include "runner/poll_backoff.h"
+#include "runner/progress.h"
 #include "runner/slurm_driver.h"
 #include "slurm/client.h"
 #include "store/store.h"
@@ -31,6 +33,7 @@ struct TrackedTask {
   double queued_since = 0;  // monotonic seconds when first seen pending for a hopeless reason
   int unseen_polls = 0;     // consecutive polls in which slurmctld did not list it
   int restarts = 0;         // times Slurm requeued it, as last seen (sacct and jobcomp do not say)
+  bool started = false;     // Slurm said it runs (last seen; false again after a requeue)
 };
 
 /// A task that left slurmctld's list or ended, with what slurmctld last said of it (if anything).
@@ -53,6 +56,8 @@ class SlurmDriver {
   void abandon_submission(const store::SubmissionRecord& sub, const std::string& why);
   void track(const store::SubmissionRecord& sub);
   std::size_t submit_more();
+  std::size_t queue_room();
+  AttemptOptions options_for(std::int64_t run_id, const std::string& point_id, int attempt) const;
   void submit_group(const std::vector<store::RunRecord>& runs, const std::string& options_text);
   std::string write_array_script(const store::SubmissionRecord& sub, const std::vector<store::NewAttempt>& attempts,
                                  const std::string& options_text) const;
@@ -60,15 +65,19 @@ class SlurmDriver {
   void cancel_all();
   void sleep_interruptibly(double seconds) const;
   double now() const;
+  void show_progress(bool force);
 
   // slurm_tracking.cpp
   bool poll();
+  void poll_every_array();
   std::vector<std::string> watched_names() const;
+  std::string next_array();
   bool examine(TrackedTask& t, const slurm::JobRecord* rec, std::vector<EndedTask>& ended,
                std::vector<std::string>& cancel);
   void finish_ended(std::vector<EndedTask>& ended);
   void finish(const TrackedTask& t, const slurm::JobRecord& rec);
   void finish_failed(const TrackedTask& t, const char* cls, const std::string& reason);
+  store::KeyValues options_provenance(const TrackedTask& t) const;
   void after_failure(std::int64_t run_id, int attempt, const store::AttemptResult& result);
   std::optional<slurm::JobRecord> final_record(const TrackedTask& t, const std::optional<slurm::JobRecord>& live,
                                                const std::vector<slurm::JobRecord>& accounting,
@@ -91,7 +100,13 @@ class SlurmDriver {
   std::vector<store::SubmissionRecord> unconfirmed_;  // sbatch failed transiently: did it reach Slurm?
   std::size_t submitted_ = 0;         // attempts submitted by this invocation
   std::size_t polls_ = 0;             // poll cycles run by this invocation
+  std::size_t finished_here_ = 0;     // attempts ended in this invocation (the ETA's rate)
+  Progress progress_;
+  std::string last_polled_;           // the array the last poll asked about
   bool reported_unreachable_ = false;
+  bool reported_limit_ = false;
+  std::optional<std::size_t> refused_at_;  // tasks queued when sbatch last refused for a submit limit
+  double refused_time_ = 0;                // ... and when (now())
 };
 
 }  // namespace sweep::runner

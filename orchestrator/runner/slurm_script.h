@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "spec/experiment.h"
+#include "templating/render.h"
 
 namespace sweep::runner {
 
@@ -24,6 +25,14 @@ std::vector<std::string> sbatch_options(const std::vector<std::pair<const spec::
 
 /// Slurm's --array value for task ids 0..count-1 with an optional throttle: "0-11%2".
 std::string array_range(std::size_t count, std::size_t max_running);
+
+/// The job name of a campaign's submission: how sweep finds its array when sbatch never answered.
+std::string array_job_name(const std::string& campaign, std::int64_t submission);
+
+/// The variables of one submission's array script (templates/slurm/array.sh.mustache): `tasks` array
+/// tasks throttled to `max_running` (0 = none), with `options` as its #SBATCH lines, its files in `dir`.
+templating::Variables array_variables(const std::string& campaign, std::int64_t submission, const std::string& dir,
+                                      std::size_t tasks, std::size_t max_running, const std::vector<std::string>& options);
 
 /// One line per task of a submission's table: task id, run directory, run id, attempt.
 struct TaskRow {

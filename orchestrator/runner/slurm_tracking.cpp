@@ -2,13 +2,16 @@
 #include <fmt/core.h>
 
 #include <filesystem>
+#include <algorithm>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
 #include "runner/ingest.h"
 #include "runner/slurm_driver_impl.h"
 #include "slurm/states.h"
+#include "util/strings.h"
 
 namespace sweep::runner {
 namespace fs = std::filesystem;
@@ -51,12 +54,24 @@ void SlurmDriver::after_failure(std::int64_t run_id, int attempt, const store::A
     if (a.attempt == attempt) queue_.push_back(a);
 }
 
+/// The attempt's #SBATCH options, and what grew in them (only when something did).
+store::KeyValues SlurmDriver::options_provenance(const TrackedTask& t) const {
+  const auto attempts = db_.attempts(t.run_id);
+  if (attempts.empty()) return {};
+  const AttemptOptions o = options_for(t.run_id, attempts.front().point_id, t.attempt);
+  store::KeyValues out{{"slurm.options", join(o.options, " ")}};
+  if (!o.note.empty()) out.push_back({"slurm.escalated", o.note});
+  return out;
+}
+
 void SlurmDriver::finish_failed(const TrackedTask& t, const char* cls, const std::string& reason) {
   store::AttemptResult r;
+  r.provenance = options_provenance(t);
   r.failure_class = cls;
   r.failure_reason = reason;
   r.ended_at = iso8601(clock_.wall());
   db_.finish_attempt(t.run_id, t.attempt, r);
+  ++finished_here_;
   after_failure(t.run_id, t.attempt, r);
 }
 
@@ -81,7 +96,9 @@ void SlurmDriver::finish(const TrackedTask& t, const slurm::JobRecord& rec) {
   result.ended_at = iso8601(clock_.wall());
   for (auto& kv : slurm_provenance(t, rec, std::max(t.restarts, rec.restarts.value_or(0))))
     result.provenance.push_back(std::move(kv));
+  for (auto& kv : options_provenance(t)) result.provenance.push_back(std::move(kv));
   db_.finish_attempt(t.run_id, t.attempt, result);
+  ++finished_here_;
   if (result.state == store::RunState::failed) after_failure(t.run_id, t.attempt, result);
 }
 
@@ -119,6 +136,7 @@ bool SlurmDriver::examine(TrackedTask& t, const slurm::JobRecord* rec, std::vect
     fmt::print(stderr, "sweep: Slurm requeued job {}_{} (restart {}); following it\n", t.array_job_id, t.task, t.restarts);
   }
   const slurm::Phase phase = slurm::state_info(rec->state).phase;
+  t.started = phase == slurm::Phase::running;
   if (phase == slurm::Phase::finished) {
     ended.push_back({t, *rec});
     return true;
@@ -161,7 +179,7 @@ void SlurmDriver::finish_ended(std::vector<EndedTask>& ended) {
   }
 }
 
-/// The job names of the submissions a poll asks about: every tracked one and every unconfirmed one.
+/// The job names of the submissions a poll asks about by name: every tracked one and every unconfirmed one.
 std::vector<std::string> SlurmDriver::watched_names() const {
   std::set<std::string> names;
   for (const auto& [key, t] : tracked_) names.insert(job_name(t.submission_id));
@@ -169,11 +187,36 @@ std::vector<std::string> SlurmDriver::watched_names() const {
   return {names.begin(), names.end()};
 }
 
-/// One poll cycle: one scheduler query (this user's jobs with the campaign's watched names) for every
-/// tracked task and every unconfirmed submission. Returns whether anything changed.
+/// The tracked array after the one polled last, in turn.
+std::string SlurmDriver::next_array() {
+  auto it = tracked_.upper_bound({last_polled_, std::numeric_limits<int>::max()});
+  if (it == tracked_.end()) it = tracked_.begin();
+  last_polled_ = it->first.first;
+  return last_polled_;
+}
+
+/// Polls until every tracked array has been asked about once (one pass of `sweep collect` or `cancel`).
+void SlurmDriver::poll_every_array() {
+  std::set<std::string> arrays;
+  for (const auto& [key, t] : tracked_) arrays.insert(key.first);
+  for (std::size_t i = 0; i < std::max<std::size_t>(arrays.size(), unconfirmed_.empty() ? 0 : 1); ++i) poll();
+}
+
+/// One poll cycle, one scheduler query. Usually the query is one tracked array by its job id, in turn
+/// (slurmctld's cost stays flat however busy the cluster is; with several arrays each is seen every
+/// few cycles). While a submission is unconfirmed (sbatch failed transiently), the query is instead
+/// this user's jobs with the campaign's watched names, which settles it. Returns whether anything changed.
 bool SlurmDriver::poll() {
+  if (tracked_.empty() && unconfirmed_.empty()) return false;
   ++polls_;
-  const auto live = client_.own_jobs(watched_names());
+  std::optional<std::string> array;  // the one array asked about; none = every watched name
+  std::optional<std::vector<slurm::JobRecord>> live;
+  if (unconfirmed_.empty()) {
+    array = next_array();
+    live = client_.array_jobs(*array);
+  } else {
+    live = client_.own_jobs(watched_names());
+  }
   if (!live) {
     if (!reported_unreachable_)
       fmt::print(stderr, "sweep: cannot reach slurmctld; still waiting (next try in {:.0f} s)\n", backoff_.interval());
@@ -182,7 +225,7 @@ bool SlurmDriver::poll() {
   }
   if (reported_unreachable_) fmt::print(stderr, "sweep: slurmctld answers again\n");
   reported_unreachable_ = false;
-  for (auto it = unconfirmed_.begin(); it != unconfirmed_.end();) {
+  for (auto it = unconfirmed_.begin(); !array && it != unconfirmed_.end();) {
     if (slurm::Client::submitting_in(it->dir)) {
       ++it;
       continue;
@@ -195,6 +238,10 @@ bool SlurmDriver::poll() {
   std::vector<std::string> cancel;
   bool changed = false;
   for (auto it = tracked_.begin(); it != tracked_.end();) {
+    if (array && it->first.first != *array) {  // not asked about in this cycle
+      ++it;
+      continue;
+    }
     const auto found = by_task.find(it->first);
     if (examine(it->second, found == by_task.end() ? nullptr : found->second, ended, cancel)) {
       it = tracked_.erase(it);

@@ -3,7 +3,9 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <charconv>
 #include <fstream>
 #include <sstream>
 
@@ -24,6 +26,13 @@ constexpr std::array<std::string_view, 8> kTransientMessages{
 
 /// A failed command's message, with a hint for the commonest mistake: no SLURM_CONF on a machine
 /// without a configured /etc/slurm.
+/// A positive count, or `fallback` for anything else ("", "N/A", "UNLIMITED", garbage).
+std::size_t count_or(std::string_view text, std::size_t fallback) {
+  std::size_t v = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+  return r.ec == std::errc() && r.ptr == text.data() + text.size() && v > 0 ? v : fallback;
+}
+
 std::string message_of(const exec::Captured& c) {
   std::string m(trim(c.err.empty() ? c.out : c.err));
   if (m.find("Could not establish a configuration source") != std::string::npos)
@@ -66,12 +75,26 @@ std::string current_user() {
   return std::to_string(getuid());
 }
 
+std::optional<std::vector<JobRecord>> Client::array_jobs(const std::string& job_id) {
+  ++calls_;
+  ++queries_;
+  // One job id: squeue then asks slurmctld for that job only (slurm_load_job); with several ids it
+  // would fetch every job of the cluster and filter on this side.
+  const auto c = exec::capture({"squeue", "-h", "-t", "all", "-j", job_id, "-O", std::string(kSqueueFormat)}, "", timeout_);
+  if (!c || c->timed_out) return std::nullopt;
+  if (c->exit_code != 0) {
+    if (c->err.find("Invalid job id") != std::string::npos) return std::vector<JobRecord>{};  // aged out
+    return std::nullopt;
+  }
+  return parse_squeue(c->out);
+}
+
 std::optional<std::vector<JobRecord>> Client::own_jobs(const std::vector<std::string>& names) {
   if (names.empty()) return std::vector<JobRecord>{};
   ++calls_;
   ++queries_;
   // One user and no job list: squeue then asks slurmctld for that user's jobs only (with a job list
-  // or several users it would fetch every job and filter here). -n filters on our side of the wire.
+  // or several users it would fetch every job and filter here). -n filters on this side.
   const auto c = exec::capture({"squeue", "-h", "-t", "all", "-u", current_user(), "-n", join(names, ","),
                                 "-O", std::string(kSqueueFormat)},
                                "", timeout_);
@@ -79,15 +102,10 @@ std::optional<std::vector<JobRecord>> Client::own_jobs(const std::vector<std::st
   return parse_squeue(c->out);
 }
 
-const Client::Config* Client::config() {
-  if (config_) return &*config_;
-  ++calls_;
-  const auto c = exec::capture({"scontrol", "show", "config"}, "", timeout_);
-  if (!c || c->exit_code != 0) return nullptr;
-  Config cfg;
+ClusterConfig parse_config(std::string_view text) {
+  ClusterConfig cfg;
   std::string type;
-  std::istringstream in(c->out);
-  for (std::string line; std::getline(in, line);) {
+  for (const std::string& line : split(text, '\n')) {
     const std::size_t eq = line.find('=');
     if (eq == std::string::npos) continue;
     const std::string key(trim(std::string_view(line).substr(0, eq)));
@@ -95,14 +113,49 @@ const Client::Config* Client::config() {
     if (key == "AccountingStorageType") cfg.accounting = value.find("slurmdbd") != std::string::npos;
     if (key == "JobCompType") type = value;
     if (key == "JobCompLoc") cfg.jobcomp_file = value;
+    if (key == "MaxArraySize") cfg.limits.max_array_tasks = count_or(value, cfg.limits.max_array_tasks);
+    if (key == "MaxJobCount") cfg.limits.max_job_count = count_or(value, cfg.limits.max_job_count);
   }
   if (type.find("filetxt") == std::string::npos) cfg.jobcomp_file.clear();
-  config_ = cfg;
+  return cfg;
+}
+
+std::optional<std::size_t> parse_max_submit(std::string_view text) {
+  std::optional<std::size_t> out;
+  for (const std::string& line : split(text, '\n')) {
+    const std::size_t n = count_or(trim(line), 0);
+    if (n > 0) out = out ? std::min(*out, n) : n;
+  }
+  return out;
+}
+
+const ClusterConfig* Client::config() {
+  if (config_) return &*config_;
+  ++calls_;
+  const auto c = exec::capture({"scontrol", "show", "config"}, "", timeout_);
+  if (!c || c->exit_code != 0) return nullptr;
+  config_ = parse_config(c->out);
   return &*config_;
 }
 
+Limits Client::limits() {
+  if (limits_) return *limits_;
+  const ClusterConfig* cfg = config();
+  if (!cfg) return Limits{};  // asked again next time
+  Limits l = cfg->limits;
+  if (cfg->accounting) {
+    ++calls_;
+    const auto c = exec::capture({"sacctmgr", "-n", "-P", "show", "assoc", "where", "user=" + current_user(),
+                                  "format=MaxSubmit"},
+                                 "", timeout_);
+    if (c && c->exit_code == 0) l.max_submit_jobs = parse_max_submit(c->out);
+  }
+  limits_ = l;
+  return l;
+}
+
 std::optional<std::vector<JobRecord>> Client::accounting(const std::vector<std::string>& job_ids) {
-  const Config* cfg = config();
+  const ClusterConfig* cfg = config();
   if (!cfg || !cfg->accounting || job_ids.empty()) return std::nullopt;
   ++calls_;
   const auto c = exec::capture({"sacct", "-n", "-P", "-X", "--format=" + std::string(kSacctFormat), "-j",
@@ -113,7 +166,7 @@ std::optional<std::vector<JobRecord>> Client::accounting(const std::vector<std::
 }
 
 std::vector<JobRecord> Client::completions() {
-  const Config* cfg = config();
+  const ClusterConfig* cfg = config();
   if (!cfg || cfg->jobcomp_file.empty()) return {};
   std::ifstream in(cfg->jobcomp_file, std::ios::binary);
   std::ostringstream text;

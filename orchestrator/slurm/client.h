@@ -12,6 +12,24 @@
 
 namespace sweep::slurm {
 
+/// What the cluster lets one user queue: `scontrol show config` (MaxArraySize, MaxJobCount) and,
+/// with accounting, the user's associations (`sacctmgr show assoc`: MaxSubmitJobs, the smallest).
+struct Limits {
+  std::size_t max_array_tasks = 1001;            // MaxArraySize: task ids 0 .. MaxArraySize-1
+  std::size_t max_job_count = 10000;             // MaxJobCount: every job slurmctld holds, all users
+  std::optional<std::size_t> max_submit_jobs;    // per user, counted per array task; none = no limit
+};
+
+/// The settings of `scontrol show config` that sweep reads ("Key = Value" lines). Pure.
+struct ClusterConfig {
+  bool accounting = false;
+  std::string jobcomp_file;  // "" unless JobCompType=jobcomp/filetxt
+  Limits limits;
+};
+ClusterConfig parse_config(std::string_view text);
+/// The smallest MaxSubmitJobs of `sacctmgr -n -P show assoc ... format=MaxSubmit` lines; none when unset.
+std::optional<std::size_t> parse_max_submit(std::string_view text);
+
 struct SubmitResult {
   std::string job_id;     // set on success
   std::string error;      // sbatch's message on failure
@@ -31,32 +49,38 @@ class Client {
   /// Whether an sbatch still runs in `cwd`: one started by a controller that was killed meanwhile may
   /// yet reach slurmctld. Asks /proc, not the scheduler.
   static bool submitting_in(const std::string& cwd);
+  /// Every task of one job array (or one job), live or ended less than MinJobAge ago
+  /// (`squeue -h -t all -j <id>`, one call). slurmctld looks one job id up in its hash table, so the
+  /// cost does not grow with the cluster's queue. Empty when slurmctld no longer knows the id; nullopt
+  /// when it cannot be reached.
+  std::optional<std::vector<JobRecord>> array_jobs(const std::string& job_id);
   /// This user's jobs with one of these names, live or ended less than MinJobAge ago
-  /// (`squeue -h -t all -u <user> -n <names>`, one call): slurmctld sends only this user's jobs, so the
-  /// cost does not grow with other users' queue. nullopt when slurmctld cannot be reached.
+  /// (`squeue -h -t all -u <user> -n <names>`, one call): only this user's jobs are sent, but
+  /// slurmctld walks its whole job list for them (measured: bench/slurm_poll_busy), so this is for
+  /// finding a submission whose job id is unknown, not for polling. nullopt when it cannot be reached.
   std::optional<std::vector<JobRecord>> own_jobs(const std::vector<std::string>& names);
   /// `sacct` records of these jobs (array ids give all their tasks), one call; nullopt without
   /// accounting or when it fails.
   std::optional<std::vector<JobRecord>> accounting(const std::vector<std::string>& job_ids);
   /// Records from the jobcomp/filetxt file when the cluster writes one; empty otherwise.
   std::vector<JobRecord> completions();
+  /// The cluster's limits on what one campaign may queue (read once; defaults when slurmctld cannot be asked).
+  Limits limits();
   /// `scancel` of these job ids (array ids cancel all their tasks; "123_4" one task).
   bool cancel(const std::vector<std::string>& job_ids);
 
-  /// Scheduler commands run so far, and of them the own_jobs() queries (benchmarks and tests count them).
+  /// Scheduler commands run so far, and of them the job queries (array_jobs, own_jobs; benchmarks and
+  /// tests count them).
   std::size_t calls() const { return calls_; }
   std::size_t queries() const { return queries_; }
 
  private:
-  struct Config {
-    bool accounting = false;
-    std::string jobcomp_file;  // "" unless JobCompType=jobcomp/filetxt
-  };
-  /// The cluster's accounting and jobcomp settings, read once from `scontrol show config`.
-  const Config* config();
+  /// The cluster's settings, read once from `scontrol show config`.
+  const ClusterConfig* config();
 
   std::chrono::milliseconds timeout_;
-  std::optional<Config> config_;
+  std::optional<ClusterConfig> config_;
+  std::optional<Limits> limits_;
   std::size_t calls_ = 0;
   std::size_t queries_ = 0;
 };

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "spec/bundled.h"
+#include "spec/escalation.h"
 #include "spec/expr.h"
 #include "util/error.h"
 #include "util/value.h"
@@ -146,6 +147,8 @@ struct Experiment {
   std::optional<double> timeout_s;  // per-run wall-clock limit (resources.time unless templated), none = unlimited
   /// Further attempts allowed per failure class (spec/failure_classes.h names), from `retries`.
   std::map<std::string, int, std::less<>> retries;
+  /// Resources that grow on those retries, from `escalate` (spec/escalation.h).
+  std::vector<Escalation> escalations;
   std::vector<MetricRule> metrics;
   /// Exported for the workload in this order (a site's first, then the experiment's; one name once:
   /// the experiment's value wins). See runner/job_environment.h.

@@ -1,9 +1,14 @@
-// Reader of `retries`: further attempts per failure class, e.g. `retries: {NODE_FAIL: 2, TIMEOUT: 0}`.
+// Readers of `retries`: further attempts per failure class, e.g. `retries: {NODE_FAIL: 2, TIMEOUT: 0}`,
+// and of `escalate`: resources that grow on those retries, e.g. `escalate: {time: {factor: 2, max: "4:00:00"}}`.
 #include <fmt/core.h>
+
+#include "spec/escalation.h"
 
 #include "spec/failure_classes.h"
 #include "spec/load_sections.h"
 #include "util/strings.h"
+
+#include <algorithm>
 
 namespace sweep::spec {
 
@@ -30,6 +35,42 @@ void read_retries(const Field& f, const Source& src, LoadState& st) {
     }
     st.exp.retries[std::string(cls->name)] =
         static_cast<int>(integer_in(entry, src, 0, 100, "a number of retries from 0 to 100"));
+  }
+}
+
+void read_escalate(const Field& f, const Source& src, LoadState& st) {
+  std::vector<std::string_view> names;
+  for (const auto& r : kEscalatingResources) names.push_back(r.resource);
+  const std::vector<Field> entries = map_fields(f, src);
+  check_keys(entries, names, src);
+  for (const Field& entry : entries) {
+    Escalation e;
+    e.resource = key_name(entry);
+    e.where = location(entry.key, src);
+    const auto* row = std::find_if(kEscalatingResources.begin(), kEscalatingResources.end(),
+                                   [&](const auto& r) { return r.resource == e.resource; });
+    e.failure_class = std::string(row->failure_class);
+    const std::vector<Field> fields = map_fields(entry, src);
+    constexpr std::array<std::string_view, 2> kKeys{"factor", "max"};
+    check_keys(fields, kKeys, src);
+    if (const Field* factor = find_field(fields, "factor")) {
+      const Value v = scalar_value(*factor, src);
+      if (!v.is_number() || v.as_number() <= 1 || v.as_number() > 100) fail_expected(*factor, src, "a factor above 1 and at most 100");
+      e.factor = v.as_number();
+    }
+    const Field* max = find_field(fields, "max");
+    const bool time = e.resource == "time";
+    const char* max_expected = time ? "a time limit such as \"04:00:00\" (the most a retry may ask for)"
+                                    : "a memory size such as 64G (the most a retry may ask for)";
+    if (!max) fail_at(e.where, fmt::format("\"{}\" needs \"max\": {}", entry.path, max_expected));
+    const std::string text = scalar_text(*max, src, max_expected);
+    const auto bound = time ? slurm_time_seconds(text) : slurm_memory_mib(text);
+    if (!bound || *bound <= 0) fail_expected(*max, src, max_expected);
+    e.max = *bound;
+    if (!st.exp.retries.count(e.failure_class) || st.exp.retries.at(e.failure_class) == 0)
+      fail_at(e.where, fmt::format("\"{}\" grows the retries of {}, but \"retries\" gives {} none (add retries: {{{}: 2}})",
+                                   entry.path, row->retry_key, row->retry_key, row->retry_key));
+    st.exp.escalations.push_back(std::move(e));
   }
 }
 

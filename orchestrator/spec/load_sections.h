@@ -56,6 +56,7 @@ YAML::Node read_yaml_map_file(const std::string& path, std::string_view what, st
 
 // load_retries.cpp
 void read_retries(const Field& f, const Source& src, LoadState& st);
+void read_escalate(const Field& f, const Source& src, LoadState& st);  // after read_retries
 
 // load_metrics.cpp
 void read_metrics(const Field& f, const Source& src, LoadState& st);

@@ -154,10 +154,15 @@ int stored_version(SQLite::Database& db, const std::string& path) {
 
 }  // namespace
 
-void prepare_schema(SQLite::Database& db, const std::string& path) {
+void prepare_schema(SQLite::Database& db, const std::string& path, bool wal) {
   db.setBusyTimeout(30000);
-  db.exec("PRAGMA journal_mode = WAL");
-  db.exec("PRAGMA synchronous = NORMAL");
+  if (wal) {
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA synchronous = NORMAL");
+  } else {
+    db.exec("PRAGMA journal_mode = DELETE");
+    db.exec("PRAGMA synchronous = FULL");
+  }
   db.exec("PRAGMA foreign_keys = ON");
 
   SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);

@@ -8,6 +8,7 @@
 
 #include <array>
 
+#include "store/filesystem.h"
 #include "store/schema.h"
 #include "store/sql_helpers.h"
 #include "util/error.h"
@@ -90,9 +91,20 @@ RunState state_from_name(std::string_view name) {
 }
 
 Store::Store(const std::string& path) : path_(path) {
+  const auto network = network_filesystem_of(path_);
+  if (network) {
+    static bool warned = false;  // once per process, however many stores it opens
+    if (!warned)
+      fmt::print(stderr,
+                 "sweep: the results database {} is on {}, where SQLite's WAL mode does not work: it uses a rollback "
+                 "journal (readers wait while a controller writes; safe only if the filesystem's locks work). For "
+                 "speed and safety put --db on a local disk (docs/database.md)\n",
+                 path_, *network);
+    warned = true;
+  }
   guarded(path_, "open the results database", [&] {
     db_ = std::make_unique<SQLite::Database>(path_, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-    prepare_schema(*db_, path_);
+    prepare_schema(*db_, path_, !network);
   });
 }
 

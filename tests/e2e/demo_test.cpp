@@ -69,3 +69,34 @@ TEST_CASE("dry-run renders the job scripts and records nothing") {
   }
   CHECK(scripts == 12);
 }
+
+TEST_CASE("a Slurm dry run writes one array script per resource shape, with its #SBATCH lines and task table") {
+  Sandbox box;
+  box.write("arr.yaml", "name: arr\nexecutor: slurm\nmatrix: {n: [1, 2, 3], nodes: [1, 2]}\nrepetitions: 2\n"
+                        "resources: {nodes: '{{nodes}}', ntasks-per-node: 2, time: 10}\n"
+                        "workload: {command: 'echo {{n}}'}\n");
+  const auto run = box.sweep({"run", "arr.yaml", "--label", "d", "--dry-run", "--max-running", "2"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const std::string dir = box.path("results/d/dry-run");
+  CHECK_THAT(run.out, Catch::Contains("rendered 12 job scripts") && Catch::Contains("as 2 Slurm job arrays"));
+  CHECK_THAT(run.out, Catch::Contains(dir + "/array-1/array.sh: 6 tasks, --nodes=1 --ntasks-per-node=2 --time=10"));
+  CHECK_THAT(run.out, Catch::Contains(dir + "/array-2/array.sh: 6 tasks, --nodes=2 --ntasks-per-node=2 --time=10"));
+  const std::string array = read_file(dir + "/array-2/array.sh");
+  CHECK_THAT(array, Catch::Contains("#SBATCH --array=0-5%2\n#SBATCH --output=") &&
+                        Catch::Contains("#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=2\n#SBATCH --time=10\n") &&
+                        Catch::Contains("#SBATCH --job-name=sweep-d-s2\n"));
+  // each task of the table names the run directory of a dry-run job script of that shape
+  const std::string table = read_file(dir + "/array-2/tasks.tsv");
+  CHECK_THAT(table, Catch::StartsWith("# sweep task table, format 1"));
+  std::size_t rows = 0;
+  for (std::size_t at = table.find('\n'); at != std::string::npos && at + 1 < table.size(); at = table.find('\n', at + 1)) {
+    const std::string row = table.substr(at + 1, table.find('\n', at + 1) - at - 1);
+    const std::string run_dir = row.substr(row.find('\t') + 1, row.find('\t', row.find('\t') + 1) - row.find('\t') - 1);
+    CHECK(std::filesystem::exists(run_dir + ".sh"));
+    CHECK_THAT(read_file(run_dir + ".sh"), Catch::Contains("echo"));
+    ++rows;
+  }
+  CHECK(rows == 6);
+  CHECK_FALSE(std::filesystem::exists(box.path("results/sweep.db")));
+}

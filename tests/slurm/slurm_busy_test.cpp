@@ -45,14 +45,16 @@ std::vector<std::string> printed_by(const std::string& log, const std::string& p
 
 }  // namespace
 
-TEST_CASE("with 300 foreign jobs queued, each poll cycle is one squeue that reads only the campaign's jobs") {
+TEST_CASE("with 300 foreign jobs queued, each poll cycle is one squeue of one of the campaign's arrays, by job id") {
   slurm_conf();
   REQUIRE(shell("id -u").out == "0\n");  // other users' jobs are submitted through runuser
   e2e::Sandbox box;
   const std::string L = unique_label(box, "t");
   ForeignJobs foreign(300);
   const std::string own_other = shell("sbatch --hold --parsable -o /dev/null -J other-of-root --wrap true").out;
-  box.write("busy.yaml", "name: busy\nexecutor: slurm\nmatrix: {n: [1, 2, 3, 4]}\nresources: {ntasks: 1, time: 5}\n"
+  // two resource shapes: two arrays, asked about in turn
+  box.write("busy.yaml", "name: busy\nexecutor: slurm\nmatrix: {n: [1, 2], tasks: [1, 2]}\n"
+                         "resources: {ntasks: '{{tasks}}', time: 5}\n"
                          "workload: {command: 'sleep 2; echo \"value: {{n}}\"'}\n"
                          "metrics: [{name: value, better: higher, regex: 'value: (?<value>\\d+)'}]\n");
   ::setenv("PATH", logging_slurm(box, {"squeue", "scontrol", "sacct"}).c_str(), 1);
@@ -61,6 +63,7 @@ TEST_CASE("with 300 foreign jobs queued, each poll cycle is one squeue that read
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("4 runs planned, 4 succeeded"));
+  REQUIRE(query(box, "SELECT count(*) FROM submissions") == "2");
 
   const std::string log = e2e::read_file(box.path("slurm.log"));
   INFO(log);
@@ -70,11 +73,21 @@ TEST_CASE("with 300 foreign jobs queued, each poll cycle is one squeue that read
   CHECK_THAT(r.out, Catch::Contains(std::to_string(squeues.size()) + " poll cycles, " + std::to_string(squeues.size()) + " queries"));
   // (the job scripts' own `scontrol show job $SLURM_JOB_ID` for provenance is a job's, not the driver's)
   CHECK(lines_starting(log, "> scontrol -o show job").empty());
-  for (const std::string& call : squeues) CHECK_THAT(call, Catch::Contains("-u root -n sweep-" + L + "-s1 "));
-  // What came back is the campaign's array and nothing else: no foreign job, not root's other job.
+  const std::string a1 = query(box, "SELECT job_id FROM submissions WHERE id = 1");
+  const std::string a2 = query(box, "SELECT job_id FROM submissions WHERE id = 2");
+  std::size_t on_a1 = 0, on_a2 = 0;
+  for (const std::string& call : squeues) {
+    on_a1 += call.find("-j " + a1 + " ") != std::string::npos;
+    on_a2 += call.find("-j " + a2 + " ") != std::string::npos;
+  }
+  CHECK(on_a1 + on_a2 == squeues.size());  // every query names one array of the campaign by its id
+  CHECK(on_a1 > 0);
+  CHECK(on_a2 > 0);
+  // What came back is the campaign's arrays and nothing else: no foreign job, not root's other job.
   const auto printed = printed_by(log, "> squeue");
   CHECK(!printed.empty());
-  for (const std::string& line : printed) CHECK_THAT(line, Catch::Contains("|sweep-" + L + "-s1|"));
+  for (const std::string& line : printed)
+    CHECK_THAT(line, Catch::Contains("|sweep-" + L + "-s1|") || Catch::Contains("|sweep-" + L + "-s2|"));
 }
 
 TEST_CASE("a job requeued while it runs is followed: it starts again clean, succeeds, and its restart is recorded") {
@@ -117,4 +130,49 @@ TEST_CASE("cpus-per-task reaches every srun task (the job script exports SRUN_CP
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(e2e::read_file(query(box, "SELECT run_dir FROM runs") + "/stdout") == "2\n2\n");
+}
+
+TEST_CASE("a run over its time limit is retried with twice the time (escalate), and the longer attempt finishes") {
+  slurm_conf();
+  e2e::Sandbox box;
+  const std::string L = unique_label(box, "t");
+  box.write("esc.yaml", "name: esc\nexecutor: slurm\nmatrix: {n: [1]}\nresources: {time: 1}\n"
+                        "retries: {TIMEOUT: 2}\nescalate: {time: {factor: 2, max: 3}}\n"
+                        "workload: {command: 'sleep 70; echo \"value: 1\"'}\n"
+                        "metrics: [{name: value, better: higher, regex: 'value: (?<value>\\d+)'}]\n");
+  const auto r = box.sweep({"run", "esc.yaml", "--label", L, "--poll-max", "2"});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(query(box, "SELECT group_concat(attempt || ':' || state || ':' || coalesce(failure_class, ''), ' ') FROM "
+                   "(SELECT * FROM attempts ORDER BY attempt)") == "1:failed:timeout 2:succeeded:");
+  CHECK(query(box, "SELECT value FROM run_provenance WHERE attempt = 1 AND key = 'slurm.options'") == "--time=1");
+  CHECK(query(box, "SELECT value FROM run_provenance WHERE attempt = 2 AND key = 'slurm.options'") == "--time=00:02:00");
+  CHECK(query(box, "SELECT value FROM run_provenance WHERE attempt = 2 AND key = 'slurm.escalated'") ==
+        "--time=00:02:00 after 1 timeout");
+  CHECK(query(box, "SELECT count(*) FROM run_provenance WHERE attempt = 1 AND key = 'slurm.escalated'") == "0");
+  const std::string second = query(box, "SELECT dir FROM submissions WHERE id = 2");
+  CHECK_THAT(e2e::read_file(second + "/array.sh"), Catch::Contains("#SBATCH --time=00:02:00\n"));
+}
+
+TEST_CASE("the user's MaxSubmitJobs from accounting caps what the campaign queues at once") {
+  slurm_conf();
+  INFO("needs accounting: scripts/slurm-dev-cluster up --accounting (scripts/test starts it so)");
+  REQUIRE(shell("sacctmgr -n -P show cluster format=cluster").exit_code == 0);
+  struct LimitLifted {
+    ~LimitLifted() { shell("sacctmgr -i modify user root set MaxSubmitJobs=-1"); }
+  } lifted;
+  REQUIRE(shell("sacctmgr -i modify user root set MaxSubmitJobs=3").exit_code == 0);
+  e2e::Sandbox box;
+  const std::string L = unique_label(box, "t");
+  box.write("cap.yaml", "name: cap\nexecutor: slurm\nmatrix: {n: [1, 2, 3, 4, 5, 6, 7]}\nresources: {ntasks: 1, time: 5}\n"
+                        "workload: {command: 'sleep 1; echo \"value: {{n}}\"'}\n"
+                        "metrics: [{name: value, better: higher, regex: 'value: (?<value>\\d+)'}]\n");
+  const auto r = box.sweep({"run", "cap.yaml", "--label", L, "--poll-max", "1"});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("7 runs planned, 7 succeeded"));
+  CHECK_THAT(r.err, Catch::Contains("the cluster lets root queue at most 3 jobs (MaxSubmitJobs)"));
+  // never more than 3 tasks submitted at once: the first submission holds 3, and none is larger
+  CHECK(query(box, "SELECT count(*) FROM submission_tasks WHERE submission_id = 1") == "3");
+  CHECK(query(box, "SELECT max(n) FROM (SELECT count(*) AS n FROM submission_tasks GROUP BY submission_id)") == "3");
 }

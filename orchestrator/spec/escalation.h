@@ -1,0 +1,50 @@
+#pragma once
+// `escalate`: resources that grow on retry. After each attempt that failed for lack of time (TIMEOUT)
+// or of memory (OUT_OF_MEMORY), the next attempt of the run asks for `factor` times as much, never more
+// than `max`. Pure: quantities in sbatch's notation and their arithmetic (the runner rewrites the
+// attempt's #SBATCH options with them: runner/escalation.h).
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "util/error.h"
+
+namespace sweep::spec {
+
+struct Escalation {
+  std::string resource;       // time | mem | mem-per-cpu
+  std::string failure_class;  // the class that triggers it: timeout | out_of_memory (spec/failure_classes.h)
+  double factor = 2;          // > 1
+  double max = 0;             // the bound: seconds for time, MiB for mem and mem-per-cpu
+  SourceLocation where;
+};
+
+/// The resources that can escalate and the failure class that triggers each.
+struct EscalatingResource {
+  std::string_view resource;
+  std::string_view failure_class;
+  std::string_view retry_key;  // as written in `retries`
+};
+inline constexpr std::array<EscalatingResource, 3> kEscalatingResources{{
+    {"time", "timeout", "TIMEOUT"},
+    {"mem", "out_of_memory", "OUT_OF_MEMORY"},
+    {"mem-per-cpu", "out_of_memory", "OUT_OF_MEMORY"},
+}};
+
+/// Seconds in an sbatch --time value: minutes ("30"), "MM:SS", "HH:MM:SS", "D-HH", "D-HH:MM",
+/// "D-HH:MM:SS". nullopt when malformed, or for UNLIMITED/INFINITE.
+std::optional<double> slurm_time_seconds(std::string_view text);
+/// Seconds as sbatch writes a time limit: "HH:MM:SS", or "D-HH:MM:SS" from a day on (rounded up to a second).
+std::string slurm_time_text(double seconds);
+/// MiB in an sbatch --mem value: a number with an optional unit K, M (the default), G or T.
+/// nullopt when malformed.
+std::optional<double> slurm_memory_mib(std::string_view text);
+/// MiB as an sbatch memory value ("8192M", rounded up to a MiB).
+std::string slurm_memory_text(double mib);
+
+/// The amount after `failures` failed attempts: `base` x factor^failures, at most the bound (and never
+/// less than `base`, when the experiment already asks for more than the bound).
+double escalated(double base, const Escalation& e, int failures);
+
+}  // namespace sweep::spec
