@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace sweep::cli {
 
@@ -33,6 +34,9 @@ struct Paths {
 
 /// The job-script template directory: $SWEEP_TEMPLATES, else the source tree's templates/.
 std::string default_template_dir();
+
+/// The executor names --executor takes (sched/executors.h).
+std::vector<std::string> executor_names();
 
 struct Command {
   const char* name;

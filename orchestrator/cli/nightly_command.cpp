@@ -37,7 +37,7 @@ void add_nightly(CLI::App& sub, Action& action) {
   sub.add_option("--alpha", o->nightly.compare.alpha, "Significance level")->check(CLI::Range(1e-6, 0.5))->capture_default_str();
   sub.add_option("--jobs,-j", run.jobs, "Local runs in parallel")->capture_default_str()->check(CLI::PositiveNumber);
   sub.add_option("--executor", run.executor, "Run on this executor instead of the experiment's")
-      ->check(CLI::IsMember({"local", "slurm"}));
+      ->check(CLI::IsMember(executor_names()));
   sub.add_option("--templates", run.template_dir, "Job-script template directory")->capture_default_str();
   add_slurm_options(sub, run);
   sub.add_flag("--detach", run.detach, "Slurm: submit and exit 0; the next call collects, compares and reports");

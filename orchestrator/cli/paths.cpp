@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "sched/executors.h"
+
 #ifndef SWEEP_DEFAULT_TEMPLATE_DIR
 #error "SWEEP_DEFAULT_TEMPLATE_DIR must be defined by the build"
 #endif
@@ -11,6 +13,10 @@ namespace sweep::cli {
 std::string default_template_dir() {
   const char* env = std::getenv("SWEEP_TEMPLATES");
   return env && *env ? env : SWEEP_DEFAULT_TEMPLATE_DIR;
+}
+
+std::vector<std::string> executor_names() {
+  return {sched::kExecutorNames.begin(), sched::kExecutorNames.end()};
 }
 
 std::string Paths::results() const {

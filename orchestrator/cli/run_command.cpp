@@ -40,7 +40,7 @@ void add_run(CLI::App& sub, Action& action) {
   sub.add_option("--templates", o->run.template_dir, "Job-script template directory")->capture_default_str();
   sub.add_flag("--dry-run", o->run.dry_run, "Render the job scripts and exit without running or recording anything");
   sub.add_option("--executor", o->run.executor, "Run on this executor instead of the experiment's")
-      ->check(CLI::IsMember({"local", "slurm"}));
+      ->check(CLI::IsMember(executor_names()));
   add_slurm_options(sub, o->run);
   sub.add_flag("--detach", o->run.detach, "Slurm: submit and exit; follow up with sweep collect / status / cancel");
   o->paths.add_to(sub);

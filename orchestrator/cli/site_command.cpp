@@ -19,7 +19,7 @@ void add_site(CLI::App& sub, Action& action) {
   auto o = std::make_shared<Options>();
   sub.add_option("experiment", o->experiment, "Show the effective settings of this experiment on this site");
   sub.add_option("--set", o->sets, "Override a matrix key or top-level value: key=value (repeatable)");
-  sub.add_option("--executor", o->executor, "As sweep run --executor")->check(CLI::IsMember({"local", "slurm"}));
+  sub.add_option("--executor", o->executor, "As sweep run --executor")->check(CLI::IsMember(executor_names()));
   o->paths.add_to(sub);
   sub.callback([o, &action] {
     action = [o] {

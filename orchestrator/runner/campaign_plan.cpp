@@ -7,8 +7,9 @@
 #include "runner/bundled_path.h"
 #include "runner/job_environment.h"
 #include "runner/launchers.h"
-#include "runner/slurm_script.h"
-#include "spec/resources.h"
+#include "runner/array_script.h"
+#include "sched/executors.h"
+#include "sched/resources.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -47,11 +48,12 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
     resources_.push_back(std::move(t));
   }
   // Every point's resources render to valid values, or Error, whichever the executor.
-  for (const auto& point : points_) sbatch_options(point);
+  for (const auto& point : points_) resources(point);
   for (std::size_t i = 0; i < points_.size(); ++i) check_layout(points_[i], experiment_.workloads[point_command_[i]]);
   for (const spec::Workload& w : experiment_.workloads) require_built(w);
-  if (experiment_.executor == "slurm") {
-    array_script_.emplace(templating::load_template_file(fmt::format("{}/slurm/array.sh.mustache", template_dir)));
+  if (sched::is_batch(experiment_.executor)) {
+    array_script_.emplace(
+        templating::load_template_file(fmt::format("{}/{}/array.sh.mustache", template_dir, experiment_.executor)));
     array_script_->check_names(std::vector<std::string>(kArrayVariables.begin(), kArrayVariables.end()));
   }
 }
@@ -62,16 +64,17 @@ templating::Variables CampaignPlan::parameter_variables(const matrix::Point& poi
   return vars;
 }
 
-std::vector<std::string> CampaignPlan::sbatch_options(const matrix::Point& point) const {
+std::vector<sched::Resource> CampaignPlan::resources(const matrix::Point& point) const {
   const templating::Variables vars = parameter_variables(point);
-  std::vector<std::pair<const spec::Resource*, std::string>> rendered;
+  std::vector<sched::Resource> rendered;
   for (std::size_t i = 0; i < resources_.size(); ++i)
-    rendered.emplace_back(&experiment_.resources[i], resources_[i].render(vars, templating::Escape::none));
-  return runner::sbatch_options(rendered);
+    rendered.push_back({experiment_.resources[i].key, resources_[i].render(vars, templating::Escape::none),
+                        experiment_.resources[i].where});
+  return sched::effective_resources(rendered);
 }
 
 const templating::Template& CampaignPlan::array_script() const {
-  if (!array_script_) throw Error(ErrorKind::internal, "the array script is only loaded for the slurm executor");
+  if (!array_script_) throw Error(ErrorKind::internal, "the array script is only loaded for a batch executor");
   return *array_script_;
 }
 
@@ -141,7 +144,7 @@ void CampaignPlan::check_layout(const matrix::Point& point, const spec::Workload
   const auto ntasks = resource(point, "ntasks"), nodes = resource(point, "nodes"),
              per_node = resource(point, "ntasks-per-node");
   if (!ntasks && !nodes && !per_node) return;
-  // The values were checked to be positive integers (sbatch_options).
+  // The values were checked to be positive integers (resources()).
   const long ranks = ntasks ? std::stol(*ntasks) : std::stol(nodes.value_or("1")) * std::stol(per_node.value_or("1"));
   const std::string given = ntasks ? "ntasks " + *ntasks
                                    : fmt::format("nodes {} x ntasks-per-node {}", nodes.value_or("1"), per_node.value_or("1"));
@@ -152,7 +155,7 @@ void CampaignPlan::check_layout(const matrix::Point& point, const spec::Workload
     std::string value = "1";
     for (const spec::BundledArg& a : workload.args)
       if (a.name == option) value = templating::Template(a.value, workload.command_where).render(vars, templating::Escape::none);
-    if (!spec::is_count(value))
+    if (!sched::is_count(value))
       fail_at(workload.command_where, fmt::format("{} --{} must be a positive integer, got \"{}\" at point {}",
                                                   program->name, option, value, describe(point)));
     product *= std::stol(value);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "matrix/expand.h"
+#include "sched/resources.h"
 #include "spec/experiment.h"
 #include "store/records.h"
 #include "templating/render.h"
@@ -43,10 +44,11 @@ class CampaignPlan {
   /// The rendered job script for one attempt of a run of `point`.
   std::string render_script(const matrix::Point& point, const RunContext& run) const;
 
-  /// The point's `#SBATCH` options (runner/slurm_script.h); runs with equal options share an array.
-  std::vector<std::string> sbatch_options(const matrix::Point& point) const;
-  /// The Slurm array-script template (templates/slurm/array.sh.mustache); loaded only for the slurm
-  /// executor, Error(internal) otherwise.
+  /// The point's effective resources (sched/resources.h), rendered and checked; a batch scheduler
+  /// turns them into its directives, and runs with equal directives share an array.
+  std::vector<sched::Resource> resources(const matrix::Point& point) const;
+  /// The array-script template of a batch executor (templates/<executor>/array.sh.mustache); loaded
+  /// only for those, Error(internal) otherwise.
   const templating::Template& array_script() const;
 
  private:

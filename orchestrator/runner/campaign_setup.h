@@ -1,5 +1,5 @@
 #pragma once
-// What every campaign driver (local: run_campaign.cpp, Slurm: slurm_driver.cpp) does the same way:
+// What every campaign driver (local: run_campaign.cpp, batch: batch_driver.cpp) does the same way:
 // resolve the experiment and label, open or create the campaign row, lay out run directories, write
 // job scripts, and apply the retry policy. Internal to runner/.
 #include <optional>

@@ -2,35 +2,34 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include "util/strings.h"
 
 namespace sweep::runner {
 
-AttemptOptions attempt_options(std::vector<std::string> options, const std::vector<spec::Escalation>& escalations,
-                               const std::map<std::string, int>& failures) {
-  AttemptOptions out;
+AttemptResources attempt_resources(std::vector<sched::Resource> resources, const std::vector<spec::Escalation>& escalations,
+                                   const std::map<std::string, int>& failures) {
+  AttemptResources out;
   std::vector<std::string> notes;
   for (const spec::Escalation& e : escalations) {
     const auto f = failures.find(e.failure_class);
     const int count = f == failures.end() ? 0 : f->second;
-    const std::string prefix = "--" + e.resource + "=";
-    auto it = options.begin();
-    while (it != options.end() && it->rfind(prefix, 0) != 0) ++it;
-    if (it == options.end())
-      fail_at(e.where, fmt::format("\"escalate.{}\" has no {} to scale: the run's resources set no \"{}\"", e.resource,
-                                   prefix.substr(0, prefix.size() - 1), e.resource));
+    const auto it = std::find_if(resources.begin(), resources.end(), [&](const auto& r) { return r.key == e.resource; });
+    if (it == resources.end())
+      fail_at(e.where, fmt::format("\"escalate.{}\" has nothing to scale: the run's resources set no \"{}\"", e.resource,
+                                   e.resource));
     if (count == 0) continue;
-    const std::string value = it->substr(prefix.size());
     const bool time = e.resource == "time";
-    const auto base = time ? spec::slurm_time_seconds(value) : spec::slurm_memory_mib(value);
+    const auto base = time ? spec::slurm_time_seconds(it->value) : spec::slurm_memory_mib(it->value);
     if (!base)
-      fail_at(e.where, fmt::format("\"escalate.{}\" cannot scale \"{}\": expected {}", e.resource, value,
+      fail_at(e.where, fmt::format("\"escalate.{}\" cannot scale \"{}\": expected {}", e.resource, it->value,
                                    time ? "a time limit such as 30 or 01:00:00" : "a memory size such as 4000 or 4G"));
     const double grown = spec::escalated(*base, e, count);
-    *it = prefix + (time ? spec::slurm_time_text(grown) : spec::slurm_memory_text(grown));
-    notes.push_back(fmt::format("{} after {} {}", *it, count, e.failure_class));
+    it->value = time ? spec::slurm_time_text(grown) : spec::slurm_memory_text(grown);
+    notes.push_back(fmt::format("{}={} after {} {}", e.resource, it->value, count, e.failure_class));
   }
-  out.options = std::move(options);
+  out.resources = std::move(resources);
   out.note = join(notes, ", ");
   return out;
 }

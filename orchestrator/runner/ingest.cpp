@@ -48,7 +48,7 @@ void write_exit_status(const std::string& run_dir, const exec::Outcome& o, const
       << "failure_class=" << r.failure_class << "\n";
 }
 
-store::AttemptResult failed(const char* cls, std::string reason) {
+store::AttemptResult failed(std::string_view cls, std::string reason) {
   store::AttemptResult r;
   r.state = store::RunState::failed;
   r.failure_class = cls;

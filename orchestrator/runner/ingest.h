@@ -7,19 +7,11 @@
 #include "parse/extract.h"
 #include "spec/experiment.h"
 #include "store/records.h"
+#include "util/failure_classes.h"
 
 namespace sweep::runner {
 
 /// The failure classes of a local run, stored in runs.failure_class (docs/database.md).
-namespace failure {
-inline constexpr const char* kExitCode = "exit_code";
-inline constexpr const char* kTimeout = "timeout";
-inline constexpr const char* kSignal = "signal";
-inline constexpr const char* kMissingMetric = "missing_metric";
-inline constexpr const char* kInterrupted = "interrupted";
-inline constexpr const char* kSpawn = "spawn";
-inline constexpr const char* kSetup = "setup";
-}  // namespace failure
 
 /// The largest part of an output file that is read for metrics; the rest is skipped with a warning.
 inline constexpr std::size_t kMaxIngestBytes = 256u << 20;

@@ -3,7 +3,6 @@
 #include <fmt/chrono.h>
 #include <fmt/core.h>
 
-#include <ctime>
 
 namespace sweep::runner {
 
@@ -18,12 +17,17 @@ std::string progress_line(const Counts& c, double eta_s) {
                      c.remaining, eta);
 }
 
-Progress::Progress(std::FILE* out, ProgressMode mode)
-    : out_(out), mode_(mode), start_(std::chrono::steady_clock::now()), last_(start_) {}
+const Clock& Progress::system_clock() {
+  static const SystemClock clock;
+  return clock;
+}
+
+Progress::Progress(std::FILE* out, ProgressMode mode, const Clock& clock)
+    : out_(out), mode_(mode), clock_(clock), start_(clock.steady()), last_(start_) {}
 
 void Progress::update(const Counts& counts, std::size_t finished_here, bool force) {
   if (mode_ == ProgressMode::off) return;
-  const auto now = std::chrono::steady_clock::now();
+  const auto now = clock_.steady();
   const auto since_last = now - last_;
   if (mode_ == ProgressMode::terminal && !force && drawn_ && since_last < std::chrono::milliseconds(100)) return;
   if (mode_ == ProgressMode::log &&
@@ -34,7 +38,8 @@ void Progress::update(const Counts& counts, std::size_t finished_here, bool forc
   const double left = static_cast<double>(counts.remaining + counts.running + counts.queued.value_or(0));
   const double eta = finished_here > 0 ? left * elapsed / static_cast<double>(finished_here) : -1;
   if (mode_ == ProgressMode::log) {
-    fmt::print(out_, "sweep: {:%Y-%m-%dT%H:%M:%SZ} {}\n", fmt::gmtime(std::time(nullptr)), progress_line(counts, eta));
+    fmt::print(out_, "sweep: {:%Y-%m-%dT%H:%M:%SZ} {}\n", fmt::gmtime(std::chrono::system_clock::to_time_t(clock_.wall())),
+               progress_line(counts, eta));
     logged_ = counts;
   } else {
     fmt::print(out_, "\r\033[K[sweep] {}", progress_line(counts, eta));

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "util/clock.h"
+
 namespace sweep::runner {
 
 struct Counts {
@@ -31,7 +33,8 @@ enum class ProgressMode {
 
 class Progress {
  public:
-  Progress(std::FILE* out, ProgressMode mode);
+  /// `clock` must outlive the Progress (the default is the system's).
+  Progress(std::FILE* out, ProgressMode mode, const Clock& clock = system_clock());
   /// Shows `counts` as the mode says (`force`: now, whatever the rate limit; used at the end).
   /// `finished_here` counts the runs this invocation has finished, for the rate behind the ETA.
   void update(const Counts& counts, std::size_t finished_here, bool force = false);
@@ -39,8 +42,11 @@ class Progress {
   void finish();
 
  private:
+  static const Clock& system_clock();
+
   std::FILE* out_;
   ProgressMode mode_;
+  const Clock& clock_;
   bool drawn_ = false;
   std::optional<Counts> logged_;  // what the last log line said
   std::chrono::steady_clock::time_point start_;

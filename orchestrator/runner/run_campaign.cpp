@@ -14,12 +14,13 @@
 #include "runner/campaign_plan.h"
 #include "runner/campaign_setup.h"
 #include "runner/controller_lock.h"
-#include "runner/slurm_driver.h"
-#include "runner/slurm_script.h"
+#include "runner/array_script.h"
+#include "runner/batch_driver.h"
+#include "runner/executors.h"
 #include "runner/ingest.h"
 #include "runner/progress.h"
 #include "runner/provenance.h"
-#include "slurm/client.h"
+#include "sched/executors.h"
 #include "store/store.h"
 #include "util/clock.h"
 #include "util/error.h"
@@ -55,7 +56,7 @@ class CampaignRunner {
   void reconcile_interrupted();
   void start_next();
   void finish(const exec::Outcome& outcome);
-  void record_failure(std::int64_t run_id, int attempt, const char* cls, const std::string& reason);
+  void record_failure(std::int64_t run_id, int attempt, std::string_view cls, const std::string& reason);
   Counts counts() const;
 
   const RunOptions& options_;
@@ -82,7 +83,7 @@ class CampaignRunner {
 
 void CampaignRunner::open_campaign() { campaign_ = runner::open_campaign(db_, options_, resolved_, plan_, clock_); }
 
-void CampaignRunner::record_failure(std::int64_t run_id, int attempt, const char* cls, const std::string& reason) {
+void CampaignRunner::record_failure(std::int64_t run_id, int attempt, std::string_view cls, const std::string& reason) {
   store::AttemptResult r;
   r.state = store::RunState::failed;
   r.failure_class = cls;
@@ -186,20 +187,21 @@ RunSummary CampaignRunner::run() {
 
 namespace {
 
-/// A Slurm dry run's job arrays: the runs grouped by their rendered #SBATCH options, as the driver
-/// submits first attempts, each group cut at MaxArraySize tasks (Slurm's default: the dry run does not
-/// ask the cluster), written to <dir>/array-<k>/ with its task table. Returns a line per array.
+/// A batch dry run's job arrays: the runs grouped by their directives, as the driver submits first
+/// attempts, each group cut at the default array size (sched::Limits: the dry run does not ask the
+/// cluster), written to <dir>/array-<k>/ with its task table. Returns a line per array.
 std::vector<std::string> dry_run_arrays(const RunOptions& o, const CampaignPlan& plan, const std::string& label,
                                         const fs::path& dir, const std::vector<std::pair<std::string, std::string>>& runs) {
+  const auto scheduler = make_scheduler(plan.experiment().executor);
   std::map<std::string, std::vector<std::string>> groups;  // options -> run directories
   std::vector<std::string> order;
   for (const auto& [point_id, run_dir] : runs) {
-    const std::string shape = join(plan.sbatch_options(plan.point(point_id)), "\n");
+    const std::string shape = join(scheduler->directives(plan.resources(plan.point(point_id))), "\n");
     auto [it, fresh] = groups.try_emplace(shape);
     if (fresh) order.push_back(shape);
     it->second.push_back(run_dir);
   }
-  const std::size_t per_array = slurm::Limits{}.max_array_tasks;
+  const std::size_t per_array = sched::Limits{}.max_array_tasks;
   std::vector<std::string> lines;
   std::int64_t k = 0;
   for (const auto& shape : order) {
@@ -211,7 +213,8 @@ std::vector<std::string> dry_run_arrays(const RunOptions& o, const CampaignPlan&
       for (std::size_t i = first; i < std::min(dirs.size(), first + per_array); ++i)
         rows.push_back({static_cast<int>(i - first), dirs[i], 0, 1});
       write_text(array_dir + "/tasks.tsv", task_table(rows));
-      const auto vars = array_variables(label, k, array_dir, rows.size(), o.max_running, split(shape, '\n'));
+      const auto vars = array_variables(label, k, array_dir, rows.size(), o.max_running, scheduler->directive_prefix(),
+                                        split(shape, '\n'));
       write_script(array_dir + "/array.sh", plan.array_script().render(vars, templating::Escape::shell));
       lines.push_back(fmt::format("{}/array.sh: {} tasks, {}", array_dir, rows.size(),
                                   shape.empty() ? "no #SBATCH options" : join(split(shape, '\n'), " ")));
@@ -234,7 +237,7 @@ RunSummary dry_run(const RunOptions& o, const CampaignPlan& plan, const std::str
   s.label = label;
   s.run_root = dir.string();
   s.planned = runs.size();
-  if (plan.experiment().executor == "slurm") s.arrays = dry_run_arrays(o, plan, label, dir, runs);
+  if (sched::is_batch(plan.experiment().executor)) s.arrays = dry_run_arrays(o, plan, label, dir, runs);
   return s;
 }
 
@@ -242,8 +245,8 @@ RunSummary dry_run(const RunOptions& o, const CampaignPlan& plan, const std::str
 
 namespace {
 
-/// collect and cancel: the campaign comes from the database and must use the slurm executor.
-RunSummary drive_existing(const RunOptions& options, SlurmMode mode) {
+/// collect and cancel: the campaign comes from the database and must use a batch executor.
+RunSummary drive_existing(const RunOptions& options, BatchMode mode) {
   g_stop = false;
   SystemClock clock;
   const std::string db_path = options.db_path.empty() ? options.results_dir + "/sweep.db" : options.db_path;
@@ -251,19 +254,20 @@ RunSummary drive_existing(const RunOptions& options, SlurmMode mode) {
     throw Error(ErrorKind::not_found, fmt::format("no results database at {}", db_path));
   store::Store db(db_path);
   Resolved resolved = resolve(options, &db, clock);
-  if (resolved.experiment.executor != "slurm")
+  if (!sched::is_batch(resolved.experiment.executor))
     throw Error(ErrorKind::usage, fmt::format("campaign \"{}\" uses the {} executor; collect and cancel are for "
-                                              "slurm campaigns (resume a local one with sweep run --resume {})",
+                                              "batch campaigns such as slurm (resume a local one with sweep run --resume {})",
                                               resolved.label, resolved.experiment.executor, resolved.label));
   CampaignPlan plan(resolved.experiment, options.template_dir);
-  return run_slurm_campaign(options, std::move(plan), std::move(resolved), db, g_stop, mode);
+  const std::string executor = resolved.experiment.executor;
+  return run_batch_campaign(options, std::move(plan), std::move(resolved), db, g_stop, mode, make_scheduler(executor));
 }
 
 }  // namespace
 
-RunSummary collect_campaign(const RunOptions& options) { return drive_existing(options, SlurmMode::collect); }
+RunSummary collect_campaign(const RunOptions& options) { return drive_existing(options, BatchMode::collect); }
 
-RunSummary cancel_campaign(const RunOptions& options) { return drive_existing(options, SlurmMode::cancel); }
+RunSummary cancel_campaign(const RunOptions& options) { return drive_existing(options, BatchMode::cancel); }
 
 RunSummary run_campaign(const RunOptions& options) {
   g_stop = false;
@@ -276,16 +280,18 @@ RunSummary run_campaign(const RunOptions& options) {
   // The metric rules compile here, before anything is written (the drivers compile their own).
   parse::Extractor{extraction_rules(plan.experiment())};
   if (options.dry_run) return dry_run(options, plan, resolved.label);
-  if (options.detach && plan.experiment().executor != "slurm")
-    throw Error(ErrorKind::usage, fmt::format("--detach needs the slurm executor (this campaign uses {}); "
-                                              "use --executor slurm",
-                                              plan.experiment().executor));
+  if (options.detach && !sched::is_batch(plan.experiment().executor))
+    throw Error(ErrorKind::usage, fmt::format("--detach needs a batch executor (this campaign uses {}); "
+                                              "use --executor {}",
+                                              plan.experiment().executor, sched::batch_names()));
 
   fs::create_directories(fs::path(db_path).parent_path().empty() ? "." : fs::path(db_path).parent_path());
   if (!db) db = std::make_unique<store::Store>(db_path);
-  if (plan.experiment().executor == "slurm")
-    return run_slurm_campaign(options, std::move(plan), std::move(resolved), *db, g_stop,
-                              options.detach ? SlurmMode::detach : SlurmMode::run);
+  if (sched::is_batch(plan.experiment().executor)) {
+    const std::string executor = plan.experiment().executor;
+    return run_batch_campaign(options, std::move(plan), std::move(resolved), *db, g_stop,
+                              options.detach ? BatchMode::detach : BatchMode::run, make_scheduler(executor));
+  }
   CampaignRunner runner(options, std::move(plan), std::move(resolved), *db);
   return runner.run();
 }

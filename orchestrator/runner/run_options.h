@@ -1,6 +1,6 @@
 #pragma once
 // What a campaign driver is asked to do (RunOptions, from the command line and the site file) and what
-// it answers (RunSummary). Shared by both drivers (run_campaign.h, slurm_driver.h), the CLI and nightly.
+// it answers (RunSummary). Shared by both drivers (run_campaign.h, batch_driver.h), the CLI and nightly.
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -27,7 +27,7 @@ struct RunOptions {
   std::string executor;                   // --executor: overrides the experiment's ("" = keep)
   spec::Site site;                        // the site file's defaults (spec/site.h); none when its path is ""
 
-  // Slurm executor only (runner/slurm_driver.h).
+  // Batch executors only (runner/batch_driver.h).
   bool detach = false;             // submit, then return; `sweep collect` carries on
   bool collect = false;            // one pass over a detached campaign: ingest, retry, submit, return
   std::size_t max_running = 0;     // array throttle %N per submission; 0 = none

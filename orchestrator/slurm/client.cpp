@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <fstream>
 #include <sstream>
 
@@ -28,9 +27,13 @@ constexpr std::array<std::string_view, 8> kTransientMessages{
 /// without a configured /etc/slurm.
 /// A positive count, or `fallback` for anything else ("", "N/A", "UNLIMITED", garbage).
 std::size_t count_or(std::string_view text, std::size_t fallback) {
-  std::size_t v = 0;
-  const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
-  return r.ec == std::errc() && r.ptr == text.data() + text.size() && v > 0 ? v : fallback;
+  const auto v = sched::parse_count(text);
+  return v && *v > 0 ? *v : fallback;
+}
+
+/// Whether sbatch refused a job for a per-user submit limit (association or QOS).
+bool submit_limit_reached(std::string_view message) {
+  return message.find("MaxSubmitJob") != std::string_view::npos || message.find("job submit limit") != std::string_view::npos;
 }
 
 std::string message_of(const exec::Captured& c) {
@@ -59,13 +62,13 @@ bool Client::installed() {
 SubmitResult Client::submit(const std::string& script, const std::string& cwd) {
   ++calls_;
   const auto c = exec::capture({kSbatch, "--parsable", script}, cwd, timeout_);
-  if (!c) return {"", "sbatch cannot be started (is Slurm installed and in PATH?)", false};
-  if (c->timed_out) return {"", "sbatch did not answer in time", true};
-  if (c->exit_code != 0) return {"", message_of(*c), transient_error(c->err)};
+  if (!c) return {"", "sbatch cannot be started (is Slurm installed and in PATH?)", false, false};
+  if (c->timed_out) return {"", "sbatch did not answer in time", true, false};
+  if (c->exit_code != 0) return {"", message_of(*c), transient_error(c->err), submit_limit_reached(c->err)};
   const std::string first = std::string(trim(c->out.substr(0, c->out.find_first_of(";\n"))));
   if (first.empty() || first.find_first_not_of("0123456789") != std::string::npos)
-    return {"", "sbatch printed no job id: " + std::string(trim(c->out)), false};
-  return {first, "", false};
+    return {"", "sbatch printed no job id: " + std::string(trim(c->out)), false, false};
+  return {first, "", false, false};
 }
 
 bool Client::submitting_in(const std::string& cwd) { return exec::processes_in(cwd, kSbatch) > 0; }

@@ -8,19 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "sched/job.h"
 #include "slurm/job_record.h"
 
 namespace sweep::slurm {
 
-/// What the cluster lets one user queue: `scontrol show config` (MaxArraySize, MaxJobCount) and,
-/// with accounting, the user's associations (`sacctmgr show assoc`: MaxSubmitJobs, the smallest).
-struct Limits {
-  std::size_t max_array_tasks = 1001;            // MaxArraySize: task ids 0 .. MaxArraySize-1
-  std::size_t max_job_count = 10000;             // MaxJobCount: every job slurmctld holds, all users
-  std::optional<std::size_t> max_submit_jobs;    // per user, counted per array task; none = no limit
-};
+using sched::Limits;
+using sched::SubmitResult;
 
-/// The settings of `scontrol show config` that sweep reads ("Key = Value" lines). Pure.
+/// The settings of `scontrol show config` that sweep reads ("Key = Value" lines): accounting, the
+/// jobcomp file, MaxArraySize and MaxJobCount. Pure.
 struct ClusterConfig {
   bool accounting = false;
   std::string jobcomp_file;  // "" unless JobCompType=jobcomp/filetxt
@@ -30,13 +27,6 @@ ClusterConfig parse_config(std::string_view text);
 /// The smallest MaxSubmitJobs of `sacctmgr -n -P show assoc ... format=MaxSubmit` lines; none when unset.
 std::optional<std::size_t> parse_max_submit(std::string_view text);
 
-struct SubmitResult {
-  std::string job_id;     // set on success
-  std::string error;      // sbatch's message on failure
-  bool transient = false; // the failure may pass (controller unreachable, timeout)
-  bool ok() const { return !job_id.empty(); }
-};
-
 class Client {
  public:
   explicit Client(std::chrono::milliseconds timeout = std::chrono::seconds(30));
@@ -44,7 +34,8 @@ class Client {
   /// Whether the Slurm commands are in PATH.
   static bool installed();
 
-  /// `sbatch --parsable <script>` in `cwd`.
+  /// `sbatch --parsable <script>` in `cwd`. A refusal for a per-user submit limit (association or QOS
+  /// MaxSubmitJobs) is marked `limit`.
   SubmitResult submit(const std::string& script, const std::string& cwd);
   /// Whether an sbatch still runs in `cwd`: one started by a controller that was killed meanwhile may
   /// yet reach slurmctld. Asks /proc, not the scheduler.

@@ -40,7 +40,6 @@ JobRecord from_fields(const std::vector<std::pair<std::string, std::string>>& fi
     else if (key == "ArrayJobId") r.array_job_id = value;
     else if (key == "ArrayTaskId") r.array_tasks = value;
     else if (key == "Name") r.name = value;
-    else if (key == "Comment") r.comment = value;
     else if (key == "JobState") r.state = first_word(value);
     else if (key == "Reason") r.reason = value;
     else if (key == "ExitCode") read_exit(value, r);
@@ -69,8 +68,6 @@ std::vector<std::string_view> lines_of(std::string_view text) {
 }
 
 }  // namespace
-
-std::optional<int> JobRecord::task_id() const { return to_int(array_tasks); }
 
 std::vector<std::pair<std::string, std::string>> key_values(std::string_view line) {
   std::vector<std::pair<std::string, std::string>> out;
@@ -171,17 +168,5 @@ std::optional<double> parse_duration(std::string_view text) {
   return total + days * 86400.0;
 }
 
-std::vector<int> expand_task_ids(std::string_view range) {
-  range = range.substr(0, range.find('%'));
-  std::vector<int> out;
-  for (const std::string& part : split(range, ',')) {
-    const std::size_t dash = part.find('-');
-    const auto lo = to_int(std::string_view(part).substr(0, dash));
-    const auto hi = dash == std::string::npos ? lo : to_int(std::string_view(part).substr(dash + 1));
-    if (!lo || !hi || *hi < *lo || *hi - *lo > 1'000'000) return {};
-    for (int t = *lo; t <= *hi; ++t) out.push_back(t);
-  }
-  return out;
-}
 
 }  // namespace sweep::slurm

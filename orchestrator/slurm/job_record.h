@@ -8,28 +8,12 @@
 #include <string_view>
 #include <vector>
 
+#include "sched/job.h"
+
 namespace sweep::slurm {
 
-struct JobRecord {
-  std::string job_id;        // the job's (or array task's) own id
-  std::string array_job_id;  // "" when not part of an array
-  std::string array_tasks;   // the task id ("3"), or for a pending, unsplit array the range ("3-11%2")
-  std::string name;
-  std::string comment;
-  std::string state;         // JobState without qualifiers: "COMPLETED", "CANCELLED", ...
-  std::string reason;        // why it is pending (or "None")
-  std::optional<int> exit_code;
-  std::optional<int> signal;
-  std::string node_list;
-  std::string partition;
-  std::string start;  // as Slurm prints it, "Unknown"/"None" kept
-  std::string end;
-  std::optional<double> elapsed_s;
-  std::optional<int> restarts;  // times Slurm requeued the job (preemption, `scontrol requeue`, node failure)
-
-  /// The array task id as a number, when this record is one task (not a range, not a plain job).
-  std::optional<int> task_id() const;
-};
+/// Slurm's records are the scheduler seam's (sched/job.h).
+using JobRecord = sched::JobRecord;
 
 /// Splits one `Key=Value Key=Value` line (jobcomp, scontrol -o) into its fields. Values may contain
 /// spaces: a word without `=` continues the previous value.
@@ -54,7 +38,6 @@ std::vector<JobRecord> parse_sacct(std::string_view text);
 /// Seconds in a Slurm duration ("MM:SS", "HH:MM:SS", "D-HH:MM:SS"); nullopt when malformed.
 std::optional<double> parse_duration(std::string_view text);
 
-/// The task ids in an array range such as "0-11%2", "1,3,5-7" or "4". Empty when malformed.
-std::vector<int> expand_task_ids(std::string_view range);
+using sched::expand_task_ids;
 
 }  // namespace sweep::slurm

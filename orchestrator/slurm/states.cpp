@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "util/failure_classes.h"
+
 namespace sweep::slurm {
 namespace {
 
@@ -21,14 +23,14 @@ constexpr std::array<StateInfo, 24> kStates{{
     {"STOPPED", Phase::running, ""},
     {"COMPLETED", Phase::finished, ""},
     {"FAILED", Phase::finished, ""},
-    {"TIMEOUT", Phase::finished, "timeout"},
-    {"DEADLINE", Phase::finished, "timeout"},
-    {"OUT_OF_MEMORY", Phase::finished, "out_of_memory"},
-    {"NODE_FAIL", Phase::finished, "node_fail"},
-    {"CANCELLED", Phase::finished, "cancelled"},
-    {"REVOKED", Phase::finished, "cancelled"},
-    {"PREEMPTED", Phase::finished, "preempted"},
-    {"BOOT_FAIL", Phase::finished, "boot_fail"},
+    {"TIMEOUT", Phase::finished, failure::kTimeout},
+    {"DEADLINE", Phase::finished, failure::kTimeout},
+    {"OUT_OF_MEMORY", Phase::finished, failure::kOutOfMemory},
+    {"NODE_FAIL", Phase::finished, failure::kNodeFail},
+    {"CANCELLED", Phase::finished, failure::kCancelled},
+    {"REVOKED", Phase::finished, failure::kCancelled},
+    {"PREEMPTED", Phase::finished, failure::kPreempted},
+    {"BOOT_FAIL", Phase::finished, failure::kBootFail},
     {"SPECIAL_EXIT", Phase::finished, ""},
 }};
 

@@ -2,20 +2,12 @@
 // Slurm's job states and pending reasons, as tables: what each means for a run of a campaign. Pure.
 #include <string_view>
 
+#include "sched/job.h"
+
 namespace sweep::slurm {
 
-enum class Phase {
-  queued,    // waiting to start (PENDING, REQUEUED, ...)
-  running,   // started and not yet ended
-  finished,  // ended; the record's exit code and state tell how
-};
-
-struct StateInfo {
-  std::string_view state;          // Slurm's JobState
-  Phase phase;
-  std::string_view failure_class;  // for finished states: "" = judged by exit code and metrics;
-                                   // otherwise the class (spec/failure_classes.h) it fails with
-};
+using sched::Phase;
+using sched::StateInfo;
 
 /// The row for `state`. A state missing from the table (a newer Slurm's) counts as running: sweep
 /// keeps watching the job instead of guessing how it ended.

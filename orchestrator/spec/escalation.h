@@ -14,7 +14,7 @@ namespace sweep::spec {
 
 struct Escalation {
   std::string resource;       // time | mem | mem-per-cpu
-  std::string failure_class;  // the class that triggers it: timeout | out_of_memory (spec/failure_classes.h)
+  std::string failure_class;  // the class that triggers it: timeout | out_of_memory (util/failure_classes.h)
   double factor = 2;          // > 1
   double max = 0;             // the bound: seconds for time, MiB for mem and mem-per-cpu
   SourceLocation where;

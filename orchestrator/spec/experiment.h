@@ -96,7 +96,7 @@ struct Workload {
   SourceLocation where;
 };
 
-/// One entry of `resources`: a key of spec/resources.h and its value, a Mustache template over the
+/// One entry of `resources`: a key of sched/resources.h and its value, a Mustache template over the
 /// parameters (`nodes: "{{nodes}}"`). `extra` gives one entry per list item.
 struct Resource {
   std::string key;
@@ -145,7 +145,7 @@ struct Experiment {
   SourceLocation workloads_where;  // the `workload` key's value
   std::vector<Resource> resources;  // scheduler resources, in file order
   std::optional<double> timeout_s;  // per-run wall-clock limit (resources.time unless templated), none = unlimited
-  /// Further attempts allowed per failure class (spec/failure_classes.h names), from `retries`.
+  /// Further attempts allowed per failure class (util/failure_classes.h names), from `retries`.
   std::map<std::string, int, std::less<>> retries;
   /// Resources that grow on those retries, from `escalate` (spec/escalation.h).
   std::vector<Escalation> escalations;

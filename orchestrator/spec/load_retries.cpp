@@ -4,7 +4,7 @@
 
 #include "spec/escalation.h"
 
-#include "spec/failure_classes.h"
+#include "util/failure_classes.h"
 #include "spec/load_sections.h"
 #include "util/strings.h"
 
@@ -15,8 +15,8 @@ namespace sweep::spec {
 namespace {
 
 /// The class a `retries` key names: its retry key (NODE_FAIL) or its stored name (node_fail).
-const FailureClass* find_class(std::string_view key) {
-  for (const FailureClass& c : kFailureClasses)
+const failure::FailureClass* find_class(std::string_view key) {
+  for (const failure::FailureClass& c : failure::kFailureClasses)
     if (c.retry_key == key || c.name == key) return &c;
   return nullptr;
 }
@@ -26,10 +26,10 @@ const FailureClass* find_class(std::string_view key) {
 void read_retries(const Field& f, const Source& src, LoadState& st) {
   for (const Field& entry : map_fields(f, src)) {
     const std::string key = key_name(entry);
-    const FailureClass* cls = find_class(key);
+    const failure::FailureClass* cls = find_class(key);
     if (!cls) {
       std::vector<std::string> keys;
-      for (const FailureClass& c : kFailureClasses) keys.emplace_back(c.retry_key);
+      for (const failure::FailureClass& c : failure::kFailureClasses) keys.emplace_back(c.retry_key);
       fail_at(location(entry.key, src), fmt::format("unknown failure class \"{}\" in \"retries\" (expected one of: {}){}",
                                                     key, join(keys, ", "), did_you_mean(key, keys)));
     }

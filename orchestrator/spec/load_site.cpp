@@ -7,7 +7,8 @@
 #include <filesystem>
 
 #include "spec/load_sections.h"
-#include "spec/resources.h"
+#include "sched/executors.h"
+#include "sched/resources.h"
 #include "spec/site.h"
 #include "util/sha256.h"
 
@@ -135,8 +136,8 @@ void apply_site(const Site& site, Experiment& exp) {
     const bool set_by_experiment = std::any_of(exp.resources.begin(), exp.resources.end(),
                                                [&](const Resource& e) { return e.key == r.key; });
     // An optional key stays under the experiment's: where the experiment's renders empty, the site's
-    // applies (runner/slurm_script.h).
-    const bool optional = find_resource_key(r.key)->kind == ResourceKey::Kind::optional;
+    // applies (sched::effective_resources).
+    const bool optional = sched::find_resource_key(r.key)->kind == sched::ResourceKey::Kind::optional;
     if (r.key == "extra" || optional || !set_by_experiment) resources.push_back(r);
   }
   const bool experiment_time = std::any_of(exp.resources.begin(), exp.resources.end(),
@@ -145,7 +146,7 @@ void apply_site(const Site& site, Experiment& exp) {
   resources.insert(resources.end(), exp.resources.begin(), exp.resources.end());
   exp.resources = std::move(resources);
   for (Workload& w : exp.workloads) {
-    if (site.launcher && w.launcher_where.file.empty() && exp.executor == "slurm") {
+    if (site.launcher && w.launcher_where.file.empty() && sched::is_batch(exp.executor)) {
       w.launcher = site.launcher->value;
       w.launcher_where = site.launcher->where;
     }

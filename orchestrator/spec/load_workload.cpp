@@ -10,7 +10,8 @@
 
 #include "spec/bundled.h"
 #include "spec/load_sections.h"
-#include "spec/resources.h"
+#include "sched/executors.h"
+#include "sched/resources.h"
 #include "util/strings.h"
 
 namespace sweep::spec {
@@ -18,7 +19,6 @@ namespace {
 
 // Adding a launcher, executor or bundled program is one entry here (plus its implementation elsewhere).
 constexpr std::array<std::string_view, 4> kLaunchers{"local", "srun", "mpirun", "torchrun-env"};
-constexpr std::array<std::string_view, 2> kExecutors{"local", "slurm"};
 constexpr std::array<std::string_view, 5> kWorkloadKeys{"command", "bundled", "args", "launcher", "mpi"};
 constexpr std::array<std::string_view, 6> kListWorkloadKeys{"command", "bundled", "args", "launcher", "mpi", "when"};
 
@@ -221,12 +221,12 @@ void read_workload(const Field& f, const Source& src, LoadState& st) {
 
 void read_resources(const Field& f, const Source& src, LoadState& st) {
   std::vector<std::string_view> names;
-  for (const ResourceKey& k : kResourceKeys) names.push_back(k.name);
+  for (const sched::ResourceKey& k : sched::kResourceKeys) names.push_back(k.name);
   const std::vector<Field> fields = map_fields(f, src);
   check_keys(fields, names, src);
   for (const Field& r : fields) {
     const std::string key = key_name(r);
-    if (find_resource_key(key)->kind == ResourceKey::Kind::list) {
+    if (sched::find_resource_key(key)->kind == sched::ResourceKey::Kind::list) {
       for (const Field& item : list_items(r, src))
         st.exp.resources.push_back({key, scalar_text(item, src, "an sbatch option such as --signal=USR1@60"),
                                     content_location(item, src)});
@@ -235,8 +235,8 @@ void read_resources(const Field& f, const Source& src, LoadState& st) {
     const std::string value = scalar_text(r, src, "a single value (string or number)");
     if (value.find_first_of("\r\n") != std::string::npos)
       fail_at(location(r, src), fmt::format("\"{}\" must be on one line", r.path));
-    if (find_resource_key(key)->kind == ResourceKey::Kind::count && value.find("{{") == std::string::npos &&
-        !is_count(value))
+    if (sched::find_resource_key(key)->kind == sched::ResourceKey::Kind::count && value.find("{{") == std::string::npos &&
+        !sched::is_count(value))
       fail_expected(r, src, "a positive integer (or a template such as \"{{nodes}}\")");
     // A templated time limit is known per point only; the local executor then has no limit.
     if (key == "time" && value.find("{{") == std::string::npos) st.exp.timeout_s = time_limit(r, src);
@@ -245,7 +245,7 @@ void read_resources(const Field& f, const Source& src, LoadState& st) {
 }
 
 void read_executor(const Field& f, const Source& src, LoadState& st) {
-  check_in_table(f, src, kExecutors, "executor");
+  check_in_table(f, src, sched::kExecutorNames, "executor");
   st.exp.executor = f.value.Scalar();
   st.exp.executor_where = location(f, src);
 }

@@ -64,7 +64,7 @@ Site load_site(const std::string& path);
 /// Fills in what `exp` leaves unset from `site` (precedence above). Pure. Resources, all before the
 /// experiment's: each site key the experiment does not set, every `extra` item, and every optional key
 /// (partition, account, qos, ...), whose experiment value wins unless it renders empty at a point
-/// (runner/slurm_script.h); resources.time also gives the time limit. Executor: when the experiment (and --set/--executor) gave none. Launcher and
+/// (sched::effective_resources); resources.time also gives the time limit. Executor: when the experiment (and --set/--executor) gave none. Launcher and
 /// mpi: for every workload entry without a launcher when the executor is slurm; mpi where the launcher
 /// is srun or torchrun-env and the entry gives none. env: the site's variables first, except those the
 /// experiment sets. setup: the site's lines first.

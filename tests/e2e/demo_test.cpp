@@ -1,5 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
+
+#include <chrono>
+#include <thread>
+
 #include "e2e/harness.h"
 
 using namespace e2e;
@@ -99,4 +104,27 @@ TEST_CASE("a Slurm dry run writes one array script per resource shape, with its 
   }
   CHECK(rows == 6);
   CHECK_FALSE(std::filesystem::exists(box.path("results/sweep.db")));
+}
+
+TEST_CASE("sweep status --watch shows each change of a running campaign and returns when it has ended") {
+  Sandbox box;
+  box.write("w.yaml", "name: w\nmatrix: {n: [1, 2, 3]}\nworkload: {command: 'sleep 1; echo {{n}}'}\n");
+  const int pid = box.spawn_sweep({"run", "w.yaml", "--label", "w", "--jobs", "1"});
+  // the campaign exists once the controller has recorded it
+  for (int i = 0; i < 100 && box.sweep({"status", "w"}).exit_code != 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const auto watch = box.sweep({"status", "w", "--watch", "--interval", "0.2"});
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  INFO(watch.out << watch.err);
+  CHECK(watch.exit_code == 0);
+  CHECK(WEXITSTATUS(status) == 0);
+  // not a terminal: a new status only when it changed, the last one ended with every run succeeded
+  std::size_t shown = 0;
+  for (std::size_t at = watch.out.find("campaign w (local executor)"); at != std::string::npos;
+       at = watch.out.find("campaign w (local executor)", at + 1))
+    ++shown;
+  CHECK(shown >= 3);
+  CHECK_THAT(watch.out, Catch::Contains("succeeded 3, failed 0, running 0, pending 0; ended"));
+  CHECK(watch.out.find("\033[") == std::string::npos);
 }

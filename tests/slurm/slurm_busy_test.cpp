@@ -112,7 +112,7 @@ TEST_CASE("a job requeued while it runs is followed: it starts again clean, succ
   const std::string err = e2e::read_file(box.path(".sweep.bg.err"));
   INFO(e2e::read_file(box.path(".sweep.bg.out")) << err);
   CHECK(WEXITSTATUS(status) == 0);
-  CHECK_THAT(err, Catch::Contains("Slurm requeued job " + job + " (restart 1); following it"));
+  CHECK_THAT(err, Catch::Contains("slurmctld requeued job " + job + " (restart 1); following it"));
   CHECK(query(box, "SELECT count(*) || ' ' || max(state) FROM attempts") == "1 succeeded");
   CHECK(query(box, "SELECT value FROM run_provenance WHERE key = 'slurm.restarts'") == "1");
   CHECK(query(box, "SELECT value FROM metrics WHERE name = 'value'") == "7.0");
@@ -148,7 +148,7 @@ TEST_CASE("a run over its time limit is retried with twice the time (escalate), 
   CHECK(query(box, "SELECT value FROM run_provenance WHERE attempt = 1 AND key = 'slurm.options'") == "--time=1");
   CHECK(query(box, "SELECT value FROM run_provenance WHERE attempt = 2 AND key = 'slurm.options'") == "--time=00:02:00");
   CHECK(query(box, "SELECT value FROM run_provenance WHERE attempt = 2 AND key = 'slurm.escalated'") ==
-        "--time=00:02:00 after 1 timeout");
+        "time=00:02:00 after 1 timeout");
   CHECK(query(box, "SELECT count(*) FROM run_provenance WHERE attempt = 1 AND key = 'slurm.escalated'") == "0");
   const std::string second = query(box, "SELECT dir FROM submissions WHERE id = 2");
   CHECK_THAT(e2e::read_file(second + "/array.sh"), Catch::Contains("#SBATCH --time=00:02:00\n"));
@@ -171,7 +171,7 @@ TEST_CASE("the user's MaxSubmitJobs from accounting caps what the campaign queue
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("7 runs planned, 7 succeeded"));
-  CHECK_THAT(r.err, Catch::Contains("the cluster lets root queue at most 3 jobs (MaxSubmitJobs)"));
+  CHECK_THAT(r.err, Catch::Contains("the cluster lets this user queue at most 3 jobs (MaxSubmitJobs)"));
   // never more than 3 tasks submitted at once: the first submission holds 3, and none is larger
   CHECK(query(box, "SELECT count(*) FROM submission_tasks WHERE submission_id = 1") == "3");
   CHECK(query(box, "SELECT max(n) FROM (SELECT count(*) AS n FROM submission_tasks GROUP BY submission_id)") == "3");

@@ -1,4 +1,4 @@
-// runner/escalation.h: the #SBATCH options of an attempt after earlier failures.
+// runner/escalation.h: the resources of an attempt after earlier failures.
 #include <catch2/catch.hpp>
 
 #include "runner/escalation.h"
@@ -10,23 +10,29 @@ using namespace sweep::runner;
 namespace {
 const std::vector<spec::Escalation> kBoth{{"time", "timeout", 2, 3600, {"x.yaml", 7, 3}},
                                           {"mem", "out_of_memory", 2, 16384, {"x.yaml", 8, 3}}};
-const std::vector<std::string> kOptions{"--nodes=1", "--time=20", "--mem=4G"};
+const std::vector<sched::Resource> kResources{{"nodes", "1", {}}, {"time", "20", {}}, {"mem", "4G", {}}};
+
+std::vector<std::string> values(const AttemptResources& a) {
+  std::vector<std::string> out;
+  for (const auto& r : a.resources) out.push_back(r.key + "=" + r.value);
+  return out;
+}
 }  // namespace
 
-TEST_CASE("the first attempt keeps the point's options, each failure of a class grows its resource") {
-  CHECK(attempt_options(kOptions, kBoth, {}).options == kOptions);
-  CHECK(attempt_options(kOptions, kBoth, {}).note.empty());
-  const auto after_timeout = attempt_options(kOptions, kBoth, {{"timeout", 1}, {"exit_code", 3}});
-  CHECK(after_timeout.options == std::vector<std::string>{"--nodes=1", "--time=00:40:00", "--mem=4G"});
-  CHECK(after_timeout.note == "--time=00:40:00 after 1 timeout");
-  const auto both = attempt_options(kOptions, kBoth, {{"timeout", 3}, {"out_of_memory", 1}});
-  CHECK(both.options == std::vector<std::string>{"--nodes=1", "--time=01:00:00", "--mem=8192M"});  // 160 min capped
-  CHECK(both.note == "--time=01:00:00 after 3 timeout, --mem=8192M after 1 out_of_memory");
+TEST_CASE("the first attempt keeps the point's resources, each failure of a class grows its resource") {
+  CHECK(values(attempt_resources(kResources, kBoth, {})) == std::vector<std::string>{"nodes=1", "time=20", "mem=4G"});
+  CHECK(attempt_resources(kResources, kBoth, {}).note.empty());
+  const auto after_timeout = attempt_resources(kResources, kBoth, {{"timeout", 1}, {"exit_code", 3}});
+  CHECK(values(after_timeout) == std::vector<std::string>{"nodes=1", "time=00:40:00", "mem=4G"});
+  CHECK(after_timeout.note == "time=00:40:00 after 1 timeout");
+  const auto both = attempt_resources(kResources, kBoth, {{"timeout", 3}, {"out_of_memory", 1}});
+  CHECK(values(both) == std::vector<std::string>{"nodes=1", "time=01:00:00", "mem=8192M"});  // 160 min capped
+  CHECK(both.note == "time=01:00:00 after 3 timeout, mem=8192M after 1 out_of_memory");
 }
 
-TEST_CASE("an escalated resource the options lack, or cannot be scaled, is an error at the escalate entry") {
-  CHECK_THROWS_WITH(attempt_options({"--nodes=1", "--mem=4G"}, kBoth, {{"timeout", 1}}),
-                    "x.yaml:7:3: \"escalate.time\" has no --time to scale: the run's resources set no \"time\"");
-  CHECK_THROWS_WITH(attempt_options({"--time=UNLIMITED", "--mem=4G"}, kBoth, {{"timeout", 1}}),
+TEST_CASE("an escalated resource the point lacks, or that cannot be scaled, is an error at the escalate entry") {
+  CHECK_THROWS_WITH(attempt_resources({{"nodes", "1", {}}, {"mem", "4G", {}}}, kBoth, {{"timeout", 1}}),
+                    "x.yaml:7:3: \"escalate.time\" has nothing to scale: the run's resources set no \"time\"");
+  CHECK_THROWS_WITH(attempt_resources({{"time", "UNLIMITED", {}}, {"mem", "4G", {}}}, kBoth, {{"timeout", 1}}),
                     "x.yaml:7:3: \"escalate.time\" cannot scale \"UNLIMITED\": expected a time limit such as 30 or 01:00:00");
 }

@@ -1,5 +1,5 @@
-// The Slurm campaign driver: the loop, reconciliation on resume, and submission of job arrays.
-#include "runner/slurm_driver.h"
+// The batch campaign driver: the loop, reconciliation on resume, and submission of job arrays.
+#include "runner/batch_driver.h"
 
 #include <fcntl.h>
 #include <fmt/core.h>
@@ -14,41 +14,32 @@
 
 #include "runner/escalation.h"
 #include "runner/ingest.h"
-#include "runner/slurm_driver_impl.h"
-#include "runner/slurm_script.h"
+#include "runner/array_script.h"
+#include "runner/batch_driver_impl.h"
 #include "util/error.h"
 #include "util/strings.h"
 
 namespace sweep::runner {
 namespace fs = std::filesystem;
 
-namespace {
-
-/// Whether sbatch refused a job for a per-user submit limit (association or QOS): the runs wait until
-/// some of the campaign's jobs end, instead of failing.
-bool submit_limit_reached(std::string_view message) {
-  return message.find("MaxSubmitJob") != std::string_view::npos || message.find("job submit limit") != std::string_view::npos;
-}
-
-}  // namespace
-
-SlurmDriver::SlurmDriver(const RunOptions& options, CampaignPlan plan, Resolved resolved, store::Store& db,
-                         const std::atomic<bool>& stop)
+BatchDriver::BatchDriver(const RunOptions& options, CampaignPlan plan, Resolved resolved, store::Store& db,
+                         const std::atomic<bool>& stop, std::unique_ptr<sched::Scheduler> scheduler)
     : options_(options), plan_(std::move(plan)), resolved_(std::move(resolved)), db_(db), stop_(stop),
-      extractor_(extraction_rules(plan_.experiment())), backoff_(options.poll_min_s, options.poll_max_s),
+      extractor_(extraction_rules(plan_.experiment())), scheduler_(std::move(scheduler)),
+      backoff_(options.poll_min_s, options.poll_max_s),
       progress_(stderr, options.progress       ? ProgressMode::terminal
                         : options.progress_log ? ProgressMode::log
                                                : ProgressMode::off) {}
 
-SlurmDriver::~SlurmDriver() = default;
+BatchDriver::~BatchDriver() = default;
 
-double SlurmDriver::now() const { return std::chrono::duration<double>(clock_.steady().time_since_epoch()).count(); }
+double BatchDriver::now() const { return std::chrono::duration<double>(clock_.steady().time_since_epoch()).count(); }
 
-std::string SlurmDriver::job_name(std::int64_t submission_id) const { return array_job_name(campaign_.label, submission_id); }
+std::string BatchDriver::job_name(std::int64_t submission_id) const { return array_job_name(campaign_.label, submission_id); }
 
 /// Counts per state: done and failed from the database (a failed run waiting for its retry counts as
-/// remaining), running and queued as Slurm last said, remaining the runs not yet submitted.
-void SlurmDriver::show_progress(bool force) {
+/// remaining), running and queued as the scheduler last said, remaining the runs not yet submitted.
+void BatchDriver::show_progress(bool force) {
   Counts c;
   std::size_t retrying = 0;
   for (const auto& r : queue_) retrying += r.state == store::RunState::failed;
@@ -65,27 +56,29 @@ void SlurmDriver::show_progress(bool force) {
   progress_.update(c, finished_here_, force);
 }
 
-void SlurmDriver::sleep_interruptibly(double seconds) const {
+void BatchDriver::sleep_interruptibly(double seconds) const {
   const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   while (!stop_ && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(50));
 }
 
 // --- reconciliation -------------------------------------------------------------------------------
 
-/// Settles a submission whose sbatch never answered (the controller died, or sbatch failed
-/// transiently) from `live`, this user's jobs with its name: adopted when Slurm has its array,
-/// abandoned when neither slurmctld nor the jobcomp file knows it. The caller first makes sure that no
-/// sbatch of the submission still runs (Client::submitting_in), else the runs would be submitted twice.
-void SlurmDriver::settle_submission(store::SubmissionRecord& sub, const std::vector<slurm::JobRecord>& live) {
+/// Settles a submission whose submit command never answered (the controller died, or the submission
+/// failed transiently) from `live`, this user's jobs with its name: adopted when the scheduler has its
+/// array, abandoned when neither it nor its completion log knows it. The caller first makes sure that
+/// no submit command of the submission still runs (Scheduler::submitting_in), else the runs would be
+/// submitted twice.
+void BatchDriver::settle_submission(store::SubmissionRecord& sub, const std::vector<sched::JobRecord>& live) {
   const std::string name = job_name(sub.id);
   std::string found;
   for (const auto& j : live)
     if (j.name == name) found = j.array_job_id.empty() ? j.job_id : j.array_job_id;
   if (found.empty())
-    for (const auto& j : client_.completions())
+    for (const auto& j : scheduler_->completions())
       if (j.name == name) found = j.array_job_id.empty() ? j.job_id : j.array_job_id;
   if (found.empty()) {
-    abandon_submission(sub, "sbatch never confirmed it and Slurm has no job named " + name);
+    abandon_submission(sub, fmt::format("{} never confirmed it and {} has no job named {}", scheduler_->submit_command(),
+                                        scheduler_->controller(), name));
     return;
   }
   db_.mark_submitted(sub.id, found, iso8601(clock_.wall()));
@@ -94,7 +87,7 @@ void SlurmDriver::settle_submission(store::SubmissionRecord& sub, const std::vec
   track(sub);
 }
 
-void SlurmDriver::abandon_submission(const store::SubmissionRecord& sub, const std::string& why) {
+void BatchDriver::abandon_submission(const store::SubmissionRecord& sub, const std::string& why) {
   db_.mark_submission_failed(sub.id, why);
   for (const auto& t : sub.tasks) {
     store::AttemptResult r;
@@ -110,7 +103,7 @@ void SlurmDriver::abandon_submission(const store::SubmissionRecord& sub, const s
   }
 }
 
-void SlurmDriver::track(const store::SubmissionRecord& sub) {
+void BatchDriver::track(const store::SubmissionRecord& sub) {
   for (const auto& t : sub.tasks) {
     const auto run = db_.attempts(t.run_id);
     if (run.empty() || run.back().attempt != t.attempt || run.back().state != store::RunState::running) continue;
@@ -118,21 +111,21 @@ void SlurmDriver::track(const store::SubmissionRecord& sub) {
   }
 }
 
-void SlurmDriver::reconcile(bool rerun_failed) {
+void BatchDriver::reconcile(bool rerun_failed) {
   for (auto& sub : db_.submissions(campaign_.id)) {
     if (sub.state == "submitted") track(sub);
     if (sub.state != "submitting") continue;
     for (;;) {
-      // sbatch runs in the submission's directory: one left there by a killed controller may still
-      // reach Slurm, so nothing is settled while it runs.
-      if (!slurm::Client::submitting_in(sub.dir))
-        if (const auto live = client_.own_jobs({job_name(sub.id)})) {
+      // The submit command runs in the submission's directory: one left there by a killed controller
+      // may still get through, so nothing is settled while it runs.
+      if (!scheduler_->submitting_in(sub.dir))
+        if (const auto live = scheduler_->own_jobs({job_name(sub.id)})) {
           settle_submission(sub, *live);
           break;
         }
       if (stop_) return;
-      fmt::print(stderr, "sweep: submission {} is not settled yet (its sbatch is still running, or slurmctld does not "
-                         "answer); asking again\n", sub.id);
+      fmt::print(stderr, "sweep: submission {} is not settled yet (its {} is still running, or {} does not answer); "
+                         "asking again\n", sub.id, scheduler_->submit_command(), scheduler_->controller());
       sleep_interruptibly(backoff_.interval());
       backoff_.after_cycle(false);
     }
@@ -160,33 +153,40 @@ void SlurmDriver::reconcile(bool rerun_failed) {
 
 // --- submission -----------------------------------------------------------------------------------
 
-/// The #SBATCH options of attempt `attempt` of a run: its point's, escalated after the failures of its
+/// The resources of attempt `attempt` of a run: its point's, escalated after the failures of its
 /// earlier attempts (runner/escalation.h).
-AttemptOptions SlurmDriver::options_for(std::int64_t run_id, const std::string& point_id, int attempt) const {
+AttemptResources BatchDriver::resources_for(std::int64_t run_id, const std::string& point_id, int attempt) const {
   std::map<std::string, int> failures;
   if (!plan_.experiment().escalations.empty())
     for (const auto& a : db_.attempts(run_id))
       if (a.attempt < attempt && a.state == store::RunState::failed) ++failures[a.failure_class];
-  return attempt_options(plan_.sbatch_options(plan_.point(point_id)), plan_.experiment().escalations, failures);
+  return attempt_resources(plan_.resources(plan_.point(point_id)), plan_.experiment().escalations, failures);
 }
 
+std::vector<std::string> BatchDriver::directives_for(std::int64_t run_id, const std::string& point_id, int attempt) const {
+  return scheduler_->directives(resources_for(run_id, point_id, attempt).resources);
+}
+
+std::string BatchDriver::key(std::string_view name) const { return fmt::format("{}.{}", scheduler_->name(), name); }
+
 /// The most of the campaign's tasks that may be queued at once: --max-queued, lowered to the user's
-/// MaxSubmitJobs when the cluster sets one, and to what was queued when sbatch last refused for a limit.
-std::size_t SlurmDriver::queue_room() {
-  const slurm::Limits limits = client_.limits();
+/// MaxSubmitJobs when the cluster sets one, and to what was queued when a submission was last refused
+/// for a limit.
+std::size_t BatchDriver::queue_room() {
+  const sched::Limits limits = scheduler_->limits();
   std::size_t cap = options_.max_queued;
   if (limits.max_submit_jobs && *limits.max_submit_jobs < cap) {
     cap = *limits.max_submit_jobs;
     if (!reported_limit_)
-      fmt::print(stderr, "sweep: the cluster lets {} queue at most {} jobs (MaxSubmitJobs); at most {} of this campaign's "
-                         "tasks are queued at once\n", slurm::current_user(), cap, cap);
+      fmt::print(stderr, "sweep: the cluster lets this user queue at most {} jobs (MaxSubmitJobs); at most {} of this "
+                         "campaign's tasks are queued at once\n", cap, cap);
     reported_limit_ = true;
   }
   if (refused_at_) cap = std::min(cap, *refused_at_);
   return cap > tracked_.size() ? cap - tracked_.size() : 0;
 }
 
-std::size_t SlurmDriver::submit_more() {
+std::size_t BatchDriver::submit_more() {
   // After a refusal for a submit limit, try again once one of ours ended, or after a minute (the
   // user's other jobs count against the limit too).
   if (refused_at_ && (tracked_.size() < *refused_at_ || now() - refused_time_ >= 60)) refused_at_.reset();
@@ -198,14 +198,14 @@ std::size_t SlurmDriver::submit_more() {
   while (!queue_.empty() && room > 0 && !stop_) {
     store::RunRecord run = queue_.front();
     queue_.pop_front();
-    const std::string shape = join(options_for(run.id, run.point_id, run.attempt + 1).options, "\n");
+    const std::string shape = join(directives_for(run.id, run.point_id, run.attempt + 1), "\n");
     auto [it, fresh] = groups.try_emplace(shape);
     if (fresh) order.push_back(shape);
     it->second.push_back(std::move(run));
     --room;
     ++count;
   }
-  const std::size_t per_array = client_.limits().max_array_tasks;
+  const std::size_t per_array = scheduler_->limits().max_array_tasks;
   for (const auto& shape : order) {
     const auto& runs = groups[shape];
     for (std::size_t i = 0; i < runs.size(); i += per_array) {
@@ -221,7 +221,7 @@ std::size_t SlurmDriver::submit_more() {
   return count;
 }
 
-void SlurmDriver::submit_group(const std::vector<store::RunRecord>& runs, const std::string& options_text) {
+void BatchDriver::submit_group(const std::vector<store::RunRecord>& runs, const std::string& options_text) {
   std::vector<store::NewAttempt> attempts;
   for (const auto& run : runs) {
     const std::string dir = attempt_dir(campaign_.run_root, run, run.attempt + 1);
@@ -236,28 +236,28 @@ void SlurmDriver::submit_group(const std::vector<store::RunRecord>& runs, const 
     dir = fmt::format("{}/.submissions/{}-{}", campaign_.run_root, stamp, n);
   fs::create_directories(dir);
   store::SubmissionRecord sub = db_.begin_submission(campaign_.id, dir, iso8601(clock_.wall()), attempts);
-  const slurm::SubmitResult result = client_.submit(write_array_script(sub, attempts, options_text), dir);
+  const sched::SubmitResult result = scheduler_->submit(write_array_script(sub, attempts, options_text), dir);
   if (result.ok()) {
     db_.mark_submitted(sub.id, result.job_id, iso8601(clock_.wall()));
     sub.state = "submitted";
     sub.job_id = result.job_id;
     track(sub);
     submitted_ += sub.tasks.size();
-  } else if (submit_limit_reached(result.error)) {  // not these runs' fault: they wait for room
-    fmt::print(stderr, "sweep: sbatch refused more jobs ({}); waiting until some of this campaign's {} queued tasks end\n",
-               result.error, tracked_.size());
+  } else if (result.limit) {  // not these runs' fault: they wait for room
+    fmt::print(stderr, "sweep: {} refused more jobs ({}); waiting until some of this campaign's {} queued tasks end\n",
+               scheduler_->submit_command(), result.error, tracked_.size());
     abandon_submission(sub, "the cluster's submit limit was reached (" + result.error + ")");
     refused_at_ = tracked_.size();
     refused_time_ = now();
-  } else if (result.transient) {  // it may or may not have reached Slurm: ask again next cycle
-    fmt::print(stderr, "sweep: sbatch failed ({}); checking again shortly\n", result.error);
+  } else if (result.transient) {  // it may or may not have got through: ask again next cycle
+    fmt::print(stderr, "sweep: {} failed ({}); checking again shortly\n", scheduler_->submit_command(), result.error);
     unconfirmed_.push_back(std::move(sub));
   } else {
     db_.mark_submission_failed(sub.id, result.error);
     for (const auto& t : sub.tasks) {
       store::AttemptResult r;
       r.failure_class = "submit";
-      r.failure_reason = "sbatch refused the job: " + result.error;
+      r.failure_reason = fmt::format("{} refused the job: {}", scheduler_->submit_command(), result.error);
       r.ended_at = iso8601(clock_.wall());
       db_.finish_attempt(t.run_id, t.attempt, r);
       after_failure(t.run_id, t.attempt, r);
@@ -265,9 +265,9 @@ void SlurmDriver::submit_group(const std::vector<store::RunRecord>& runs, const 
   }
 }
 
-/// Writes the submission's task table, task-<i> links to the run directories (Slurm writes each
+/// Writes the submission's task table, task-<i> links to the run directories (the scheduler writes each
 /// task's output through them) and array script. Returns the script's path.
-std::string SlurmDriver::write_array_script(const store::SubmissionRecord& sub,
+std::string BatchDriver::write_array_script(const store::SubmissionRecord& sub,
                                             const std::vector<store::NewAttempt>& attempts,
                                             const std::string& options_text) const {
   const std::string& dir = sub.dir;
@@ -278,16 +278,19 @@ std::string SlurmDriver::write_array_script(const store::SubmissionRecord& sub,
   }
   write_text(dir + "/tasks.tsv", task_table(rows));
   const templating::Variables vars =
-      array_variables(campaign_.label, sub.id, dir, sub.tasks.size(), options_.max_running, split(options_text, '\n'));
+      array_variables(campaign_.label, sub.id, dir, sub.tasks.size(), options_.max_running, scheduler_->directive_prefix(),
+                      split(options_text, '\n'));
   write_script(dir + "/array.sh", plan_.array_script().render(vars, templating::Escape::shell));
   return dir + "/array.sh";
 }
 
-void SlurmDriver::cancel_all() {
+void BatchDriver::cancel_all() {
   std::set<std::string> ids;
   for (const auto& [key, t] : tracked_) ids.insert(t.array_job_id);
-  for (int tries = 0; !client_.cancel({ids.begin(), ids.end()}); ++tries) {
-    if (tries == 5) throw Error(ErrorKind::io, "scancel failed: cannot reach slurmctld; nothing was recorded, try again");
+  for (int tries = 0; !scheduler_->cancel({ids.begin(), ids.end()}); ++tries) {
+    if (tries == 5)
+      throw Error(ErrorKind::io, fmt::format("cancelling failed: cannot reach {}; nothing was recorded, try again",
+                                             scheduler_->controller()));
     sleep_interruptibly(backoff_.interval());
     backoff_.after_cycle(false);
   }
@@ -304,42 +307,40 @@ void SlurmDriver::cancel_all() {
 
 // --- the loop -------------------------------------------------------------------------------------
 
-RunSummary SlurmDriver::run(SlurmMode mode) {
-  if (!slurm::Client::installed())
-    throw Error(ErrorKind::usage, "executor slurm needs Slurm's commands (sbatch, scontrol, ...) in PATH; "
-                                  "scripts/slurm-dev-cluster up starts a development cluster");
+RunSummary BatchDriver::run(BatchMode mode) {
+  if (!scheduler_->installed()) throw Error(ErrorKind::usage, scheduler_->install_hint());
   campaign_ = open_campaign(db_, options_, resolved_, plan_, clock_);
   lock_.emplace(campaign_.run_root, campaign_.label);
-  reconcile(mode == SlurmMode::run);  // like the local executor: running a campaign again reruns its failures
-  if (mode == SlurmMode::cancel) {
+  reconcile(mode == BatchMode::run);  // like the local executor: running a campaign again reruns its failures
+  if (mode == BatchMode::cancel) {
     poll_every_array();  // what already ended is ingested, not recorded as cancelled
     cancel_all();
     return summarize(db_, campaign_, plan_.run_count(), 0, false);
   }
-  if (mode == SlurmMode::collect) poll_every_array();
+  if (mode == BatchMode::collect) poll_every_array();
   while (!stop_) {
     submit_more();
-    if (mode != SlurmMode::run) break;
+    if (mode != BatchMode::run) break;
     show_progress(false);
     if (tracked_.empty() && queue_.empty() && unconfirmed_.empty()) break;
     sleep_interruptibly(backoff_.interval());
     if (stop_) break;
     backoff_.after_cycle(poll());
   }
-  if (mode == SlurmMode::run) {
+  if (mode == BatchMode::run) {
     show_progress(true);
     progress_.finish();
   }
   RunSummary s = summarize(db_, campaign_, plan_.run_count(), submitted_, stop_.load());
   s.polls = polls_;
-  s.queries = client_.queries();
+  s.queries = scheduler_->queries();
   if (s.unfinished == 0 && !stop_) db_.end_campaign(campaign_.id, iso8601(clock_.wall()));
   return s;
 }
 
-RunSummary run_slurm_campaign(const RunOptions& options, CampaignPlan plan, Resolved resolved, store::Store& db,
-                              const std::atomic<bool>& stop, SlurmMode mode) {
-  SlurmDriver driver(options, std::move(plan), std::move(resolved), db, stop);
+RunSummary run_batch_campaign(const RunOptions& options, CampaignPlan plan, Resolved resolved, store::Store& db,
+                              const std::atomic<bool>& stop, BatchMode mode, std::unique_ptr<sched::Scheduler> scheduler) {
+  BatchDriver driver(options, std::move(plan), std::move(resolved), db, stop, std::move(scheduler));
   return driver.run(mode);
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// Private to runner/slurm_*.cpp: the Slurm campaign driver. slurm_driver.cpp holds the loop,
-// reconciliation and submission; slurm_tracking.cpp turns scheduler records into results.
+// Private to runner/batch_*.cpp: the batch campaign driver. batch_driver.cpp holds the loop,
+// reconciliation and submission; batch_tracking.cpp turns scheduler records into results.
 #include <atomic>
 #include <deque>
 #include <map>
@@ -15,8 +15,8 @@
 #include "runner/campaign_setup.h"
 #include "runner/poll_backoff.h"
 #include "runner/progress.h"
-#include "runner/slurm_driver.h"
-#include "slurm/client.h"
+#include "runner/batch_driver.h"
+#include "sched/scheduler.h"
 #include "store/store.h"
 #include "util/clock.h"
 
@@ -31,33 +31,37 @@ struct TrackedTask {
   int task = 0;
   std::int64_t submission_id = 0;
   double queued_since = 0;  // monotonic seconds when first seen pending for a hopeless reason
-  int unseen_polls = 0;     // consecutive polls in which slurmctld did not list it
-  int restarts = 0;         // times Slurm requeued it, as last seen (sacct and jobcomp do not say)
-  bool started = false;     // Slurm said it runs (last seen; false again after a requeue)
+  int unseen_polls = 0;     // consecutive polls of its array in which the scheduler did not list it
+  int restarts = 0;         // times the scheduler requeued it, as last seen (accounting may not say)
+  bool started = false;     // the scheduler said it runs (last seen; false again after a requeue)
 };
 
-/// A task that left slurmctld's list or ended, with what slurmctld last said of it (if anything).
+/// A task that left the scheduler's list or ended, with what the scheduler last said of it (if anything).
 struct EndedTask {
   TrackedTask task;
-  std::optional<slurm::JobRecord> live;
+  std::optional<sched::JobRecord> live;
 };
 
-class SlurmDriver {
+class BatchDriver {
  public:
-  SlurmDriver(const RunOptions& options, CampaignPlan plan, Resolved resolved, store::Store& db,
-              const std::atomic<bool>& stop);
-  ~SlurmDriver();
-  RunSummary run(SlurmMode mode);
+  BatchDriver(const RunOptions& options, CampaignPlan plan, Resolved resolved, store::Store& db,
+              const std::atomic<bool>& stop, std::unique_ptr<sched::Scheduler> scheduler);
+  ~BatchDriver();
+  RunSummary run(BatchMode mode);
 
  private:
-  // slurm_driver.cpp
+  // batch_driver.cpp
   void reconcile(bool rerun_failed);
-  void settle_submission(store::SubmissionRecord& sub, const std::vector<slurm::JobRecord>& live);
+  void settle_submission(store::SubmissionRecord& sub, const std::vector<sched::JobRecord>& live);
   void abandon_submission(const store::SubmissionRecord& sub, const std::string& why);
   void track(const store::SubmissionRecord& sub);
   std::size_t submit_more();
   std::size_t queue_room();
-  AttemptOptions options_for(std::int64_t run_id, const std::string& point_id, int attempt) const;
+  AttemptResources resources_for(std::int64_t run_id, const std::string& point_id, int attempt) const;
+  /// The directives of attempt `attempt` of a run (its escalated resources, in the scheduler's terms).
+  std::vector<std::string> directives_for(std::int64_t run_id, const std::string& point_id, int attempt) const;
+  /// A provenance key of this scheduler's: "slurm.state".
+  std::string key(std::string_view name) const;
   void submit_group(const std::vector<store::RunRecord>& runs, const std::string& options_text);
   std::string write_array_script(const store::SubmissionRecord& sub, const std::vector<store::NewAttempt>& attempts,
                                  const std::string& options_text) const;
@@ -67,21 +71,21 @@ class SlurmDriver {
   double now() const;
   void show_progress(bool force);
 
-  // slurm_tracking.cpp
+  // batch_tracking.cpp
   bool poll();
   void poll_every_array();
   std::vector<std::string> watched_names() const;
   std::string next_array();
-  bool examine(TrackedTask& t, const slurm::JobRecord* rec, std::vector<EndedTask>& ended,
+  bool examine(TrackedTask& t, const sched::JobRecord* rec, std::vector<EndedTask>& ended,
                std::vector<std::string>& cancel);
   void finish_ended(std::vector<EndedTask>& ended);
-  void finish(const TrackedTask& t, const slurm::JobRecord& rec);
-  void finish_failed(const TrackedTask& t, const char* cls, const std::string& reason);
+  void finish(const TrackedTask& t, const sched::JobRecord& rec);
+  void finish_failed(const TrackedTask& t, std::string_view cls, const std::string& reason);
   store::KeyValues options_provenance(const TrackedTask& t) const;
   void after_failure(std::int64_t run_id, int attempt, const store::AttemptResult& result);
-  std::optional<slurm::JobRecord> final_record(const TrackedTask& t, const std::optional<slurm::JobRecord>& live,
-                                               const std::vector<slurm::JobRecord>& accounting,
-                                               std::optional<std::vector<slurm::JobRecord>>& completions);
+  std::optional<sched::JobRecord> final_record(const TrackedTask& t, const std::optional<sched::JobRecord>& live,
+                                               const std::vector<sched::JobRecord>& accounting,
+                                               std::optional<std::vector<sched::JobRecord>>& completions);
 
   const RunOptions& options_;
   CampaignPlan plan_;
@@ -89,7 +93,7 @@ class SlurmDriver {
   store::Store& db_;
   const std::atomic<bool>& stop_;
   parse::Extractor extractor_;
-  slurm::Client client_;
+  std::unique_ptr<sched::Scheduler> scheduler_;
   PollBackoff backoff_;
   SystemClock clock_;
   store::CampaignRecord campaign_;
@@ -97,7 +101,7 @@ class SlurmDriver {
 
   std::deque<store::RunRecord> queue_;  // runs to submit
   std::map<std::pair<std::string, int>, TrackedTask> tracked_;  // by (array job id, task id)
-  std::vector<store::SubmissionRecord> unconfirmed_;  // sbatch failed transiently: did it reach Slurm?
+  std::vector<store::SubmissionRecord> unconfirmed_;  // the submit failed transiently: did it get through?
   std::size_t submitted_ = 0;         // attempts submitted by this invocation
   std::size_t polls_ = 0;             // poll cycles run by this invocation
   std::size_t finished_here_ = 0;     // attempts ended in this invocation (the ETA's rate)

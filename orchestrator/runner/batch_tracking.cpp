@@ -1,4 +1,4 @@
-// The Slurm driver's tracking: one scheduler query per poll cycle, and the results of ended tasks.
+// The batch driver's tracking: one scheduler query per poll cycle, and the results of ended tasks.
 #include <fmt/core.h>
 
 #include <filesystem>
@@ -9,8 +9,7 @@
 #include <sstream>
 
 #include "runner/ingest.h"
-#include "runner/slurm_driver_impl.h"
-#include "slurm/states.h"
+#include "runner/batch_driver_impl.h"
 #include "util/strings.h"
 
 namespace sweep::runner {
@@ -20,51 +19,53 @@ namespace {
 
 using Key = std::pair<std::string, int>;
 
-/// Slurm's records by (array job id, task id). A pending array that Slurm has not split yet is one
+/// The scheduler's records by (array job id, task id). A pending array not split yet is one
 /// record whose task field is a range: every task in it maps to that record.
-std::map<Key, const slurm::JobRecord*> index_records(const std::vector<slurm::JobRecord>& records) {
-  std::map<Key, const slurm::JobRecord*> out;
+std::map<Key, const sched::JobRecord*> index_records(const std::vector<sched::JobRecord>& records) {
+  std::map<Key, const sched::JobRecord*> out;
   for (const auto& r : records) {
     if (r.array_job_id.empty()) continue;
     if (const auto task = r.task_id()) out[{r.array_job_id, *task}] = &r;
     else
-      for (int t : slurm::expand_task_ids(r.array_tasks)) out.try_emplace(Key{r.array_job_id, t}, &r);
+      for (int t : sched::expand_task_ids(r.array_tasks)) out.try_emplace(Key{r.array_job_id, t}, &r);
   }
   return out;
 }
 
-store::KeyValues slurm_provenance(const TrackedTask& t, const slurm::JobRecord& rec, int restarts) {
-  return {{"slurm.restarts", std::to_string(restarts)},
-          {"slurm.array_job_id", t.array_job_id},
-          {"slurm.array_task_id", std::to_string(t.task)},
-          {"slurm.job_id", rec.job_id},
-          {"slurm.state", rec.state},
-          {"slurm.exit_code", fmt::format("{}:{}", rec.exit_code.value_or(-1), rec.signal.value_or(0))},
-          {"slurm.node_list", rec.node_list},
-          {"slurm.partition", rec.partition},
-          {"slurm.start", rec.start},
-          {"slurm.end", rec.end}};
+/// What the scheduler said of an ended task, as provenance keys under `prefix` ("slurm.state", ...).
+store::KeyValues job_provenance(std::string_view prefix, const TrackedTask& t, const sched::JobRecord& rec, int restarts) {
+  const auto k = [&](std::string_view name) { return fmt::format("{}.{}", prefix, name); };
+  return {{k("restarts"), std::to_string(restarts)},
+          {k("array_job_id"), t.array_job_id},
+          {k("array_task_id"), std::to_string(t.task)},
+          {k("job_id"), rec.job_id},
+          {k("state"), rec.state},
+          {k("exit_code"), fmt::format("{}:{}", rec.exit_code.value_or(-1), rec.signal.value_or(0))},
+          {k("node_list"), rec.node_list},
+          {k("partition"), rec.partition},
+          {k("start"), rec.start},
+          {k("end"), rec.end}};
 }
 
 }  // namespace
 
-void SlurmDriver::after_failure(std::int64_t run_id, int attempt, const store::AttemptResult& result) {
+void BatchDriver::after_failure(std::int64_t run_id, int attempt, const store::AttemptResult& result) {
   if (!retry_allowed(plan_.experiment(), result.failure_class, db_.attempts(run_id))) return;
   for (const auto& a : db_.attempts(run_id))
     if (a.attempt == attempt) queue_.push_back(a);
 }
 
-/// The attempt's #SBATCH options, and what grew in them (only when something did).
-store::KeyValues SlurmDriver::options_provenance(const TrackedTask& t) const {
+/// The attempt's directives ("slurm.options"), and what grew in them (only when something did).
+store::KeyValues BatchDriver::options_provenance(const TrackedTask& t) const {
   const auto attempts = db_.attempts(t.run_id);
   if (attempts.empty()) return {};
-  const AttemptOptions o = options_for(t.run_id, attempts.front().point_id, t.attempt);
-  store::KeyValues out{{"slurm.options", join(o.options, " ")}};
-  if (!o.note.empty()) out.push_back({"slurm.escalated", o.note});
+  const AttemptResources r = resources_for(t.run_id, attempts.front().point_id, t.attempt);
+  store::KeyValues out{{key("options"), join(scheduler_->directives(r.resources), " ")}};
+  if (!r.note.empty()) out.push_back({key("escalated"), r.note});
   return out;
 }
 
-void SlurmDriver::finish_failed(const TrackedTask& t, const char* cls, const std::string& reason) {
+void BatchDriver::finish_failed(const TrackedTask& t, std::string_view cls, const std::string& reason) {
   store::AttemptResult r;
   r.provenance = options_provenance(t);
   r.failure_class = cls;
@@ -75,26 +76,26 @@ void SlurmDriver::finish_failed(const TrackedTask& t, const char* cls, const std
   after_failure(t.run_id, t.attempt, r);
 }
 
-void SlurmDriver::finish(const TrackedTask& t, const slurm::JobRecord& rec) {
-  const slurm::StateInfo info = slurm::state_info(rec.state);
+void BatchDriver::finish(const TrackedTask& t, const sched::JobRecord& rec) {
+  const sched::StateInfo info = scheduler_->state_info(rec.state);
   exec::Outcome outcome;
   outcome.exit_code = rec.exit_code.value_or(-1);
   outcome.signal = rec.signal.value_or(0);
   // A workload killed by a signal shows as exit 0 with the signal; one that ended by itself left its
   // status in ./exit_code, which is more precise than the batch step's.
   if (const auto code = recorded_exit_code(t.run_dir); code && outcome.signal == 0) outcome.exit_code = *code;
-  outcome.timed_out = info.failure_class == "timeout";
+  outcome.timed_out = info.failure_class == failure::kTimeout;
   outcome.elapsed_s = rec.elapsed_s.value_or(0);
   store::AttemptResult result = ingest(outcome, t.run_dir, extractor_, plan_.experiment().success);
   if (!info.failure_class.empty()) {
     result.state = store::RunState::failed;
     result.failure_class = std::string(info.failure_class);
-    result.failure_reason = fmt::format("Slurm ended job {}_{} as {}{}", t.array_job_id, t.task, rec.state,
+    result.failure_reason = fmt::format("{} ended job {}_{} as {}{}", scheduler_->controller(), t.array_job_id, t.task, rec.state,
                                         rec.node_list.empty() ? "" : " on " + rec.node_list);
   }
   if (rec.elapsed_s) result.elapsed_s = rec.elapsed_s;
   result.ended_at = iso8601(clock_.wall());
-  for (auto& kv : slurm_provenance(t, rec, std::max(t.restarts, rec.restarts.value_or(0))))
+  for (auto& kv : job_provenance(scheduler_->name(), t, rec, std::max(t.restarts, rec.restarts.value_or(0))))
     result.provenance.push_back(std::move(kv));
   for (auto& kv : options_provenance(t)) result.provenance.push_back(std::move(kv));
   db_.finish_attempt(t.run_id, t.attempt, result);
@@ -102,70 +103,71 @@ void SlurmDriver::finish(const TrackedTask& t, const slurm::JobRecord& rec) {
   if (result.state == store::RunState::failed) after_failure(t.run_id, t.attempt, result);
 }
 
-/// The ended task's final record: from sacct when accounting exists, else slurmctld's (`live`, while
+/// The ended task's final record: from accounting when it exists, else the controller's (`live`, while
 /// it still knows the job), else the jobcomp file. nullopt when no source knows it (yet).
-std::optional<slurm::JobRecord> SlurmDriver::final_record(const TrackedTask& t, const std::optional<slurm::JobRecord>& live,
-                                                          const std::vector<slurm::JobRecord>& accounting,
-                                                          std::optional<std::vector<slurm::JobRecord>>& completions) {
+std::optional<sched::JobRecord> BatchDriver::final_record(const TrackedTask& t, const std::optional<sched::JobRecord>& live,
+                                                          const std::vector<sched::JobRecord>& accounting,
+                                                          std::optional<std::vector<sched::JobRecord>>& completions) {
   for (const auto& r : accounting)
     if (r.array_job_id == t.array_job_id && r.task_id() == t.task &&
-        slurm::state_info(r.state).phase == slurm::Phase::finished)
+        scheduler_->state_info(r.state).phase == sched::Phase::finished)
       return r;
   if (live) return live;
-  if (!completions) completions = client_.completions();
+  if (!completions) completions = scheduler_->completions();
   for (const auto& r : *completions)
     if (r.array_job_id == t.array_job_id && r.task_id() == t.task) return r;
-  // An array cancelled before Slurm split it leaves one line for the whole array, under its own id.
+  // An array cancelled before it was split leaves one line for the whole array, under its own id.
   for (const auto& r : *completions)
     if (r.array_job_id.empty() && r.job_id == t.array_job_id) return r;
   return std::nullopt;
 }
 
-/// What one poll says of one task (`rec` is null when slurmctld did not list it): still waiting
+/// What one poll says of one task (`rec` is null when the scheduler did not list it): still waiting
 /// (false), or done with here (true): ended and added to `ended`, or cancelled as hopeless.
-bool SlurmDriver::examine(TrackedTask& t, const slurm::JobRecord* rec, std::vector<EndedTask>& ended,
+bool BatchDriver::examine(TrackedTask& t, const sched::JobRecord* rec, std::vector<EndedTask>& ended,
                           std::vector<std::string>& cancel) {
-  if (!rec) {  // aged out of slurmctld, or ended while it was away: look for it elsewhere
+  if (!rec) {  // aged out of the controller, or ended while it was away: look for it elsewhere
     if (++t.unseen_polls < 2) return false;
     ended.push_back({t, std::nullopt});
     return true;
   }
   t.unseen_polls = 0;
-  if (rec->restarts && *rec->restarts > t.restarts) {  // Slurm requeued it: the same attempt starts again
+  if (rec->restarts && *rec->restarts > t.restarts) {  // requeued: the same attempt starts again
     t.restarts = *rec->restarts;
-    fmt::print(stderr, "sweep: Slurm requeued job {}_{} (restart {}); following it\n", t.array_job_id, t.task, t.restarts);
+    fmt::print(stderr, "sweep: {} requeued job {}_{} (restart {}); following it\n", scheduler_->controller(),
+               t.array_job_id, t.task, t.restarts);
   }
-  const slurm::Phase phase = slurm::state_info(rec->state).phase;
-  t.started = phase == slurm::Phase::running;
-  if (phase == slurm::Phase::finished) {
+  const sched::Phase phase = scheduler_->state_info(rec->state).phase;
+  t.started = phase == sched::Phase::running;
+  if (phase == sched::Phase::finished) {
     ended.push_back({t, *rec});
     return true;
   }
   const std::string task = fmt::format("{}_{}", t.array_job_id, t.task);
-  if (phase == slurm::Phase::queued && slurm::dependency_never_satisfied(rec->reason)) {
+  if (phase == sched::Phase::queued && scheduler_->dependency_never_satisfied(rec->reason)) {
     cancel.push_back(task);
-    finish_failed(t, "dependency", fmt::format("job {} was cancelled: {}", task, rec->reason));
+    finish_failed(t, failure::kDependency, fmt::format("job {} was cancelled: {}", task, rec->reason));
     return true;
   }
-  if (phase != slurm::Phase::queued || !slurm::hopeless_reason(rec->reason)) {
+  if (phase != sched::Phase::queued || !scheduler_->hopeless_reason(rec->reason)) {
     t.queued_since = 0;
     return false;
   }
   if (t.queued_since == 0) t.queued_since = now();
   if (now() - t.queued_since < options_.max_pending_s) return false;
   cancel.push_back(task);
-  finish_failed(t, "unsatisfiable", fmt::format("job {} was pending for {:.0f} s with reason \"{}\" and was cancelled",
+  finish_failed(t, failure::kUnsatisfiable, fmt::format("job {} was pending for {:.0f} s with reason \"{}\" and was cancelled",
                                                 task, now() - t.queued_since, rec->reason));
   return true;
 }
 
 /// Records the results of tasks that ended, with one sacct call for all of them when accounting exists.
-void SlurmDriver::finish_ended(std::vector<EndedTask>& ended) {
-  std::vector<slurm::JobRecord> accounting;
+void BatchDriver::finish_ended(std::vector<EndedTask>& ended) {
+  std::vector<sched::JobRecord> accounting;
   std::set<std::string> ids;
   for (const auto& e : ended) ids.insert(e.task.array_job_id);
-  if (auto acct = client_.accounting({ids.begin(), ids.end()})) accounting = std::move(*acct);
-  std::optional<std::vector<slurm::JobRecord>> completions;
+  if (auto acct = scheduler_->accounting({ids.begin(), ids.end()})) accounting = std::move(*acct);
+  std::optional<std::vector<sched::JobRecord>> completions;
   for (auto& [t, rec] : ended) {
     if (const auto final = final_record(t, rec, accounting, completions)) {
       finish(t, *final);
@@ -173,14 +175,14 @@ void SlurmDriver::finish_ended(std::vector<EndedTask>& ended) {
       tracked_[{t.array_job_id, t.task}] = t;  // maybe not written yet: look again next cycle
     } else {
       finish_failed(t, failure::kInterrupted,
-                    fmt::format("Slurm has no record of job {}_{} (aged out with no accounting or jobcomp record)",
-                                t.array_job_id, t.task));
+                    fmt::format("{} has no record of job {}_{} (aged out with no accounting or completion record)",
+                                scheduler_->controller(), t.array_job_id, t.task));
     }
   }
 }
 
 /// The job names of the submissions a poll asks about by name: every tracked one and every unconfirmed one.
-std::vector<std::string> SlurmDriver::watched_names() const {
+std::vector<std::string> BatchDriver::watched_names() const {
   std::set<std::string> names;
   for (const auto& [key, t] : tracked_) names.insert(job_name(t.submission_id));
   for (const auto& sub : unconfirmed_) names.insert(job_name(sub.id));
@@ -188,7 +190,7 @@ std::vector<std::string> SlurmDriver::watched_names() const {
 }
 
 /// The tracked array after the one polled last, in turn.
-std::string SlurmDriver::next_array() {
+std::string BatchDriver::next_array() {
   auto it = tracked_.upper_bound({last_polled_, std::numeric_limits<int>::max()});
   if (it == tracked_.end()) it = tracked_.begin();
   last_polled_ = it->first.first;
@@ -196,37 +198,38 @@ std::string SlurmDriver::next_array() {
 }
 
 /// Polls until every tracked array has been asked about once (one pass of `sweep collect` or `cancel`).
-void SlurmDriver::poll_every_array() {
+void BatchDriver::poll_every_array() {
   std::set<std::string> arrays;
   for (const auto& [key, t] : tracked_) arrays.insert(key.first);
   for (std::size_t i = 0; i < std::max<std::size_t>(arrays.size(), unconfirmed_.empty() ? 0 : 1); ++i) poll();
 }
 
 /// One poll cycle, one scheduler query. Usually the query is one tracked array by its job id, in turn
-/// (slurmctld's cost stays flat however busy the cluster is; with several arrays each is seen every
-/// few cycles). While a submission is unconfirmed (sbatch failed transiently), the query is instead
+/// (the controller's cost stays flat however busy the cluster is; with several arrays each is seen
+/// every few cycles). While a submission is unconfirmed (its submission failed transiently), the query is instead
 /// this user's jobs with the campaign's watched names, which settles it. Returns whether anything changed.
-bool SlurmDriver::poll() {
+bool BatchDriver::poll() {
   if (tracked_.empty() && unconfirmed_.empty()) return false;
   ++polls_;
   std::optional<std::string> array;  // the one array asked about; none = every watched name
-  std::optional<std::vector<slurm::JobRecord>> live;
+  std::optional<std::vector<sched::JobRecord>> live;
   if (unconfirmed_.empty()) {
     array = next_array();
-    live = client_.array_jobs(*array);
+    live = scheduler_->array_jobs(*array);
   } else {
-    live = client_.own_jobs(watched_names());
+    live = scheduler_->own_jobs(watched_names());
   }
   if (!live) {
     if (!reported_unreachable_)
-      fmt::print(stderr, "sweep: cannot reach slurmctld; still waiting (next try in {:.0f} s)\n", backoff_.interval());
+      fmt::print(stderr, "sweep: cannot reach {}; still waiting (next try in {:.0f} s)\n", scheduler_->controller(),
+                 backoff_.interval());
     reported_unreachable_ = true;
     return false;
   }
-  if (reported_unreachable_) fmt::print(stderr, "sweep: slurmctld answers again\n");
+  if (reported_unreachable_) fmt::print(stderr, "sweep: {} answers again\n", scheduler_->controller());
   reported_unreachable_ = false;
   for (auto it = unconfirmed_.begin(); !array && it != unconfirmed_.end();) {
-    if (slurm::Client::submitting_in(it->dir)) {
+    if (scheduler_->submitting_in(it->dir)) {
       ++it;
       continue;
     }
@@ -250,7 +253,7 @@ bool SlurmDriver::poll() {
       ++it;
     }
   }
-  client_.cancel(cancel);
+  scheduler_->cancel(cancel);
   finish_ended(ended);
   return changed;
 }

@@ -1,0 +1,28 @@
+// sched/job.h: what every scheduler's records share.
+#include <catch2/catch.hpp>
+
+#include "sched/job.h"
+
+using namespace sweep::sched;
+
+TEST_CASE("array task ranges expand, with steps of a throttle ignored, malformed ones to nothing") {
+  CHECK(expand_task_ids("0-3%2") == std::vector<int>{0, 1, 2, 3});
+  CHECK(expand_task_ids("1,3,5-7") == std::vector<int>{1, 3, 5, 6, 7});
+  CHECK(expand_task_ids("4") == std::vector<int>{4});
+  CHECK(expand_task_ids("3-1").empty());
+  CHECK(expand_task_ids("a").empty());
+  CHECK(expand_task_ids("0-99999999").empty());  // a range too large to be one of ours
+}
+
+TEST_CASE("a record is one array task only when its task field is one number") {
+  JobRecord r;
+  r.array_tasks = "7";
+  CHECK(r.task_id() == 7);
+  r.array_tasks = "0-3";
+  CHECK(!r.task_id());
+  r.array_tasks = "";
+  CHECK(!r.task_id());
+  CHECK(parse_count("10001") == std::optional<std::size_t>(10001));
+  CHECK(!parse_count("UNLIMITED"));
+  CHECK(!parse_count(""));
+}
