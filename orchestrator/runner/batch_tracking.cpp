@@ -103,8 +103,9 @@ void BatchDriver::finish(const TrackedTask& t, const sched::JobRecord& rec) {
   if (result.state == store::RunState::failed) after_failure(t.run_id, t.attempt, result);
 }
 
-/// The ended task's final record: from accounting when it exists, else the controller's (`live`, while
-/// it still knows the job), else the jobcomp file. nullopt when no source knows it (yet).
+/// The ended task's final record, in a state that ends it: from accounting when it exists, else the
+/// controller's (`live`, while it still knows the job), else the completion log. nullopt when no
+/// source knows it (yet).
 std::optional<sched::JobRecord> BatchDriver::final_record(const TrackedTask& t, const std::optional<sched::JobRecord>& live,
                                                           const std::vector<sched::JobRecord>& accounting,
                                                           std::optional<std::vector<sched::JobRecord>>& completions) {
@@ -114,11 +115,14 @@ std::optional<sched::JobRecord> BatchDriver::final_record(const TrackedTask& t, 
       return r;
   if (live) return live;
   if (!completions) completions = scheduler_->completions();
-  for (const auto& r : *completions)
-    if (r.array_job_id == t.array_job_id && r.task_id() == t.task) return r;
+  // The last line that ended the task: a job the scheduler requeued has an earlier line that did not
+  // (state REQUEUED), and one for each start.
+  const auto finished = [&](const sched::JobRecord& r) { return scheduler_->state_info(r.state).phase == sched::Phase::finished; };
+  for (auto r = completions->rbegin(); r != completions->rend(); ++r)
+    if (r->array_job_id == t.array_job_id && r->task_id() == t.task && finished(*r)) return *r;
   // An array cancelled before it was split leaves one line for the whole array, under its own id.
-  for (const auto& r : *completions)
-    if (r.array_job_id.empty() && r.job_id == t.array_job_id) return r;
+  for (auto r = completions->rbegin(); r != completions->rend(); ++r)
+    if (r->array_job_id.empty() && r->job_id == t.array_job_id && finished(*r)) return *r;
   return std::nullopt;
 }
 
