@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 
 #include "cli/command.h"
+#include "cli/summary.h"
 #include "report/comparison_view.h"
 #include "store/store.h"
 #include "util/error.h"
@@ -74,6 +75,7 @@ void add_compare(CLI::App& sub, Action& action) {
       ->check(CLI::Range(0.0, 10.0))
       ->capture_default_str();
   sub.add_option("--alpha", o->compare.alpha, "Significance level")->check(CLI::Range(1e-6, 0.5))->capture_default_str();
+  add_correction_option(sub, o->compare);
   sub.add_option("--fail-on", o->fail_on, "Exit 1 when a metric has this verdict: regressed")->check(CLI::IsMember({"regressed"}));
   sub.add_option("--format", o->format, "text, json or junit")->check(CLI::IsMember({"text", "json", "junit"}))->capture_default_str();
   sub.add_option("--output", o->output, "Write to this file instead of standard output");

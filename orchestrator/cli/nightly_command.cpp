@@ -35,6 +35,7 @@ void add_nightly(CLI::App& sub, Action& action) {
       ->check(CLI::Range(0.0, 10.0))
       ->capture_default_str();
   sub.add_option("--alpha", o->nightly.compare.alpha, "Significance level")->check(CLI::Range(1e-6, 0.5))->capture_default_str();
+  add_correction_option(sub, o->nightly.compare);
   sub.add_option("--jobs,-j", run.jobs, "Local runs in parallel")->capture_default_str()->check(CLI::PositiveNumber);
   sub.add_option("--executor", run.executor, "Run on this executor instead of the experiment's")
       ->check(CLI::IsMember(executor_names()));

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include "stats/multiple.h"
 #include "util/exit_codes.h"
 
 namespace sweep::cli {
@@ -36,6 +37,15 @@ void add_slurm_options(CLI::App& sub, runner::RunOptions& o) {
       ->capture_default_str()->check(CLI::Range(0.05, 3600.0));
   sub.add_option("--poll-max", o.poll_max_s, "Slurm: longest poll interval in seconds")
       ->capture_default_str()->check(CLI::Range(0.05, 3600.0));
+}
+
+void add_correction_option(CLI::App& sub, stats::CompareOptions& options) {
+  sub.add_option_function<std::string>(
+         "--correction",
+         [&options](const std::string& name) { options.correction = *stats::parse_correction(name); },
+         "Multiple comparisons: holm (default; no false verdict among all, at alpha), bh (false discoveries "
+         "at most alpha of the verdicts) or none")
+      ->check(CLI::IsMember({"holm", "bh", "none"}));
 }
 
 }  // namespace sweep::cli

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include "runner/run_campaign.h"
+#include "stats/comparison.h"
 
 namespace sweep::cli {
 
@@ -12,5 +13,9 @@ int print_summary(const runner::RunSummary& s, bool dry_run = false);
 
 /// The Slurm executor's options shared by run and collect: throttles, pending limit, poll interval.
 void add_slurm_options(CLI::App& sub, runner::RunOptions& options);
+
+/// --correction holm|bh|none, shared by compare and nightly: how the p-values of all their
+/// comparisons are adjusted together (stats/multiple.h).
+void add_correction_option(CLI::App& sub, stats::CompareOptions& options);
 
 }  // namespace sweep::cli

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "report/table.h"
+#include "stats/multiple.h"
 #include "util/error.h"
 #include "util/escape.h"
 #include "util/strings.h"
@@ -35,7 +36,7 @@ std::size_t CampaignComparison::count(stats::Verdict v) const {
 
 CampaignComparison compare_campaigns(const CampaignData& baseline, const CampaignData& candidate,
                                      const std::vector<std::string>& metrics, const stats::CompareOptions& options) {
-  CampaignComparison out{baseline.campaign.label, candidate.campaign.label, {}, {}, {}};
+  CampaignComparison out{baseline.campaign.label, candidate.campaign.label, options.correction, {}, {}, {}};
   const auto base = point_results(baseline), cand = point_results(candidate);
   std::map<std::string, const PointResult*> by_id;
   for (const auto& r : base) by_id[r.point->point_id] = &r;
@@ -47,6 +48,8 @@ CampaignComparison compare_campaigns(const CampaignData& baseline, const Campaig
   std::size_t most_rows = 0;
   for (const auto& c : cand) most_rows += c.metrics.size();
   out.rows.reserve(most_rows);  // rows are large (two summaries each): no regrowth
+  std::vector<stats::Better> betters;
+  betters.reserve(most_rows);
   for (const auto& c : cand) {
     const auto partner = by_id.find(c.point->point_id);
     if (partner == by_id.end()) {
@@ -63,22 +66,30 @@ CampaignComparison compare_campaigns(const CampaignData& baseline, const Campaig
       stats::parse_better(cm.better, better);
       out.rows.push_back({label, name, cm.unit, cm.better,
                           stats::compare(bm->second.values, cm.values, better, options)});
+      betters.push_back(better);
     }
   }
+  // Every point x metric is one family: its verdicts are judged again with adjusted p-values.
+  std::vector<stats::Comparison> family;
+  family.reserve(out.rows.size());
+  for (auto& r : out.rows) family.push_back(std::move(r.result));
+  stats::correct(family, betters, options);
+  for (std::size_t i = 0; i < out.rows.size(); ++i) out.rows[i].result = std::move(family[i]);
   for (const auto& b : base)
     if (!seen.count(b.point->point_id)) out.only_in_baseline.push_back(point_label(*b.point));
   return out;
 }
 
 std::string comparison_text(const CampaignComparison& c) {
-  std::vector<std::array<std::string, 7>> lines{{"point", "metric", "baseline", "candidate", "change [95% CI]", "p", "verdict"}};
+  const std::string p_header = c.correction == stats::Correction::none ? "p" : fmt::format("p ({})", stats::name_of(c.correction));
+  std::vector<std::array<std::string, 7>> lines{{"point", "metric", "baseline", "candidate", "change [95% CI]", p_header, "verdict"}};
   for (const auto& r : c.rows) {
     const auto& x = r.result;
     lines.push_back({r.point, r.metric + (r.unit.empty() ? "" : " (" + r.unit + ")"),
                      fmt::format("{} ({})", format_number(x.baseline.mean), x.baseline.n),
                      fmt::format("{} ({})", format_number(x.candidate.mean), x.candidate.n),
                      fmt::format("{} [{}, {}]", percent(x.relative), percent(x.relative_low), percent(x.relative_high)),
-                     fmt::format("{:.3g}", x.welch.p), std::string(stats::name_of(x.verdict))});
+                     fmt::format("{:.3g}", x.p_adjusted), std::string(stats::name_of(x.verdict))});
   }
   std::array<std::size_t, 7> width{};
   for (const auto& l : lines)
@@ -94,26 +105,29 @@ std::string comparison_text(const CampaignComparison& c) {
       out += fmt::format("{} {}: {}: {}\n", r.point, r.metric, stats::name_of(r.result.verdict), r.result.reason);
   for (const auto& p : c.only_in_baseline) out += fmt::format("only in {}: {}\n", c.baseline, p);
   for (const auto& p : c.only_in_candidate) out += fmt::format("only in {}: {}\n", c.candidate, p);
-  out += fmt::format("{} vs {}: {} regressed, {} improved, {} unchanged, {} changed, {} inconclusive\n", c.candidate,
+  out += fmt::format("{} vs {}: {} regressed, {} improved, {} unchanged, {} changed, {} inconclusive ({} comparisons, "
+                     "p-values corrected: {})\n", c.candidate,
                      c.baseline, c.count(stats::Verdict::regressed), c.count(stats::Verdict::improved),
                      c.count(stats::Verdict::unchanged), c.count(stats::Verdict::changed),
-                     c.count(stats::Verdict::inconclusive));
+                     c.count(stats::Verdict::inconclusive), c.rows.size(), stats::name_of(c.correction));
   return out;
 }
 
 std::string comparison_json(const CampaignComparison& c) {
-  std::string out = fmt::format(R"({{"version": {}, "baseline": {}, "candidate": {}, "rows": [)", kComparisonJsonVersion,
-                                json_string(c.baseline), json_string(c.candidate));
+  std::string out = fmt::format(R"({{"version": {}, "baseline": {}, "candidate": {}, "correction": "{}", "rows": [)",
+                                kComparisonJsonVersion, json_string(c.baseline), json_string(c.candidate),
+                                stats::name_of(c.correction));
   for (std::size_t i = 0; i < c.rows.size(); ++i) {
     const auto& r = c.rows[i];
     const auto& x = r.result;
     out += fmt::format(
         R"({}{{"point": {}, "metric": {}, "unit": {}, "better": {}, "baseline": {{"n": {}, "mean": {}, "sd": {}}}, )"
         R"("candidate": {{"n": {}, "mean": {}, "sd": {}}}, "relative": {}, "relative_ci": [{}, {}], "welch_p": {}, )"
-        R"("mann_whitney_p": {}, "hedges_g": {}, "verdict": "{}", "reason": {}, "repetitions_needed": {}}})",
+        R"("welch_p_adjusted": {}, "mann_whitney_p": {}, "hedges_g": {}, "verdict": "{}", "reason": {}, "repetitions_needed": {}}})",
         i ? ", " : "", json_string(r.point), json_string(r.metric), json_string(r.unit), json_string(r.better), x.baseline.n,
         json_number(x.baseline.mean), json_number(x.baseline.sd), x.candidate.n, json_number(x.candidate.mean), json_number(x.candidate.sd),
-        json_number(x.relative), json_number(x.relative_low), json_number(x.relative_high), json_number(x.welch.p), json_number(x.mann_whitney.p),
+        json_number(x.relative), json_number(x.relative_low), json_number(x.relative_high), json_number(x.welch.p),
+        json_number(x.p_adjusted), json_number(x.mann_whitney.p),
         json_number(x.effect_size), stats::name_of(x.verdict), json_string(x.reason), x.repetitions_needed);
   }
   return out + "]}\n";

@@ -18,17 +18,20 @@ struct ComparisonRow {
 
 struct CampaignComparison {
   std::string baseline, candidate;  // labels
-  std::vector<ComparisonRow> rows;  // point order, then metric name
+  stats::Correction correction = stats::Correction::holm;  // how the rows' p-values were adjusted together
+  std::vector<ComparisonRow> rows;  // point order, then metric name; verdicts judged with adjusted p
   std::vector<std::string> only_in_baseline, only_in_candidate;  // points without a partner
   std::size_t count(stats::Verdict v) const;
 };
 
-/// `metrics` empty: every metric both campaigns have. Error(usage) names a requested metric that
-/// neither has.
+/// `metrics` empty: every metric both campaigns have. Every point x metric is one family whose
+/// p-values are adjusted together by options.correction (stats/multiple.h). Error(usage) names a
+/// requested metric that neither has.
 CampaignComparison compare_campaigns(const CampaignData& baseline, const CampaignData& candidate,
                                      const std::vector<std::string>& metrics, const stats::CompareOptions& options);
 
-inline constexpr int kComparisonJsonVersion = 1;
+/// 2: "correction" and each row's "welch_p_adjusted" (the p its verdict used).
+inline constexpr int kComparisonJsonVersion = 2;
 std::string comparison_text(const CampaignComparison& c);   // aligned columns, then a one-line summary
 std::string comparison_json(const CampaignComparison& c);
 std::string comparison_junit(const CampaignComparison& c);  // a testcase per row; regressed rows fail

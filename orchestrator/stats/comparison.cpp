@@ -73,32 +73,41 @@ Comparison compare(std::span<const double> baseline, std::span<const double> can
   r.mann_whitney = mann_whitney(baseline, candidate);
   r.effect_size = hedges_g(b, c);
   std::tie(r.relative_low, r.relative_high) = relative_interval(b, c, r.welch, o.confidence);
+  judge(r, better, o, r.welch.p);
+  return r;
+}
+
+void judge(Comparison& r, Better better, const CompareOptions& o, double p) {
+  const Summary &b = r.baseline, &c = r.candidate;
   const double tolerance = std::max(o.threshold, o.tolerance);
+  r.p_adjusted = p;
+  r.repetitions_needed = 0;
   if (b.n < o.min_repetitions || c.n < o.min_repetitions) {
     r.verdict = Verdict::inconclusive;
     r.repetitions_needed = repetitions_for(b, c, o, tolerance);
     r.reason = fmt::format("too few repetitions ({} and {}; at least {} each)", b.n, c.n, o.min_repetitions);
-    return r;
+    return;
   }
-  const bool significant = r.welch.p < o.alpha;
+  const bool adjusted = std::isnan(p) ? !std::isnan(r.welch.p) : p != r.welch.p;
+  const std::string p_text = adjusted ? fmt::format("p = {:.3g}, adjusted {:.3g}", r.welch.p, p) : fmt::format("p = {:.3g}", p);
+  const bool significant = p < o.alpha;
   if (significant && std::fabs(r.relative) > o.threshold) {
     r.verdict = direction(r.relative, better);
-    r.reason = fmt::format("{:+.2f}% (p = {:.3g})", 100 * r.relative, r.welch.p);
+    r.reason = fmt::format("{:+.2f}% ({})", 100 * r.relative, p_text);
   } else if (significant) {
     r.verdict = Verdict::unchanged;
     r.reason = fmt::format("{:+.2f}% is significant but within the {:.2f}% threshold", 100 * r.relative, 100 * o.threshold);
   } else if (r.relative_low >= -tolerance && r.relative_high <= tolerance) {
     r.verdict = Verdict::unchanged;
-    r.reason = fmt::format("no significant change (p = {:.3g}); the interval rules out changes beyond ±{:.2f}%", r.welch.p,
+    r.reason = fmt::format("no significant change ({}); the interval rules out changes beyond ±{:.2f}%", p_text,
                            100 * tolerance);
   } else {
     r.verdict = Verdict::inconclusive;
     r.repetitions_needed = repetitions_for(b, c, o, tolerance);
-    r.reason = fmt::format("no significant change (p = {:.3g}), but too noisy to rule out ±{:.2f}% (CV {:.1f}% and "
+    r.reason = fmt::format("no significant change ({}), but too noisy to rule out ±{:.2f}% (CV {:.1f}% and "
                            "{:.1f}%): about {} repetitions each would tell",
-                           r.welch.p, 100 * tolerance, 100 * b.cv, 100 * c.cv, r.repetitions_needed);
+                           p_text, 100 * tolerance, 100 * b.cv, 100 * c.cv, r.repetitions_needed);
   }
-  return r;
 }
 
 }  // namespace sweep::stats

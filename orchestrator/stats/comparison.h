@@ -32,6 +32,13 @@ std::string_view name_of(Verdict verdict);
 /// "higher", "lower" or "" (none); anything else is nullopt-like: returns false.
 bool parse_better(std::string_view text, Better& out);
 
+/// How the p-values of a family of comparisons are adjusted together (stats/multiple.h).
+enum class Correction {
+  holm,  // Holm's step-down (1979): controls the family-wise error rate (any false verdict) at alpha
+  bh,    // Benjamini–Hochberg step-up (1995): controls the false discovery rate at alpha
+  none,  // each comparison on its own
+};
+
 struct CompareOptions {
   double alpha = 0.05;
   double threshold = 0.0;   // relative change below which a significant change does not count
@@ -39,6 +46,7 @@ struct CompareOptions {
   double confidence = 0.95;
   double power = 0.8;       // for repetitions_needed
   std::size_t min_repetitions = 3;
+  Correction correction = Correction::holm;  // for a family (report::compare_campaigns); compare() tests one pair
 };
 
 struct Comparison {
@@ -48,6 +56,7 @@ struct Comparison {
   Welch welch;
   MannWhitney mann_whitney;
   double effect_size = 0;               // Hedges' g
+  double p_adjusted = 0;                // the p the verdict used: Welch's, or adjusted for multiplicity (stats/multiple.h)
   Verdict verdict = Verdict::inconclusive;
   std::string reason;                   // one line: why this verdict
   std::size_t repetitions_needed = 0;   // set when inconclusive
@@ -55,5 +64,9 @@ struct Comparison {
 
 Comparison compare(std::span<const double> baseline, std::span<const double> candidate, Better better,
                    const CompareOptions& options = {});
+
+/// Sets c.verdict, reason and repetitions_needed by the rules above, deciding significance with `p`
+/// (Welch's p, or one adjusted for multiplicity) instead of c.welch.p.
+void judge(Comparison& c, Better better, const CompareOptions& options, double p);
 
 }  // namespace sweep::stats
