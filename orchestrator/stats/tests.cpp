@@ -42,6 +42,8 @@ double candidate_rank_sum(std::span<const double> baseline, std::span<const doub
 
 // P(U >= u) under the null for samples of m and n distinct values: the number of arrangements with
 // U = v follows f(m, n, v) = f(m - 1, n, v - n) + f(m, n - 1, v), over C(m + n, m) arrangements.
+// Written here because no Debian library has it: Boost.Math (which gives the t and normal
+// distributions, stats/distributions.h) has no Mann-Whitney distribution, and GSL has none either.
 const std::vector<double>& exact_counts(int m, int n) {
   // The distribution depends on the sample sizes only: computed once per (m, n) and thread.
   thread_local std::map<std::pair<int, int>, std::vector<double>> cache;

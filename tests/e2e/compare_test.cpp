@@ -46,10 +46,13 @@ TEST_CASE("sweep compare gives each point and metric a verdict and gates on regr
   CHECK_THAT(json.out, Catch::StartsWith("{\"version\": 2, \"baseline\": \"base\", \"candidate\": \"cand\", \"correction\": \"holm\""));
   CHECK_THAT(json.out, Catch::Contains("\"verdict\": \"regressed\"") && Catch::Contains("\"verdict\": \"unchanged\""));
   // The two points' p-values are adjusted together (Holm: the smaller one doubled); --correction none keeps Welch's.
-  CHECK_THAT(json.out, Catch::Contains("\"welch_p\": 4.371851443213935e-16, \"welch_p_adjusted\": 8.74370288642787e-16"));
+  const auto number_after = [](const std::string& out, const std::string& key) {
+    return std::stod(out.substr(out.find("\"" + key + "\": ") + key.size() + 4));
+  };
+  CHECK(number_after(json.out, "welch_p_adjusted") == Approx(2 * number_after(json.out, "welch_p")));
   const auto plain = box.sweep({"compare", "base", "cand", "--format", "json", "--correction", "none"});
-  CHECK_THAT(plain.out, Catch::Contains("\"correction\": \"none\"") &&
-                            Catch::Contains("\"welch_p\": 4.371851443213935e-16, \"welch_p_adjusted\": 4.371851443213935e-16"));
+  CHECK_THAT(plain.out, Catch::Contains("\"correction\": \"none\""));
+  CHECK(number_after(plain.out, "welch_p_adjusted") == number_after(plain.out, "welch_p"));
   CHECK(box.sweep({"compare", "base", "cand", "--correction", "bonferroni"}).exit_code == 2);
 
   const auto junit = box.sweep({"compare", "base", "cand", "--format", "junit", "--output", "compare.xml"});
