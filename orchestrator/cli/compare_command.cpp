@@ -22,6 +22,7 @@ struct Options {
   std::string against, format = "text", fail_on, output;
   std::vector<std::string> metrics;
   stats::CompareOptions compare;
+  bool threshold_given = false;  // --threshold on the command line: it applies to every metric
   Paths paths;
 };
 
@@ -47,7 +48,7 @@ int run(const Options& o) {
   });
   const auto base = report::load_campaign(db, base_label);
   const auto cand = reading.get();
-  const auto c = report::compare_campaigns(base, cand, o.metrics, o.compare);
+  const auto c = report::compare_campaigns(base, cand, o.metrics, o.compare, !o.threshold_given);
   const std::string text = o.format == "json"    ? report::comparison_json(c)
                            : o.format == "junit" ? report::comparison_junit(c)
                                                  : report::comparison_text(c);
@@ -71,16 +72,22 @@ void add_compare(CLI::App& sub, Action& action) {
       ->expected(1, 2);
   sub.add_option("--against", o->against, "Compare with the baseline pinned under this name (sweep baseline set)");
   sub.add_option("--metrics", o->metrics, "Metrics to compare (default: all both have)")->delimiter(',');
-  sub.add_option("--threshold", o->compare.threshold, "Relative change below which a significant change does not count (0.02 = 2%)")
-      ->check(CLI::Range(0.0, 10.0))
-      ->capture_default_str();
+  auto* threshold =
+      sub.add_option("--threshold", o->compare.threshold,
+                     "Relative change below which a significant change does not count (0.02 = 2%), for every metric; "
+                     "without it, the candidate experiment's thresholds: apply, and 0 elsewhere")
+          ->check(CLI::Range(0.0, 10.0))
+          ->capture_default_str();
   sub.add_option("--alpha", o->compare.alpha, "Significance level")->check(CLI::Range(1e-6, 0.5))->capture_default_str();
   add_correction_option(sub, o->compare);
   sub.add_option("--fail-on", o->fail_on, "Exit 1 when a metric has this verdict: regressed")->check(CLI::IsMember({"regressed"}));
   sub.add_option("--format", o->format, "text, json or junit")->check(CLI::IsMember({"text", "json", "junit"}))->capture_default_str();
   sub.add_option("--output", o->output, "Write to this file instead of standard output");
   o->paths.add_to(sub);
-  sub.callback([o, &action] { action = [o] { return run(*o); }; });
+  sub.callback([o, threshold, &action] {
+    o->threshold_given = threshold->count() > 0;
+    action = [o] { return run(*o); };
+  });
 }
 
 }  // namespace sweep::cli

@@ -30,10 +30,11 @@ void add_nightly(CLI::App& sub, Action& action) {
   sub.add_option("--baseline", o->nightly.baseline, "Name of the pinned baseline (the first night pins itself)")
       ->capture_default_str();
   sub.add_option("--metrics", o->nightly.metrics, "Metrics to compare (default: all both have)")->delimiter(',');
-  sub.add_option("--threshold", o->nightly.compare.threshold,
-                 "Relative change below which a significant change does not count (0.05 = 5%)")
-      ->check(CLI::Range(0.0, 10.0))
-      ->capture_default_str();
+  auto* threshold = sub.add_option("--threshold", o->nightly.compare.threshold,
+                                   "Relative change below which a significant change does not count (0.05 = 5%), for "
+                                   "every metric; without it, the experiment's thresholds: apply, and 0 elsewhere")
+                         ->check(CLI::Range(0.0, 10.0))
+                         ->capture_default_str();
   sub.add_option("--alpha", o->nightly.compare.alpha, "Significance level")->check(CLI::Range(1e-6, 0.5))->capture_default_str();
   add_correction_option(sub, o->nightly.compare);
   sub.add_option("--jobs,-j", run.jobs, "Local runs in parallel")->capture_default_str()->check(CLI::PositiveNumber);
@@ -47,7 +48,8 @@ void add_nightly(CLI::App& sub, Action& action) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   o->paths.add_to(sub, true);
-  sub.callback([o, &action] {
+  sub.callback([o, threshold, &action] {
+    o->nightly.threshold_given = threshold->count() > 0;
     action = [o] {
       nightly::NightlyOptions n = o->nightly;
       n.run.overrides = parse_overrides(o->sets);

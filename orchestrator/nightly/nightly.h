@@ -24,6 +24,7 @@ struct NightlyOptions {
   std::string reports_dir = "reports";
   std::vector<std::string> metrics;   // compared; empty = every metric both campaigns have
   stats::CompareOptions compare;
+  bool threshold_given = false;  // compare.threshold for every metric, over the experiment's thresholds:
   bool figures = true;                // gnuplot figures in the report
   std::size_t history_nights = 30;    // the report's history: this many nights up to this one
 };

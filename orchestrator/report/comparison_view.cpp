@@ -9,10 +9,12 @@
 #include <fmt/format.h>
 
 #include "report/table.h"
+#include "spec/load_report.h"
 #include "stats/multiple.h"
 #include "util/error.h"
 #include "util/escape.h"
 #include "util/strings.h"
+#include "util/value.h"
 
 namespace sweep::report {
 namespace {
@@ -28,6 +30,28 @@ std::string point_label(const store::PointRecord& p) {
 
 std::string percent(double x) { return std::isfinite(x) ? fmt::format("{:+.2f}%", 100 * x) : "?"; }
 
+/// The threshold of `metric` at point `p`: its `thresholds:` entry (a number, or an expression over
+/// the point's parameters and derived values), else `fallback`.
+double threshold_at(const std::vector<spec::MetricThreshold>& thresholds, const std::string& metric,
+                    const store::PointRecord& p, double fallback) {
+  const auto t = std::find_if(thresholds.begin(), thresholds.end(), [&](const auto& x) { return x.metric == metric; });
+  if (t == thresholds.end()) return fallback;
+  if (t->value) return *t->value;
+  std::vector<std::string> names;
+  std::vector<Value> values;
+  for (const auto& param : p.params) {
+    names.push_back(param.name);
+    values.push_back(value_from_text(param.value, type_from_name(param.type)));
+  }
+  spec::Expr e = *t->expr;
+  e.bind(names);
+  const Value v = e.eval(values);
+  if (!v.is_number() || v.as_number() < 0 || v.as_number() > 10)
+    fail_at(t->where, fmt::format("the threshold of \"{}\" must be a relative change from 0 to 10, got {} at point {}",
+                                  metric, v.text(), point_label(p)));
+  return v.as_number();
+}
+
 }  // namespace
 
 std::size_t CampaignComparison::count(stats::Verdict v) const {
@@ -35,7 +59,11 @@ std::size_t CampaignComparison::count(stats::Verdict v) const {
 }
 
 CampaignComparison compare_campaigns(const CampaignData& baseline, const CampaignData& candidate,
-                                     const std::vector<std::string>& metrics, const stats::CompareOptions& options) {
+                                     const std::vector<std::string>& metrics, const stats::CompareOptions& options,
+                                     bool metric_thresholds) {
+  const std::vector<spec::MetricThreshold> thresholds =
+      metric_thresholds ? spec::thresholds_of_experiment(candidate.campaign.spec_text, candidate.campaign.spec_path)
+                        : std::vector<spec::MetricThreshold>{};
   CampaignComparison out{baseline.campaign.label, candidate.campaign.label, options.correction, {}, {}, {}};
   const auto base = point_results(baseline), cand = point_results(candidate);
   std::map<std::string, const PointResult*> by_id;
@@ -64,8 +92,9 @@ CampaignComparison compare_campaigns(const CampaignData& baseline, const Campaig
       if (bm == partner->second->metrics.end()) continue;
       stats::Better better = stats::Better::none;
       stats::parse_better(cm.better, better);
-      out.rows.push_back({label, name, cm.unit, cm.better,
-                          stats::compare(bm->second.values, cm.values, better, options)});
+      stats::CompareOptions own = options;
+      own.threshold = threshold_at(thresholds, name, *c.point, options.threshold);
+      out.rows.push_back({label, name, cm.unit, cm.better, stats::compare(bm->second.values, cm.values, better, own)});
       betters.push_back(better);
     }
   }
@@ -123,11 +152,12 @@ std::string comparison_json(const CampaignComparison& c) {
     out += fmt::format(
         R"({}{{"point": {}, "metric": {}, "unit": {}, "better": {}, "baseline": {{"n": {}, "mean": {}, "sd": {}}}, )"
         R"("candidate": {{"n": {}, "mean": {}, "sd": {}}}, "relative": {}, "relative_ci": [{}, {}], "welch_p": {}, )"
-        R"("welch_p_adjusted": {}, "mann_whitney_p": {}, "hedges_g": {}, "verdict": "{}", "reason": {}, "repetitions_needed": {}}})",
+        R"("welch_p_adjusted": {}, "threshold": {}, "mann_whitney_p": {}, "hedges_g": {}, "verdict": "{}", "reason": {}, )"
+        R"("repetitions_needed": {}}})",
         i ? ", " : "", json_string(r.point), json_string(r.metric), json_string(r.unit), json_string(r.better), x.baseline.n,
         json_number(x.baseline.mean), json_number(x.baseline.sd), x.candidate.n, json_number(x.candidate.mean), json_number(x.candidate.sd),
         json_number(x.relative), json_number(x.relative_low), json_number(x.relative_high), json_number(x.welch.p),
-        json_number(x.p_adjusted), json_number(x.mann_whitney.p),
+        json_number(x.p_adjusted), json_number(x.threshold), json_number(x.mann_whitney.p),
         json_number(x.effect_size), stats::name_of(x.verdict), json_string(x.reason), x.repetitions_needed);
   }
   return out + "]}\n";

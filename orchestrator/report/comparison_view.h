@@ -25,12 +25,16 @@ struct CampaignComparison {
 };
 
 /// `metrics` empty: every metric both campaigns have. Every point x metric is one family whose
-/// p-values are adjusted together by options.correction (stats/multiple.h). Error(usage) names a
-/// requested metric that neither has.
+/// p-values are adjusted together by options.correction (stats/multiple.h). With `metric_thresholds`,
+/// a metric the candidate's experiment gives a `thresholds:` entry is judged with it (its expression
+/// evaluated at each point), the others with options.threshold; without, options.threshold is used for
+/// all (the user gave --threshold). Error(usage) names a requested metric that neither has;
+/// Error(invalid_experiment) a threshold expression that does not give a number from 0 to 10.
 CampaignComparison compare_campaigns(const CampaignData& baseline, const CampaignData& candidate,
-                                     const std::vector<std::string>& metrics, const stats::CompareOptions& options);
+                                     const std::vector<std::string>& metrics, const stats::CompareOptions& options,
+                                     bool metric_thresholds = true);
 
-/// 2: "correction" and each row's "welch_p_adjusted" (the p its verdict used).
+/// 2: "correction", and each row's "welch_p_adjusted" and "threshold" (the p and threshold its verdict used).
 inline constexpr int kComparisonJsonVersion = 2;
 std::string comparison_text(const CampaignComparison& c);   // aligned columns, then a one-line summary
 std::string comparison_json(const CampaignComparison& c);

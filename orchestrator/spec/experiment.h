@@ -106,6 +106,16 @@ struct Resource {
   friend bool operator==(const Resource& a, const Resource& b) { return a.key == b.key && a.value == b.value; }
 };
 
+/// One `thresholds` entry: for `metric`, the relative change below which a significant change does not
+/// count in `sweep compare` and `sweep nightly` (docs/statistics.md): a number, or an expression over
+/// the point's parameters and derived values (`"size <= 1024 ? 0.10 : 0.02"`).
+struct MetricThreshold {
+  std::string metric;
+  std::optional<double> value;
+  std::optional<Expr> expr;
+  SourceLocation where;
+};
+
 /// One `env` entry: a variable exported for the workload. `value` is a Mustache template over the
 /// parameters, rendered without quoting and then exported as one shell-quoted word, so it is taken
 /// literally ($VAR is not expanded; use `setup` for that).
@@ -149,6 +159,8 @@ struct Experiment {
   std::map<std::string, int, std::less<>> retries;
   /// Resources that grow on those retries, from `escalate` (spec/escalation.h).
   std::vector<Escalation> escalations;
+  /// Per metric, the relative change below which a significant change does not count (`thresholds`).
+  std::vector<MetricThreshold> thresholds;
   std::vector<MetricRule> metrics;
   /// Exported for the workload in this order (a site's first, then the experiment's; one name once:
   /// the experiment's value wins). See runner/job_environment.h.

@@ -17,11 +17,6 @@ constexpr std::array<std::string_view, 5> kNotWithParser{"name", "unit", "better
 constexpr std::array<std::string_view, 2> kSuccessKeys{"exit_code", "metrics"};
 
 /// [A-Za-z_][A-Za-z0-9_.]*
-bool is_metric_name(std::string_view name) {
-  const auto start = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
-  if (name.empty() || !start(name[0])) return false;
-  return std::all_of(name.begin(), name.end(), [&](char c) { return start(c) || (c >= '0' && c <= '9') || c == '.'; });
-}
 
 const Field& require(const std::vector<Field>& fields, std::string_view key, const Field& item, const Source& src,
                      std::string_view hint) {
@@ -185,6 +180,12 @@ void read_success(const Field& f, const Source& src, LoadState& st) {
     st.exp.success.metrics.clear();
     read_required_metrics(*metrics, src, st);
   }
+}
+
+bool is_metric_name(std::string_view name) {
+  const auto start = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  if (name.empty() || !start(name[0])) return false;
+  return std::all_of(name.begin(), name.end(), [&](char c) { return start(c) || (c >= '0' && c <= '9') || c == '.'; });
 }
 
 }  // namespace sweep::spec

@@ -399,4 +399,13 @@ ReportSpec report_of_experiment(const std::string& text, const std::string& path
   return report ? read_report_spec(*report, src) : ReportSpec{};
 }
 
+std::vector<MetricThreshold> thresholds_of_experiment(const std::string& text, const std::string& path) {
+  const Source src{path, text, true};
+  const auto fields = map_fields(Field{"", YAML::Node(), parse_root(text, src)}, src);
+  std::vector<MetricThreshold> out;
+  if (const Field* f = find_field(fields, "thresholds"))
+    for (const Field& entry : map_fields(*f, src)) out.push_back(read_threshold(entry, src));
+  return out;
+}
+
 }  // namespace sweep::spec

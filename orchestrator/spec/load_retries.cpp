@@ -1,5 +1,6 @@
 // Readers of `retries`: further attempts per failure class, e.g. `retries: {NODE_FAIL: 2, TIMEOUT: 0}`,
-// and of `escalate`: resources that grow on those retries, e.g. `escalate: {time: {factor: 2, max: "4:00:00"}}`.
+// of `escalate`: resources that grow on those retries, e.g. `escalate: {time: {factor: 2, max: "4:00:00"}}`,
+// and of `thresholds`: per metric, the change that counts in compare and nightly.
 #include <fmt/core.h>
 
 #include "spec/escalation.h"
@@ -71,6 +72,34 @@ void read_escalate(const Field& f, const Source& src, LoadState& st) {
       fail_at(e.where, fmt::format("\"{}\" grows the retries of {}, but \"retries\" gives {} none (add retries: {{{}: 2}})",
                                    entry.path, row->retry_key, row->retry_key, row->retry_key));
     st.exp.escalations.push_back(std::move(e));
+  }
+}
+
+MetricThreshold read_threshold(const Field& entry, const Source& src) {
+  MetricThreshold t;
+  t.metric = key_name(entry);
+  t.where = location(entry.key, src);
+  const Value v = scalar_value(entry, src);
+  constexpr std::string_view kExpected = "a relative change from 0 to 10 (0.02 = 2%), or an expression giving one";
+  if (v.is_number()) {
+    if (v.as_number() < 0 || v.as_number() > 10) fail_expected(entry, src, kExpected);
+    t.value = v.as_number();
+  } else if (v.type() == ValueType::string) {
+    t.expr = Expr::parse(v.as_string(), content_location(entry, src));
+  } else {
+    fail_expected(entry, src, kExpected);
+  }
+  return t;
+}
+
+void read_thresholds(const Field& f, const Source& src, LoadState& st) {
+  // Any metric name: a program may report metrics the experiment does not declare (metric lines).
+  for (const Field& entry : map_fields(f, src)) {
+    MetricThreshold t = read_threshold(entry, src);
+    if (!is_metric_name(t.metric))
+      fail_at(t.where, fmt::format("\"thresholds\" key \"{}\" must be a metric name ([A-Za-z_][A-Za-z0-9_.]*)", t.metric));
+    if (t.expr) t.expr->bind(st.exp.parameter_names());  // unknown names are errors at their place
+    st.exp.thresholds.push_back(std::move(t));
   }
 }
 

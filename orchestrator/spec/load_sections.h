@@ -57,6 +57,11 @@ YAML::Node read_yaml_map_file(const std::string& path, std::string_view what, st
 // load_retries.cpp
 void read_retries(const Field& f, const Source& src, LoadState& st);
 void read_escalate(const Field& f, const Source& src, LoadState& st);  // after read_retries
+void read_thresholds(const Field& f, const Source& src, LoadState& st);  // after metrics and derived
+/// One entry of `thresholds` (also read from a stored experiment by thresholds_of_experiment).
+MetricThreshold read_threshold(const Field& entry, const Source& src);
+/// Whether `name` is a metric name: [A-Za-z_][A-Za-z0-9_.]* (load_metrics.cpp).
+bool is_metric_name(std::string_view name);
 
 // load_metrics.cpp
 void read_metrics(const Field& f, const Source& src, LoadState& st);

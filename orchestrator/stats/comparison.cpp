@@ -73,6 +73,7 @@ Comparison compare(std::span<const double> baseline, std::span<const double> can
   r.mann_whitney = mann_whitney(baseline, candidate);
   r.effect_size = hedges_g(b, c);
   std::tie(r.relative_low, r.relative_high) = relative_interval(b, c, r.welch, o.confidence);
+  r.threshold = o.threshold;
   judge(r, better, o, r.welch.p);
   return r;
 }

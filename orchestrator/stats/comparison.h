@@ -57,6 +57,7 @@ struct Comparison {
   MannWhitney mann_whitney;
   double effect_size = 0;               // Hedges' g
   double p_adjusted = 0;                // the p the verdict used: Welch's, or adjusted for multiplicity (stats/multiple.h)
+  double threshold = 0;                 // the threshold the verdict used (options.threshold when compared)
   Verdict verdict = Verdict::inconclusive;
   std::string reason;                   // one line: why this verdict
   std::size_t repetitions_needed = 0;   // set when inconclusive

@@ -63,7 +63,9 @@ void correct(std::span<Comparison> family, std::span<const Better> better, const
   for (std::size_t k = 0; k < decided.size(); ++k) {
     Comparison& x = family[decided[k]];
     x.p_adjusted = adjusted[k];
-    judge(x, better[decided[k]], options, adjusted[k]);
+    CompareOptions own = options;  // each comparison keeps the threshold it was compared with
+    own.threshold = x.threshold;
+    judge(x, better[decided[k]], own, adjusted[k]);
   }
 }
 

@@ -61,6 +61,17 @@ TEST_CASE("sweep compare gives each point and metric a verdict and gates on regr
   CHECK_THAT(xml, Catch::Contains("<testsuite name=\"cand vs base\" tests=\"2\" failures=\"1\" skipped=\"0\">"));
   CHECK_THAT(xml, Catch::Contains("<failure message=\"regressed -19.96%\">"));
 
+  // The candidate's experiment may give each metric its own threshold, an expression per point; an
+  // explicit --threshold applies to every metric instead.
+  box.write("speed.yaml", read_file(box.path("speed.yaml")) + "thresholds: {speed: \"n == 1 ? 0.25 : 0.01\"}\n");
+  REQUIRE(box.sweep({"run", "speed.yaml", "--label", "cand2"}).exit_code == 0);
+  const auto own = box.sweep({"compare", "base", "cand2", "--format", "json", "--fail-on", "regressed"});
+  INFO(own.out << own.err);
+  CHECK(own.exit_code == 0);  // -20% on n=1 is within its 25%
+  CHECK_THAT(own.out, Catch::Contains("\"threshold\": 0.25") && Catch::Contains("\"threshold\": 0.01") &&
+                          !Catch::Contains("\"verdict\": \"regressed\""));
+  CHECK(box.sweep({"compare", "base", "cand2", "--fail-on", "regressed", "--threshold", "0"}).exit_code == 1);
+
   const auto missing = box.sweep({"compare", "base", "nope"});
   CHECK(missing.exit_code == 4);
   CHECK_THAT(missing.err, Catch::Contains("no campaign labelled \"nope\""));
