@@ -48,7 +48,7 @@ int run(const Options& o) {
   });
   const auto base = report::load_campaign(db, base_label);
   const auto cand = reading.get();
-  const auto c = report::compare_campaigns(base, cand, o.metrics, o.compare, !o.threshold_given);
+  const auto c = report::compare_campaigns(base, cand, o.metrics, o.compare, !o.threshold_given, o.paths.site().thresholds);
   const std::string text = o.format == "json"    ? report::comparison_json(c)
                            : o.format == "junit" ? report::comparison_junit(c)
                                                  : report::comparison_text(c);

@@ -102,7 +102,7 @@ NightlyResult run_nightly(const NightlyOptions& o) {
     return finish(n, Outcome::pinned, fmt::format("baseline \"{}\" is {}; later nights compare with it", o.baseline, n.label));
   }
   const auto c = report::compare_campaigns(report::load_campaign(db, pinned->label), report::load_campaign(db, n.label),
-                                           o.metrics, o.compare, !o.threshold_given);
+                                           o.metrics, o.compare, !o.threshold_given, o.run.site.thresholds);
   report::write_file_atomically(written.dir + "/nightly.txt", report::comparison_text(c));
   report::write_file_atomically(written.dir + "/nightly.junit.xml", report::comparison_junit(c));
   n.summary = attention(c);

@@ -60,10 +60,13 @@ std::size_t CampaignComparison::count(stats::Verdict v) const {
 
 CampaignComparison compare_campaigns(const CampaignData& baseline, const CampaignData& candidate,
                                      const std::vector<std::string>& metrics, const stats::CompareOptions& options,
-                                     bool metric_thresholds) {
-  const std::vector<spec::MetricThreshold> thresholds =
-      metric_thresholds ? spec::thresholds_of_experiment(candidate.campaign.spec_text, candidate.campaign.spec_path)
-                        : std::vector<spec::MetricThreshold>{};
+                                     bool metric_thresholds, const std::vector<spec::MetricThreshold>& site_thresholds) {
+  // The experiment's entries first: the first entry of a metric wins (threshold_at).
+  std::vector<spec::MetricThreshold> thresholds;
+  if (metric_thresholds) {
+    thresholds = spec::thresholds_of_experiment(candidate.campaign.spec_text, candidate.campaign.spec_path);
+    thresholds.insert(thresholds.end(), site_thresholds.begin(), site_thresholds.end());
+  }
   CampaignComparison out{baseline.campaign.label, candidate.campaign.label, options.correction, {}, {}, {}};
   const auto base = point_results(baseline), cand = point_results(candidate);
   std::map<std::string, const PointResult*> by_id;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "report/campaign_data.h"
+#include "spec/experiment.h"
 #include "stats/comparison.h"
 
 namespace sweep::report {
@@ -26,13 +27,14 @@ struct CampaignComparison {
 
 /// `metrics` empty: every metric both campaigns have. Every point x metric is one family whose
 /// p-values are adjusted together by options.correction (stats/multiple.h). With `metric_thresholds`,
-/// a metric the candidate's experiment gives a `thresholds:` entry is judged with it (its expression
-/// evaluated at each point), the others with options.threshold; without, options.threshold is used for
-/// all (the user gave --threshold). Error(usage) names a requested metric that neither has;
-/// Error(invalid_experiment) a threshold expression that does not give a number from 0 to 10.
+/// a metric is judged with the candidate experiment's `thresholds:` entry, else `site_thresholds`'
+/// (the site file's), its expression evaluated at each point, else options.threshold; without,
+/// options.threshold is used for all (the user gave --threshold). Error(usage) names a requested
+/// metric that neither has; Error(invalid_experiment) a threshold that is not a number from 0 to 10.
 CampaignComparison compare_campaigns(const CampaignData& baseline, const CampaignData& candidate,
                                      const std::vector<std::string>& metrics, const stats::CompareOptions& options,
-                                     bool metric_thresholds = true);
+                                     bool metric_thresholds = true,
+                                     const std::vector<spec::MetricThreshold>& site_thresholds = {});
 
 /// 2: "correction", and each row's "welch_p_adjusted" and "threshold" (the p and threshold its verdict used).
 inline constexpr int kComparisonJsonVersion = 2;

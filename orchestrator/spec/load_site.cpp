@@ -57,12 +57,21 @@ void site_results(const Field& f, const Source& src, Site& site) {
   site.results = SiteValue{dir, location(f, src)};
 }
 
+void site_thresholds(const Field& f, const Source& src, Site& site) {
+  for (const Field& entry : map_fields(f, src)) {
+    MetricThreshold t = read_threshold(entry, src);
+    if (!is_metric_name(t.metric))
+      fail_at(t.where, fmt::format("\"thresholds\" key \"{}\" must be a metric name ([A-Za-z_][A-Za-z0-9_.]*)", t.metric));
+    site.thresholds.push_back(std::move(t));  // expressions are bound to each point's names when used
+  }
+}
+
 struct SiteKey {
   std::string_view name;
   void (*read)(const Field&, const Source&, Site&);
 };
 
-constexpr std::array<SiteKey, 9> kSiteKeys{{
+constexpr std::array<SiteKey, 10> kSiteKeys{{
     {"format", site_format},
     {"name", site_name},
     {"executor", site_executor},
@@ -72,6 +81,7 @@ constexpr std::array<SiteKey, 9> kSiteKeys{{
     {"setup", site_setup},
     {"interconnects", site_interconnects},
     {"results", site_results},
+    {"thresholds", site_thresholds},
 }};
 
 bool is_file(const std::string& path) {

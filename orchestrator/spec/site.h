@@ -10,6 +10,7 @@
 //   setup: ["module load cuda/12.4 nccl/2.21"]
 //   interconnects: [{name: our-ib, bandwidth: 23.1, latency_us: 1.8}]
 //   results: /scratch/lab42/sweep-results
+//   thresholds: {busbw: 0.02}              # per metric, under the experiment's own (compare, nightly)
 //
 // Precedence, highest first: `--set` (and --executor), the experiment, the site, the built-in
 // defaults. Errors name file:line:column (ErrorKind::invalid_experiment).
@@ -40,6 +41,7 @@ struct Site {
   std::vector<EnvVar> env;
   std::vector<SetupLine> setup;
   std::vector<model::Interconnect> interconnects;
+  std::vector<MetricThreshold> thresholds;  // the lab's defaults for compare and nightly, under the experiment's
 };
 
 /// The environment the site file is looked up in (a seam for tests; the real one reads getenv).

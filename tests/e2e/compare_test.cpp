@@ -71,6 +71,10 @@ TEST_CASE("sweep compare gives each point and metric a verdict and gates on regr
   CHECK_THAT(own.out, Catch::Contains("\"threshold\": 0.25") && Catch::Contains("\"threshold\": 0.01") &&
                           !Catch::Contains("\"verdict\": \"regressed\""));
   CHECK(box.sweep({"compare", "base", "cand2", "--fail-on", "regressed", "--threshold", "0"}).exit_code == 1);
+  // A site file's thresholds apply where the experiment gives none (cand's experiment has none).
+  const std::string site = box.write("site.yaml", "format: 1\nthresholds: {speed: 0.3}\n");
+  CHECK(box.sweep({"compare", "base", "cand", "--fail-on", "regressed", "--site", site}).exit_code == 0);
+  CHECK(box.sweep({"compare", "base", "cand", "--fail-on", "regressed"}).exit_code == 1);
 
   const auto missing = box.sweep({"compare", "base", "nope"});
   CHECK(missing.exit_code == 4);

@@ -168,3 +168,13 @@ TEST_CASE("env and setup of an experiment are read and checked") {
   CHECK(spec_test::load_error(spec_test::kHead + "env: {A-B: 1}\n") ==
         "x.yaml:6:7: \"env.A-B\" is not a variable name: use letters, digits and _, not starting with a digit");
 }
+
+TEST_CASE("a site file's thresholds: a number or an expression per metric, names checked") {
+  TempDir dir;
+  const Site site =
+      load_site(write(dir, "site.yaml", "format: 1\nthresholds: {busbw: 0.02, time: \"size > 1024 ? 0.02 : 0.1\"}\n"));
+  REQUIRE(site.thresholds.size() == 2);
+  CHECK(site.thresholds[0].value == 0.02);
+  CHECK(site.thresholds[1].expr);
+  CHECK_THAT(site_error("format: 1\nthresholds: {\"bus bw\": 0.02}\n"), Catch::Contains("must be a metric name"));
+}
