@@ -11,6 +11,7 @@
 #include <set>
 
 #include "runner/job_environment.h"
+#include "runner/success_criterion.h"
 #include "util/strings.h"
 
 namespace sweep::runner {
@@ -107,6 +108,8 @@ store::AttemptResult judge(const exec::Outcome& outcome, const parse::Extraction
   else if (!missing.empty())
     r = failed(failure::kMissingMetric, fmt::format("required metric{} not found: {}", missing.size() > 1 ? "s" : "",
                                                     join(missing, ", ")));
+  else if (auto why = success.criterion ? criterion_failure(*success.criterion, extraction.observations) : std::nullopt)
+    r = failed(failure::kCriterion, std::move(*why));
   else
     r.state = store::RunState::succeeded;
 

@@ -17,7 +17,8 @@ namespace sweep::runner {
 inline constexpr std::size_t kMaxIngestBytes = 256u << 20;
 
 /// Decides succeeded/failed from the outcome and the extracted metrics, in this order: timeout,
-/// signal, exit code other than success.exit_code, then any required metric missing. Pure.
+/// signal, exit code other than success.exit_code, any required metric missing, then success.where
+/// (class criterion). Pure.
 store::AttemptResult judge(const exec::Outcome& outcome, const parse::Extraction& extraction,
                            const spec::Success& success);
 

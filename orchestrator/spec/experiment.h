@@ -136,6 +136,9 @@ struct Success {
   int exit_code = 0;
   /// Metrics that must be present for a run to count as succeeded. Defaults to every declared metric.
   std::vector<std::string> metrics;
+  /// `where`: an expression over the run's metrics (each identifier a metric name; bound to its own
+  /// names()) that must hold, at every index for a metric with one value per index. Absent: none.
+  std::optional<Expr> criterion;
   SourceLocation where;
 };
 

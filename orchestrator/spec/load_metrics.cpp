@@ -14,7 +14,7 @@ namespace {
 constexpr std::array<std::string_view, 7> kMetricKeys{"name", "unit", "better", "regex", "json", "parser", "source"};
 /// Keys a parser entry cannot take: a parser names its metrics, their units and directions itself.
 constexpr std::array<std::string_view, 5> kNotWithParser{"name", "unit", "better", "regex", "json"};
-constexpr std::array<std::string_view, 2> kSuccessKeys{"exit_code", "metrics"};
+constexpr std::array<std::string_view, 3> kSuccessKeys{"exit_code", "metrics", "where"};
 
 /// [A-Za-z_][A-Za-z0-9_.]*
 
@@ -158,6 +158,23 @@ void read_required_metrics(const Field& f, const Source& src, LoadState& st) {
   }
 }
 
+/// `success.where`: parsed and bound to its own names (metrics need not be declared: metric lines
+/// name theirs at run time). Each name must be one a metric can have, and none a parameter.
+void read_criterion(const Field& f, const Source& src, LoadState& st) {
+  const std::string text = scalar_text(f, src, "an expression over the run's metrics");
+  Expr e = Expr::parse(text, content_location(f, src));
+  const std::vector<std::string> names = e.names();
+  const std::vector<std::string> params = st.exp.parameter_names();
+  for (const std::string& name : names)
+    if (std::find(params.begin(), params.end(), name) != params.end())
+      fail_at(location(f, src), fmt::format("success.where reads \"{}\", a parameter; it reads the run's metrics only "
+                                            "(compare a metric with a parameter in a derived value or a report)",
+                                            name));
+  if (names.empty()) fail_at(location(f, src), "success.where reads no metric (expected an expression such as \"wrong == 0\")");
+  e.bind(names);
+  st.exp.success.criterion = std::move(e);
+}
+
 }  // namespace
 
 void read_metrics(const Field& f, const Source& src, LoadState& st) {
@@ -180,6 +197,7 @@ void read_success(const Field& f, const Source& src, LoadState& st) {
     st.exp.success.metrics.clear();
     read_required_metrics(*metrics, src, st);
   }
+  if (const Field* where = find_field(fields, "where")) read_criterion(*where, src, st);
 }
 
 bool is_metric_name(std::string_view name) {

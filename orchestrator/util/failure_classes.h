@@ -22,6 +22,7 @@ inline constexpr std::string_view kSubmit = "submit";
 inline constexpr std::string_view kInterrupted = "interrupted";
 inline constexpr std::string_view kSpawn = "spawn";
 inline constexpr std::string_view kSetup = "setup";
+inline constexpr std::string_view kCriterion = "criterion";
 
 struct FailureClass {
   std::string_view retry_key;  // as written in `retries:` (Slurm's state names where there is one)
@@ -29,7 +30,7 @@ struct FailureClass {
   std::string_view meaning;
 };
 
-inline constexpr std::array<FailureClass, 15> kFailureClasses{{
+inline constexpr std::array<FailureClass, 16> kFailureClasses{{
     {"FAILED", kExitCode, "the workload exited with a status other than success.exit_code"},
     {"TIMEOUT", kTimeout, "the run exceeded its time limit"},
     {"SIGNAL", kSignal, "the workload was killed by a signal"},
@@ -44,6 +45,7 @@ inline constexpr std::array<FailureClass, 15> kFailureClasses{{
     {"SUBMIT", kSubmit, "the scheduler refused the submission"},
     {"INTERRUPTED", kInterrupted, "the controller stopped while the attempt was running"},
     {"SPAWN", kSpawn, "the job script could not be started"},
+    {"CRITERION", kCriterion, "the workload succeeded but its metrics fail the experiment's success.where"},
     {"SETUP", kSetup, "a line of the experiment's or the site's setup failed before the workload started"},
 }};
 

@@ -44,3 +44,36 @@ TEST_CASE("a bundled program that is not built is an error at the workload, befo
   CHECK_THAT(r.err, Catch::Contains("cb.yaml:5:3: bundled program \"collbench\" is not built: /nonexistent/collbench"));
   CHECK_FALSE(std::filesystem::exists(box.path("results/x")));
 }
+
+TEST_CASE("success.where over collbench's per-size metrics: held at every size, or failed with the first size that breaks it") {
+  e2e::Sandbox box;
+  const auto experiment = [&](const std::string& where) {
+    return box.write("cb.yaml", R"(name: cb
+matrix:
+  backend: [gloo]
+workload:
+  bundled: collbench
+  launcher: mpirun
+  args:
+    backend: "{{backend}}"
+    op: allreduce
+    min-bytes: 64K
+    max-bytes: 256K
+    iters: 2
+success:
+  where: ")" + where + "\"\n");
+  };
+  const auto passing = box.sweep({"run", experiment("wrong == 0 && busbw > 0"), "--label", "ok", "-j", "1"});
+  INFO("stderr:\n" << passing.err << "stdout:\n" << passing.out);
+  CHECK(passing.exit_code == 0);
+  const auto failing = box.sweep({"run", experiment("wrong == 0 && size_bytes < 100000"), "--label", "bad", "-j", "1"});
+  INFO("stderr:\n" << failing.err << "stdout:\n" << failing.out);
+  CHECK(failing.exit_code == 1);
+  auto db = box.db();
+  SQLite::Statement q(db, "SELECT r.failure_class, r.failure_reason FROM runs r JOIN campaigns c ON c.id = r.campaign_id "
+                          "WHERE c.label = 'bad'");
+  REQUIRE(q.executeStep());
+  CHECK(q.getColumn(0).getString() == "criterion");
+  CHECK(q.getColumn(1).getString() == "success.where \"wrong == 0 && size_bytes < 100000\" at index 1 is false with "
+                                      "wrong=0.0, size_bytes=131072.0 (and at 1 other index)");
+}

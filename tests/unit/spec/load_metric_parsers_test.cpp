@@ -98,3 +98,19 @@ TEST_CASE("metric parsers: the table lists each parser's metrics once and requir
   }
   CHECK(find_metric_parser("imb") == nullptr);
 }
+
+TEST_CASE("success.where: an expression over metrics, parsed at load and bound to its own names") {
+  const auto with_where = [](const std::string& where) {
+    return kHead + "  - parser: nccl-tests\nsuccess: {where: \"" + where + "\"}\n";
+  };
+  const Experiment e = load(with_where("busbw_avg > 0 && wrong == 0"));
+  REQUIRE(e.success.criterion);
+  CHECK(e.success.criterion->names() == std::vector<std::string>{"busbw_avg", "wrong"});
+  const std::vector<std::pair<std::string, std::string>> errors{
+      {"busbw_avg >", "x.yaml:6:30: expected an operand after \">\""},
+      {"n > 1", "x.yaml:6:18: success.where reads \"n\", a parameter; it reads the run's metrics only (compare a "
+                "metric with a parameter in a derived value or a report)"},
+      {"1 < 2", "x.yaml:6:18: success.where reads no metric (expected an expression such as \"wrong == 0\")"},
+  };
+  for (const auto& [where, message] : errors) CHECK(load_error(with_where(where)) == message);
+}
