@@ -16,6 +16,7 @@ int print_summary(const runner::RunSummary& s, bool dry_run) {
   }
   fmt::print("campaign {}: {} runs planned, {} succeeded, {} failed, {} unfinished ({} attempts started now)\n",
              s.label, s.planned, s.succeeded, s.failed, s.unfinished, s.executed);
+  if (!s.repetitions.empty()) fmt::print("{}\n", s.repetitions);
   if (s.polls > 0)
     fmt::print("slurm: {} poll cycles, {} queries of this campaign's own jobs\n", s.polls, s.queries);
   fmt::print("database: {}\nruns:     {}\n", s.db_path, s.run_root);

@@ -87,7 +87,8 @@ std::string failed_runs(const CampaignData& data) {
 
 }  // namespace
 
-std::string html_report(const CampaignData& data, const std::vector<Table>& tables, const std::vector<HtmlFigure>& figures) {
+std::string html_report(const CampaignData& data, const std::vector<Table>& tables, const std::vector<HtmlFigure>& figures,
+                        const std::string& sections) {
   const std::string label = esc(data.campaign.label);
   std::string out = fmt::format("<!DOCTYPE html>\n<!-- sweep HTML report (format 1) -->\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
                                 "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'\">\n"
@@ -98,6 +99,7 @@ std::string html_report(const CampaignData& data, const std::vector<Table>& tabl
   for (const auto& t : tables) out += html_table(t);
   if (!figures.empty()) out += "<h2>Figures</h2>\n";
   for (const auto& f : figures) out += html_figure(f);
+  out += sections;
   out += failed_runs(data);
   out += provenance(data);
   out += "<details><summary>Experiment as run</summary>\n<pre>" + esc(data.campaign.spec_text) + "</pre></details>\n";

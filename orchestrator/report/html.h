@@ -18,6 +18,7 @@ struct HtmlFigure {
   std::string error;  // why not, shown in its place
 };
 
-std::string html_report(const CampaignData& data, const std::vector<Table>& tables, const std::vector<HtmlFigure>& figures);
+std::string html_report(const CampaignData& data, const std::vector<Table>& tables, const std::vector<HtmlFigure>& figures,
+                        const std::string& sections = "");
 
 }  // namespace sweep::report

@@ -10,6 +10,7 @@
 #include "report/campaign_data.h"
 #include "report/csv.h"
 #include "report/declared_tables.h"
+#include "report/repetitions.h"
 #include "report/figure.h"
 #include "report/history.h"
 #include "report/html.h"
@@ -156,8 +157,10 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
   out.markdown = markdown_report(data, tables);
   for (const auto& f : figures)
     if (!f.svg.empty()) out.markdown += fmt::format("![{}](figures/{}.svg)\n\n", f.title, f.name);
+  const std::optional<RepetitionsView> repetitions = repetitions_view(data, results);
+  if (repetitions) out.markdown += repetitions_markdown(*repetitions);
   add_file(out, "report.md", out.markdown);
-  add_file(out, "report.html", html_report(data, tables, figures));
+  add_file(out, "report.html", html_report(data, tables, figures, repetitions ? repetitions_html(*repetitions) : ""));
   add_file(out, "report.json", json_report(data, results));
   add_file(out, "report.tex", latex_report(label, tables));
   for (const auto& t : tables) {

@@ -16,6 +16,7 @@
 #include "runner/ingest.h"
 #include "runner/array_script.h"
 #include "runner/batch_driver_impl.h"
+#include "runner/adaptive.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -315,10 +316,14 @@ RunSummary BatchDriver::run(BatchMode mode) {
   if (mode == BatchMode::cancel) {
     poll_every_array();  // what already ended is ingested, not recorded as cancelled
     cancel_all();
-    return summarize(db_, campaign_, plan_.run_count(), 0, false);
+    return summarize(db_, campaign_, 0, false);
   }
   if (mode == BatchMode::collect) poll_every_array();
   while (!stop_) {
+    if (tracked_.empty() && queue_.empty() && unconfirmed_.empty()) {  // every run ended: more repetitions?
+      const std::vector<store::RunRecord> added = extend_campaign(db_, campaign_.id, plan_.experiment());
+      queue_.insert(queue_.end(), added.begin(), added.end());
+    }
     submit_more();
     if (mode != BatchMode::run) break;
     show_progress(false);
@@ -331,7 +336,8 @@ RunSummary BatchDriver::run(BatchMode mode) {
     show_progress(true);
     progress_.finish();
   }
-  RunSummary s = summarize(db_, campaign_, plan_.run_count(), submitted_, stop_.load());
+  RunSummary s = summarize(db_, campaign_, submitted_, stop_.load());
+  s.repetitions = repetitions_summary(db_, campaign_.id, plan_.experiment());
   s.polls = polls_;
   s.queries = scheduler_->queries();
   if (s.unfinished == 0 && !stop_) db_.end_campaign(campaign_.id, iso8601(clock_.wall()));

@@ -18,25 +18,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string overrides_text(const std::vector<spec::Override>& overrides) {
-  std::string out;
-  for (const auto& o : overrides) out += o.key + "=" + o.value + "\n";
-  return out;
-}
-
-std::vector<spec::Override> parse_overrides_text(const std::string& text) {
-  std::vector<spec::Override> out;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    const std::size_t end = text.find('\n', start);
-    const std::string line = text.substr(start, end - start);
-    const std::size_t eq = line.find('=');
-    if (eq != std::string::npos) out.push_back({line.substr(0, eq), line.substr(eq + 1)});
-    start = end == std::string::npos ? text.size() : end + 1;
-  }
-  return out;
-}
-
 parse::Rule::Kind rule_kind(spec::MetricRule::Kind kind) {
   switch (kind) {
     case spec::MetricRule::Kind::regex:
@@ -56,13 +37,13 @@ Resolved resolve(const RunOptions& o, store::Store* db, const SystemClock& clock
   if (!o.resume.empty()) {
     const auto c = db ? db->find_campaign(o.resume) : std::nullopt;
     if (!c) throw Error(ErrorKind::not_found, fmt::format("no campaign labelled \"{}\" in {}", o.resume, db ? db->path() : o.db_path));
-    r = {spec::load_text(c->spec_text, c->spec_path, parse_overrides_text(c->overrides)), c->label, c->overrides};
+    r = {spec::load_stored(c->spec_text, c->spec_path, c->overrides), c->label, c->overrides};
     r.experiment.executor = c->executor;
     r.experiment.executor_where = SourceLocation{"the campaign's record"};
     spec::apply_site(o.site, r.experiment);
     return r;
   }
-  r = {spec::load_file(o.experiment_path, o.overrides), o.label, overrides_text(o.overrides)};
+  r = {spec::load_file(o.experiment_path, o.overrides), o.label, spec::overrides_text(o.overrides)};
   if (!o.executor.empty()) {
     r.experiment.executor = o.executor;
     r.experiment.executor_where = SourceLocation{"--executor"};
@@ -156,16 +137,15 @@ bool retry_allowed(const spec::Experiment& e, const std::string& failure_class,
   return failed_so <= it->second;
 }
 
-RunSummary summarize(store::Store& db, const store::CampaignRecord& campaign, std::size_t planned,
-                     std::size_t executed, bool interrupted) {
+RunSummary summarize(store::Store& db, const store::CampaignRecord& campaign, std::size_t executed, bool interrupted) {
   RunSummary s;
   s.label = campaign.label;
   s.db_path = db.path();
   s.run_root = campaign.run_root;
-  s.planned = planned;
   s.executed = executed;
   s.interrupted = interrupted;
   for (const auto& c : db.state_counts(campaign.id)) {
+    s.planned += static_cast<std::size_t>(c.count);
     if (c.state == store::RunState::succeeded) s.succeeded = static_cast<std::size_t>(c.count);
     if (c.state == store::RunState::failed) s.failed = static_cast<std::size_t>(c.count);
     if (c.state == store::RunState::running || c.state == store::RunState::pending)

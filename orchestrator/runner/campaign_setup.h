@@ -50,8 +50,8 @@ std::optional<int> recorded_exit_code(const std::string& run_dir);
 bool retry_allowed(const spec::Experiment& e, const std::string& failure_class,
                    const std::vector<store::RunRecord>& attempts);
 
-/// The summary of a campaign as the database has it now.
-RunSummary summarize(store::Store& db, const store::CampaignRecord& campaign, std::size_t planned,
-                     std::size_t executed, bool interrupted);
+/// The summary of a campaign as the database has it now: planned counts every run it has, the runs
+/// adaptive repetitions added included.
+RunSummary summarize(store::Store& db, const store::CampaignRecord& campaign, std::size_t executed, bool interrupted);
 
 }  // namespace sweep::runner

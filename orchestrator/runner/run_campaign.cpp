@@ -11,6 +11,7 @@
 #include "exec/local_executor.h"
 #include "exec/orphans.h"
 #include "parse/extract.h"
+#include "runner/adaptive.h"
 #include "runner/campaign_plan.h"
 #include "runner/campaign_setup.h"
 #include "runner/controller_lock.h"
@@ -54,6 +55,7 @@ class CampaignRunner {
  private:
   void open_campaign();
   void reconcile_interrupted();
+  void drain();
   void start_next();
   void finish(const exec::Outcome& outcome);
   void record_failure(std::int64_t run_id, int attempt, std::string_view cls, const std::string& reason);
@@ -162,10 +164,7 @@ void CampaignRunner::finish(const exec::Outcome& outcome) {
 
 Counts CampaignRunner::counts() const { return Counts{done_, failed_, active_.size(), queue_.size(), std::nullopt}; }
 
-RunSummary CampaignRunner::run() {
-  open_campaign();
-  const ControllerLock lock(campaign_.run_root, campaign_.label);  // before touching any run
-  reconcile_interrupted();
+void CampaignRunner::drain() {
   while (!queue_.empty() || executor_.active() > 0) {
     if (g_stop) {
       executor_.cancel_all();
@@ -177,10 +176,24 @@ RunSummary CampaignRunner::run() {
     for (const auto& o : executor_.wait(std::chrono::milliseconds(250))) finish(o);
     progress_.update(counts(), finished_here_);
   }
+}
+
+RunSummary CampaignRunner::run() {
+  open_campaign();
+  const ControllerLock lock(campaign_.run_root, campaign_.label);  // before touching any run
+  reconcile_interrupted();
+  for (;;) {
+    drain();
+    if (g_stop) break;
+    const std::vector<store::RunRecord> added = extend_campaign(db_, campaign_.id, plan_.experiment());
+    if (added.empty()) break;
+    queue_.insert(queue_.end(), added.begin(), added.end());
+  }
   progress_.update(counts(), finished_here_, true);
   progress_.finish();
 
-  const RunSummary summary = summarize(db_, campaign_, plan_.run_count(), executed_, g_stop.load());
+  RunSummary summary = summarize(db_, campaign_, executed_, g_stop.load());
+  summary.repetitions = repetitions_summary(db_, campaign_.id, plan_.experiment());
   if (!summary.interrupted) db_.end_campaign(campaign_.id, iso8601(clock_.wall()));
   return summary;
 }

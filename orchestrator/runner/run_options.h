@@ -49,6 +49,7 @@ struct RunSummary {
   std::size_t unfinished = 0;  // pending or running (queued on the cluster, for a detached campaign)
   std::size_t polls = 0;       // Slurm only: poll cycles run by this invocation
   std::size_t queries = 0;     // Slurm only: scheduler queries of the campaign's jobs (one per poll cycle)
+  std::string repetitions;     // adaptive repetitions: how the points stand against the target; "" otherwise
   std::vector<std::string> arrays;  // a Slurm dry run: one line per job array it wrote (script, tasks, options)
 };
 

@@ -132,6 +132,15 @@ struct SetupLine {
   SourceLocation where;  // in the experiment or the site file (spec/site.h)
 };
 
+/// `repetitions: {min, max, until: {metric, ci95_rel}}` (docs/experiment-format.md#repetitions): the
+/// 95% confidence interval of the point's mean of `metric` is to be at most `ci95_rel` of that mean,
+/// at every index of a metric with one value per index.
+struct RepetitionTarget {
+  std::string metric;
+  double ci95_rel = 0;
+  SourceLocation where;
+};
+
 struct Success {
   int exit_code = 0;
   /// Metrics that must be present for a run to count as succeeded. Defaults to every declared metric.
@@ -151,7 +160,12 @@ struct Experiment {
   std::vector<ZipGroup> zip;
   std::vector<ExcludeRule> exclude;
   std::vector<Derived> derived;  // topologically sorted: each uses only parameters and earlier entries
+  /// Runs per point planned at the start: `repetitions: N`, or `repetitions.min`.
   int repetitions = 1;
+  /// The most runs a point gets (equal to `repetitions` unless `until` is given).
+  int max_repetitions = 1;
+  /// `repetitions.until`: more runs are added to a point until its `metric` is this precise.
+  std::optional<RepetitionTarget> until;
   /// Never empty. A point runs the first entry whose `when` holds (a single `workload:` map is one
   /// entry without `when`); runner::CampaignPlan refuses a point that no entry takes.
   std::vector<Workload> workloads;

@@ -43,10 +43,6 @@ void read_description(const Field& f, const Source& src, LoadState& st) {
   st.exp.description = scalar_text(f, src, "a string");
 }
 
-void read_repetitions(const Field& f, const Source& src, LoadState& st) {
-  st.exp.repetitions = static_cast<int>(integer_in(f, src, 1, INT_MAX, "an integer >= 1"));
-}
-
 /// Readers run in table order: phase 1, then the --set overrides, then phase 2 (which reads what
 /// phase 1 and the overrides produced), then phase 3 (which reads the derived values of phase 2).
 struct TopKey {
@@ -248,6 +244,29 @@ Experiment load_file(const std::string& path, const std::vector<Override>& overr
   buffer << in.rdbuf();
   if (in.bad()) throw Error(ErrorKind::io, fmt::format("cannot read experiment file \"{}\"", path));
   return load_text(buffer.str(), path, overrides);
+}
+
+std::string overrides_text(const std::vector<Override>& overrides) {
+  std::string out;
+  for (const auto& o : overrides) out += o.key + "=" + o.value + "\n";
+  return out;
+}
+
+std::vector<Override> parse_overrides_text(const std::string& text) {
+  std::vector<Override> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    const std::string line = text.substr(start, end - start);
+    const std::size_t eq = line.find('=');
+    if (eq != std::string::npos) out.push_back({line.substr(0, eq), line.substr(eq + 1)});
+    start = end == std::string::npos ? text.size() : end + 1;
+  }
+  return out;
+}
+
+Experiment load_stored(const std::string& text, const std::string& path, const std::string& overrides) {
+  return load_text(text, path, parse_overrides_text(overrides));
 }
 
 }  // namespace sweep::spec

@@ -22,4 +22,11 @@ Experiment load_file(const std::string& path, const std::vector<Override>& overr
 Experiment load_text(const std::string& text, const std::string& path,
                      const std::vector<Override>& overrides = {});
 
+/// The stored form of overrides (campaigns.overrides): one "key=value" line each, in order.
+std::string overrides_text(const std::vector<Override>& overrides);
+std::vector<Override> parse_overrides_text(const std::string& text);
+
+/// A campaign's experiment as it ran: its stored text with its stored overrides (overrides_text).
+Experiment load_stored(const std::string& text, const std::string& path, const std::string& overrides);
+
 }  // namespace sweep::spec

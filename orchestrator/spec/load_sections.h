@@ -21,6 +21,9 @@ struct LoadState {
 /// Reads one top-level entry into st.exp. `src` is the file, or the --set override for overridable keys.
 using Reader = void (*)(const Field& f, const Source& src, LoadState& st);
 
+// load_repetitions.cpp
+void read_repetitions(const Field& f, const Source& src, LoadState& st);
+
 // load_matrix.cpp
 void read_matrix(const Field& f, const Source& src, LoadState& st);
 void read_zip(const Field& f, const Source& src, LoadState& st);

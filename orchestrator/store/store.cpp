@@ -6,6 +6,7 @@
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 
+#include <algorithm>
 #include <array>
 
 #include "store/filesystem.h"
@@ -195,6 +196,41 @@ std::vector<RunRecord> Store::runs(std::int64_t campaign_id) const {
     q.bind(1, campaign_id);
     std::vector<RunRecord> out;
     while (q.executeStep()) out.push_back(read_run(q));
+    return out;
+  });
+}
+
+std::vector<RunRecord> Store::add_runs(std::int64_t campaign_id, const std::vector<std::pair<std::string, int>>& more) {
+  return guarded(path_, "add runs", [&] {
+    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement last(*db_, "SELECT max(repetition) FROM runs WHERE campaign_id = ? AND point_id = ?");
+    SQLite::Statement add(*db_, "INSERT INTO runs (campaign_id, point_id, repetition, state) VALUES (?, ?, ?, 'pending')");
+    std::vector<std::pair<int, RunRecord>> added;  // (k-th new run of its point, run), in the order given
+    for (const auto& [point_id, count] : more) {
+      last.bind(1, campaign_id);
+      last.bind(2, point_id);
+      if (!last.executeStep() || last.getColumn(0).isNull())
+        throw Error(ErrorKind::internal, fmt::format("point {} has no runs in campaign {}", point_id, campaign_id));
+      const int first = last.getColumn(0).getInt() + 1;
+      last.reset();
+      for (int k = 0; k < count; ++k) {
+        add.bind(1, campaign_id);
+        add.bind(2, point_id);
+        add.bind(3, first + k);
+        add.exec();
+        add.reset();
+        RunRecord r;
+        r.id = db_->getLastInsertRowid();
+        r.campaign_id = campaign_id;
+        r.point_id = point_id;
+        r.repetition = first + k;
+        added.emplace_back(k, std::move(r));
+      }
+    }
+    tx.commit();
+    std::stable_sort(added.begin(), added.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<RunRecord> out;
+    for (auto& entry : added) out.push_back(std::move(entry.second));
     return out;
   });
 }

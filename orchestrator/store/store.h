@@ -52,6 +52,10 @@ class Store {
   /// The runs of a campaign ordered by point ordinal, then repetition.
   std::vector<RunRecord> runs(std::int64_t campaign_id) const;
   std::vector<StateCount> state_counts(std::int64_t campaign_id) const;
+  /// Adds pending runs in one transaction: `count` more repetitions of each point, numbered on from the
+  /// point's highest repetition. Returns them interleaved: every point's first new run (in the order
+  /// given), then every point's second, and so on.
+  std::vector<RunRecord> add_runs(std::int64_t campaign_id, const std::vector<std::pair<std::string, int>>& more);
 
   /// Starts a new attempt of a run: increments its attempt, sets it running with `run_dir` and
   /// `started_at`, and adds the attempts row. Returns the new attempt number.

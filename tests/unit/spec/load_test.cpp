@@ -195,14 +195,14 @@ TEST_CASE("load: format, name and description") {
 TEST_CASE("load: repetitions") {
   CHECK(load(kHead + "repetitions: 5\n").repetitions == 5);
   CHECK(load_error(kHead + "repetitions: abc\n") ==
-        "x.yaml:6:14: \"repetitions\" must be an integer >= 1, got \"abc\"");
-  CHECK(load_error(kHead + "repetitions: 0\n") == "x.yaml:6:14: \"repetitions\" must be an integer >= 1, got \"0\"");
+        "x.yaml:6:14: \"repetitions\" must be an integer >= 1, or {min, max, until}, got \"abc\"");
+  CHECK(load_error(kHead + "repetitions: 0\n") == "x.yaml:6:14: \"repetitions\" must be an integer >= 1, or {min, max, until}, got \"0\"");
   CHECK(load_error(kHead + "repetitions: 2.5\n") ==
-        "x.yaml:6:14: \"repetitions\" must be an integer >= 1, got \"2.5\"");
+        "x.yaml:6:14: \"repetitions\" must be an integer >= 1, or {min, max, until}, got \"2.5\"");
   CHECK(load_error(kHead + "repetitions: \"3\"\n") ==
-        "x.yaml:6:14: \"repetitions\" must be an integer >= 1, got \"3\"");
+        "x.yaml:6:14: \"repetitions\" must be an integer >= 1, or {min, max, until}, got \"3\"");
   CHECK(load_error(kHead + "repetitions:\n") ==
-        "x.yaml:6:1: \"repetitions\" must be an integer >= 1, got nothing (null)");
+        "x.yaml:6:1: \"repetitions\" must be an integer >= 1, or {min, max, until}, got nothing (null)");
 }
 
 TEST_CASE("load: the report section is validated with the experiment") {
@@ -229,7 +229,7 @@ TEST_CASE("load: --set replaces top-level scalars, validated like the file") {
   CHECK(e.name == "other");
   CHECK(e.description == "from the command line");
   CHECK(load_error(kHead, {{"repetitions", "abc"}}) ==
-        "--set repetitions=abc: \"repetitions\" must be an integer >= 1, got \"abc\"");
+        "--set repetitions=abc: \"repetitions\" must be an integer >= 1, or {min, max, until}, got \"abc\"");
   CHECK(load_error(kHead, {{"executor", "pbs"}}) ==
         "--set executor=pbs: unknown executor \"pbs\" (available: local, slurm)");
   CHECK(load_error(kHead, {{"name", "a/b"}}) ==

@@ -60,6 +60,24 @@ TEST_CASE("a campaign is created with its points and one pending run per repetit
   CHECK_THROWS_AS(db.create_campaign(campaign("c1"), two_points()), Error);
 }
 
+TEST_CASE("add_runs: more repetitions of chosen points, numbered on and interleaved") {
+  TempDir dir;
+  Store db(dir.file("sweep.db"));
+  const auto id = db.create_campaign(campaign("c1", 2), two_points());
+  const std::vector<RunRecord> added = db.add_runs(id, {{"p2", 2}, {"p1", 1}});
+  std::vector<std::string> order;
+  for (const auto& r : added) order.push_back(r.point_id + "/" + std::to_string(r.repetition));
+  CHECK(order == std::vector<std::string>{"p2/2", "p1/2", "p2/3"});
+  const auto runs = db.runs(id);
+  REQUIRE(runs.size() == 7);
+  CHECK(runs[2].point_id == "p1");
+  CHECK(runs[2].repetition == 2);
+  CHECK(runs[2].state == RunState::pending);
+  CHECK(runs[2].id == added[1].id);
+  CHECK_THROWS_AS(db.add_runs(id, {{"p9", 1}}), Error);
+  CHECK(db.runs(id).size() == 7);  // nothing half-written
+}
+
 TEST_CASE("attempts record outcome, metrics and provenance together") {
   TempDir dir;
   Store db(dir.file("sweep.db"));
