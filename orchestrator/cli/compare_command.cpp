@@ -1,5 +1,5 @@
 // sweep compare <baseline> <candidate> | --against NAME <candidate>  [--metrics m,..] [--threshold 0.02] [--fail-on regressed]
-//               [--format text|json|junit] [--output FILE]
+//               [--format text|json|junit] [--output FILE] [--extend-budget N [-j N]]
 // Exit 0, or 1 with --fail-on regressed when any metric regressed beyond the threshold.
 #include <cstdio>
 #include <fstream>
@@ -10,6 +10,8 @@
 #include "cli/command.h"
 #include "cli/summary.h"
 #include "report/comparison_view.h"
+#include "report/extension.h"
+#include "runner/run_campaign.h"
 #include "store/store.h"
 #include "util/error.h"
 
@@ -23,6 +25,8 @@ struct Options {
   std::vector<std::string> metrics;
   stats::CompareOptions compare;
   bool threshold_given = false;  // --threshold on the command line: it applies to every metric
+  std::size_t extend_budget = 0;  // runs the candidate may get to decide inconclusive verdicts
+  std::size_t jobs = 1;           // ... run this many at once (local executor)
   Paths paths;
 };
 
@@ -38,6 +42,30 @@ std::string baseline_label(const store::Store& db, const Options& o) {
   return pinned->label;
 }
 
+/// --extend-budget: runs what the inconclusive verdicts' power hints ask of the candidate, within the
+/// budget (report/extension.h). Returns whether any run was added.
+bool extend(const Options& o, const report::CampaignComparison& c) {
+  const report::Extension plan = report::plan_extension(c, o.extend_budget);
+  if (plan.more.empty()) {
+    if (plan.left_out > 0)
+      fmt::print(stderr, "sweep: --extend-budget {}: no inconclusive point fits the budget ({} verdicts stay inconclusive)\n",
+                 o.extend_budget, plan.left_out);
+    return false;
+  }
+  fmt::print(stderr, "sweep: extending {}: {} more runs at {} points for {} inconclusive verdicts (budget {}{})\n",
+             c.candidate, plan.runs, plan.more.size(), plan.verdicts, o.extend_budget,
+             plan.left_out ? fmt::format("; {} verdicts left out, their points did not fit", plan.left_out) : "");
+  runner::RunOptions r;
+  r.results_dir = o.paths.results();
+  r.db_path = o.paths.db();
+  r.template_dir = default_template_dir();
+  r.jobs = o.jobs;
+  r.site = o.paths.site();
+  const runner::RunSummary s = runner::run_more(r, c.candidate, plan.more);
+  fmt::print(stderr, "sweep: {}: {} runs, {} succeeded, {} failed\n", s.label, s.planned, s.succeeded, s.failed);
+  return true;
+}
+
 int run(const Options& o) {
   const store::Store db(o.paths.db());
   const std::string base_label = baseline_label(db, o);
@@ -47,8 +75,12 @@ int run(const Options& o) {
     return report::load_campaign(own, o.labels.back());
   });
   const auto base = report::load_campaign(db, base_label);
-  const auto cand = reading.get();
-  const auto c = report::compare_campaigns(base, cand, o.metrics, o.compare, !o.threshold_given, o.paths.site().thresholds);
+  auto c = report::compare_campaigns(base, reading.get(), o.metrics, o.compare, !o.threshold_given, o.paths.site().thresholds);
+  if (o.extend_budget > 0 && extend(o, c)) {
+    const store::Store own(o.paths.db());
+    c = report::compare_campaigns(base, report::load_campaign(own, o.labels.back()), o.metrics, o.compare,
+                                  !o.threshold_given, o.paths.site().thresholds);
+  }
   const std::string text = o.format == "json"    ? report::comparison_json(c)
                            : o.format == "junit" ? report::comparison_junit(c)
                                                  : report::comparison_text(c);
@@ -83,6 +115,13 @@ void add_compare(CLI::App& sub, Action& action) {
   sub.add_option("--fail-on", o->fail_on, "Exit 1 when a metric has this verdict: regressed")->check(CLI::IsMember({"regressed"}));
   sub.add_option("--format", o->format, "text, json or junit")->check(CLI::IsMember({"text", "json", "junit"}))->capture_default_str();
   sub.add_option("--output", o->output, "Write to this file instead of standard output");
+  sub.add_option("--extend-budget", o->extend_budget,
+                 "Run up to N more runs of the candidate where a verdict is inconclusive, as the power hints ask, "
+                 "then compare again")
+      ->check(CLI::NonNegativeNumber);
+  sub.add_option("-j,--jobs", o->jobs, "With --extend-budget: local runs at once (give what the candidate ran with)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   o->paths.add_to(sub);
   sub.callback([o, threshold, &action] {
     o->threshold_given = threshold->count() > 0;

@@ -97,7 +97,7 @@ CampaignComparison compare_campaigns(const CampaignData& baseline, const Campaig
       stats::parse_better(cm.better, better);
       stats::CompareOptions own = options;
       own.threshold = threshold_at(thresholds, name, *c.point, options.threshold);
-      out.rows.push_back({label, name, cm.unit, cm.better, stats::compare(bm->second.values, cm.values, better, own)});
+      out.rows.push_back({label, c.point->point_id, name, cm.unit, cm.better, stats::compare(bm->second.values, cm.values, better, own)});
       betters.push_back(better);
     }
   }

@@ -13,6 +13,7 @@ namespace sweep::report {
 
 struct ComparisonRow {
   std::string point;   // "batch=8 nodes=2": the point's parameters
+  std::string point_id;
   std::string metric, unit, better;
   stats::Comparison result;
 };

@@ -282,6 +282,21 @@ RunSummary collect_campaign(const RunOptions& options) { return drive_existing(o
 
 RunSummary cancel_campaign(const RunOptions& options) { return drive_existing(options, BatchMode::cancel); }
 
+RunSummary run_more(RunOptions options, const std::string& label, const std::vector<std::pair<std::string, int>>& more) {
+  const std::string db_path = options.db_path.empty() ? options.results_dir + "/sweep.db" : options.db_path;
+  {
+    store::Store db(db_path);
+    const auto campaign = db.find_campaign(label);
+    if (!campaign) throw Error(ErrorKind::not_found, fmt::format("no campaign labelled \"{}\" in {}", label, db_path));
+    db.add_runs(campaign->id, more);
+  }
+  options.resume = label;
+  options.experiment_path.clear();
+  options.overrides.clear();
+  options.detach = false;
+  return run_campaign(options);
+}
+
 RunSummary run_campaign(const RunOptions& options) {
   g_stop = false;
   SystemClock clock;

@@ -6,6 +6,10 @@
 // one transaction after it ends). A controller killed at any moment, even by SIGKILL, is resumed by
 // running the same label again: runs left "running" are recorded as interrupted attempts and run
 // again, succeeded runs are never run again, and the campaign ends with exactly its planned runs.
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "runner/run_options.h"
 
 namespace sweep::runner {
@@ -17,6 +21,11 @@ RunSummary run_campaign(const RunOptions& options);
 /// the queue limit allows, and return. Safe to run from cron: a second controller of the same
 /// campaign is refused with Error(usage) while one holds the campaign's lock.
 RunSummary collect_campaign(const RunOptions& options);
+
+/// Adds `more` runs to the points of the existing campaign `label` (point id, count; Store::add_runs)
+/// and runs the campaign to its end as `sweep run --resume label` does (its failed runs run again too).
+/// Error(not_found) for an unknown label. The extension of `sweep compare --extend-budget`.
+RunSummary run_more(RunOptions options, const std::string& label, const std::vector<std::pair<std::string, int>>& more);
 
 /// Cancels every job the campaign has queued on the cluster and records those attempts as cancelled.
 RunSummary cancel_campaign(const RunOptions& options);
