@@ -2,7 +2,9 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <filesystem>
 #include <regex>
 
@@ -73,6 +75,20 @@ std::string attention(const report::CampaignComparison& c) {
   return out;
 }
 
+/// A line per change point of the history (report/history.h), oldest night first: where a metric of a
+/// point shifted for good, whether or not the gate noticed.
+std::string change_lines(std::vector<report::HistoryChangePoint> changes) {
+  std::stable_sort(changes.begin(), changes.end(), [](const auto& a, const auto& b) { return a.night < b.night; });
+  std::string out;
+  for (const auto& c : changes) {
+    const std::string levels = fmt::format("{:.4g} to {:.4g}", c.change.before, c.change.after);
+    out += fmt::format("  change point: {}{}: {} from {} (p={:.2g})\n", c.metric, c.point.empty() ? "" : " at " + c.point,
+                       std::isfinite(c.change.relative) ? fmt::format("{:+.1f}% ({})", 100 * c.change.relative, levels) : levels,
+                       c.campaign, c.change.p);
+  }
+  return out;
+}
+
 }  // namespace
 
 int NightlyResult::exit_code() const { return row_of(outcome).exit_code; }
@@ -93,6 +109,7 @@ NightlyResult run_nightly(const NightlyOptions& o) {
   report::ReportRequest request{{}, std::nullopt, o.figures, report::HistoryRequest{kPrefix, kDatePattern, n.label, o.history_nights, o.metrics}, "",
                                  o.run.site.interconnects};
   const auto written = report::write_report(db, n.label, request, o.reports_dir);
+  n.summary = change_lines(written.change_points);
   if (s.failed > 0) return finish(n, Outcome::failed, fmt::format("{} of {} runs failed (report: {})", s.failed, s.planned, written.dir));
 
   const auto pinned = db.baseline(o.baseline);
@@ -105,7 +122,7 @@ NightlyResult run_nightly(const NightlyOptions& o) {
                                            o.metrics, o.compare, !o.threshold_given, o.run.site.thresholds);
   report::write_file_atomically(written.dir + "/nightly.txt", report::comparison_text(c));
   report::write_file_atomically(written.dir + "/nightly.junit.xml", report::comparison_junit(c));
-  n.summary = attention(c);
+  n.summary = attention(c) + n.summary;
   const std::string counts =
       fmt::format("against {} (baseline \"{}\"): {} regressed, {} improved, {} unchanged, {} inconclusive; {}/nightly.txt",
                   pinned->label, o.baseline, c.count(stats::Verdict::regressed), c.count(stats::Verdict::improved),

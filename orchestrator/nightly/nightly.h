@@ -4,10 +4,11 @@
 //   1. Runs the campaign labelled nightly-<date>, or carries on with it when it exists (a detached Slurm
 //      campaign is collected; a finished one is only reported).
 //   2. Writes its report (reports/<label>/), with the history of the nights up to this one (one line
-//      per night per compared metric, and trend figures), and, against the campaign pinned as the baseline `baseline`,
+//      per night per compared metric, trend figures and change points), and, against the campaign pinned as the baseline `baseline`,
 //      nightly.txt (the comparison and its verdicts) and nightly.junit.xml. With no such pin yet, this
 //      campaign becomes the baseline.
-//   3. Returns the exit code: 0 nothing regressed (or still queued, or just pinned), 1 something
+//   3. Prints a line per change point of that history (where a metric of a point shifted for good).
+//   4. Returns the exit code: 0 nothing regressed (or still queued, or just pinned), 1 something
 //      regressed, 2 the campaign itself failed (a run failed after its retries).
 #include <string>
 #include <vector>
@@ -34,7 +35,7 @@ enum class Outcome { passed, pending, pinned, regressed, failed };
 struct NightlyResult {
   std::string label;
   Outcome outcome = Outcome::passed;
-  std::string summary;  // what to print: a verdict line, then the regressed metrics
+  std::string summary;  // what to print: a verdict line, the regressed metrics, the history's change points
   int exit_code() const;
 };
 

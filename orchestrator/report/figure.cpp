@@ -293,6 +293,22 @@ std::string unit_of(const std::vector<PointResult>& results, const std::string& 
   return "";
 }
 
+/// Tagged arrows and labels: set once before both terminals, drawn in every panel.
+std::string marker_text(const Layout& layout, const std::vector<FigureMarker>& markers) {
+  std::string out;
+  int tag = 0;
+  for (const auto& m : markers) {
+    const auto it = std::find(layout.x_values.begin(), layout.x_values.end(), m.x);
+    if (it == layout.x_values.end()) continue;
+    const std::string x = num(layout.x_positions[static_cast<std::size_t>(it - layout.x_values.begin())]);
+    ++tag;
+    out += fmt::format("set arrow {} from {}, graph 0 to {}, graph 1 nohead dt 2 lw 1.5 lc rgb '#b2182b'\n", tag, x, x);
+    out += fmt::format("set label {} {} at {}, graph 0.04 left offset 0.5, 0 textcolor rgb '#b2182b'\n", tag,
+                       gnuplot_quote(m.label), x);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string gnuplot_quote(const std::string& text) {
@@ -305,7 +321,8 @@ std::string gnuplot_quote(const std::string& text) {
   return out + "'";
 }
 
-FigureText build_figure(const std::vector<PointResult>& all, const spec::ReportFigure& g, const std::string& campaign) {
+FigureText build_figure(const std::vector<PointResult>& all, const spec::ReportFigure& g, const std::string& campaign,
+                        const std::vector<FigureMarker>& markers) {
   const std::vector<PointResult> results = select_points(all, g.where, g.at);
   FigureText f;
   f.name = g.name;
@@ -320,6 +337,7 @@ FigureText build_figure(const std::vector<PointResult>& all, const spec::ReportF
   f.script = fmt::format("# sweep figure {} of campaign {} (format 1): `gnuplot {}.gp` writes {}.svg and {}.pdf\n",
                          g.name, campaign, g.name, g.name, g.name);
   f.script += "set datafile separator \"\\t\"\nset datafile missing \"NaN\"\n";
+  f.script += marker_text(layout, markers);
   f.script += fmt::format("set terminal svg size {},{} font 'Helvetica,13' noenhanced background rgb 'white'\n",
                           640 * panels, 420 * rows);
   f.script += fmt::format("set output {}\n{}unset output\n", gnuplot_quote(g.name + ".svg"), body);

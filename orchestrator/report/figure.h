@@ -19,10 +19,17 @@ struct FigureText {
   std::size_t points = 0;  // values plotted; 0 = nothing to plot
 };
 
-/// Builds figure `spec` over `results`. Names the campaign lacks are Error(invalid_experiment) at the
-/// figure's file:line:column.
+/// A dashed vertical line at one value of the x axis, with a label beside it (a trend figure's change
+/// points). A marker at a value the figure does not have is left out.
+struct FigureMarker {
+  std::string x;      // the x value's text, as in the data ("2026-01-20")
+  std::string label;  // "-9.8% dp"
+};
+
+/// Builds figure `spec` over `results`, with `markers`. Names the campaign lacks are
+/// Error(invalid_experiment) at the figure's file:line:column.
 FigureText build_figure(const std::vector<PointResult>& results, const spec::ReportFigure& spec,
-                        const std::string& campaign);
+                        const std::string& campaign, const std::vector<FigureMarker>& markers = {});
 
 /// `text` as a single-quoted gnuplot string ('' for each quote, newlines as spaces).
 std::string gnuplot_quote(const std::string& text);

@@ -3,10 +3,12 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cmath>
 #include <regex>
 
 #include "store/store.h"
 #include "util/names.h"
+#include "util/strings.h"
 
 namespace sweep::report {
 namespace {
@@ -45,10 +47,56 @@ std::vector<std::string> point_params(const std::vector<PointResult>& results) {
   return out;
 }
 
+/// "name=value, ..." of the parameters in `params`.
+std::string point_label(const PointResult& r, const std::vector<std::string>& params) {
+  std::vector<std::string> parts;
+  for (const auto& name : params)
+    if (const auto* p = find_param(*r.point, name)) parts.push_back(name + "=" + p->value);
+  return join(parts, ", ");
+}
+
+/// One point's means of a metric, one per night (NaN where it has no succeeded run).
+struct PointSeries {
+  std::string point;
+  std::vector<double> means;
+};
+
+/// The series of every point of `results` (which have `metric`), in the order the points first appear.
+std::vector<PointSeries> series_of(const std::vector<PointResult>& results, const std::string& metric,
+                                   const std::vector<std::string>& nights) {
+  const auto params = point_params(results);
+  std::vector<PointSeries> out;
+  for (const auto& r : results) {
+    const std::string label = point_label(r, params);
+    auto it = std::find_if(out.begin(), out.end(), [&](const PointSeries& s) { return s.point == label; });
+    if (it == out.end()) it = out.insert(out.end(), PointSeries{label, std::vector<double>(nights.size(), NAN)});
+    const auto night = std::find(nights.begin(), nights.end(), find_param(*r.point, kNight)->value) - nights.begin();
+    const stats::Summary& s = r.metrics.at(metric).summary;
+    if (s.n > 0 && night < static_cast<std::ptrdiff_t>(nights.size())) it->means[static_cast<std::size_t>(night)] = s.mean;
+  }
+  return out;
+}
+
+std::string relative_text(double relative) { return std::isfinite(relative) ? fmt::format("{:+.1f}%", 100 * relative) : "–"; }
+
+/// A marker per night where a change point of `metric` begins; several at one night share it.
+std::vector<FigureMarker> markers_of(const std::vector<HistoryChangePoint>& changes, const std::string& metric) {
+  std::vector<FigureMarker> out;
+  for (const auto& c : changes) {
+    if (c.metric != metric) continue;
+    const std::string label = relative_text(c.change.relative) + (c.point.empty() ? "" : " " + c.point);
+    auto it = std::find_if(out.begin(), out.end(), [&](const FigureMarker& m) { return m.x == c.night; });
+    if (it == out.end()) out.push_back({c.night, label});
+    else it->label += "; " + label;
+  }
+  return out;
+}
+
 }  // namespace
 
 History load_history(const store::Store& db, const HistoryRequest& request) {
   History h;
+  h.prefix = request.prefix;
   h.nights = selected_labels(db, request);
   std::vector<std::string> seen;
   for (const auto& label : h.nights) {
@@ -86,7 +134,32 @@ std::vector<Table> history_tables(const History& h) {
   return out;
 }
 
-std::vector<FigureText> trend_figures(const History& h, const std::string& campaign) {
+std::vector<HistoryChangePoint> history_change_points(const History& h, const stats::ChangePointOptions& options) {
+  std::vector<std::string> nights;
+  for (const auto& label : h.nights) nights.push_back(label.substr(h.prefix.size()));
+  std::vector<HistoryChangePoint> out;
+  for (const auto& metric : h.metrics)
+    for (const auto& s : series_of(having(h, metric), metric, nights))
+      for (const auto& c : stats::change_points(s.means, options))
+        out.push_back({metric, s.point, nights[c.index], h.nights[c.index], c});
+  return out;
+}
+
+Table change_point_table(const std::vector<HistoryChangePoint>& changes) {
+  Table t;
+  t.name = "change-points";
+  t.title = "change points: the first night of each lasting shift (E-divisive, permutation p < 0.05)";
+  t.row_names = {"metric", "point", "first night", "before", "after", "change", "p"};
+  for (const auto& c : changes) {
+    t.row_values.push_back({c.metric, c.point.empty() ? "–" : c.point, c.night, format_number(c.change.before),
+                            format_number(c.change.after), relative_text(c.change.relative), fmt::format("{:.2g}", c.change.p)});
+    t.cells.emplace_back();
+  }
+  return t;
+}
+
+std::vector<FigureText> trend_figures(const History& h, const std::string& campaign,
+                                      const std::vector<HistoryChangePoint>& changes) {
   std::vector<FigureText> out;
   for (const auto& metric : h.metrics) {
     const auto results = having(h, metric);
@@ -98,7 +171,7 @@ std::vector<FigureText> trend_figures(const History& h, const std::string& campa
     g.y = metric;
     g.series = point_params(results);
     g.at = {"history"};
-    out.push_back(build_figure(results, g, campaign));
+    out.push_back(build_figure(results, g, campaign, markers_of(changes, metric)));
   }
   return out;
 }

@@ -51,9 +51,32 @@ std::string campaign_json(const store::CampaignRecord& c) {
                      json_string(c.git_commit), c.git_dirty ? (*c.git_dirty ? "true" : "false") : "null");
 }
 
+/// `"change_point_method": {...}, "change_points": [...]`.
+std::string change_points_json(const std::vector<HistoryChangePoint>& changes) {
+  const stats::ChangePointOptions o;
+  std::string out = fmt::format(R"("change_point_method": {{"name": "e-divisive", "alpha": 1, "min_segment": {}, )"
+                                R"("permutations": {}, "significance": {}, "seed": {}}}, "change_points": [)",
+                                o.min_segment, o.permutations, o.significance, o.seed);
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    const HistoryChangePoint& c = changes[i];
+    out += fmt::format(R"({}{{"metric": {}, "point": {}, "night": {}, "campaign": {}, "index": {})", i ? ", " : "",
+                       json_string(c.metric), json_string(c.point), json_string(c.night), json_string(c.campaign), c.change.index);
+    const std::pair<const char*, double> fields[] = {{"before", c.change.before}, {"after", c.change.after},
+                                                     {"relative", c.change.relative}, {"statistic", c.change.statistic},
+                                                     {"p", c.change.p}};
+    for (const auto& [key, value] : fields) {
+      fmt::format_to(std::back_inserter(out), R"(, "{}": )", key);
+      append_json_number(out, value);
+    }
+    out += "}";
+  }
+  return out + "]";
+}
+
 }  // namespace
 
-std::string json_report(const CampaignData& data, const std::vector<PointResult>& results) {
+std::string json_report(const CampaignData& data, const std::vector<PointResult>& results,
+                        const std::vector<HistoryChangePoint>& change_points) {
   std::string out = fmt::format(R"({{"version": {}, "campaign": {}, "points": [)", kJsonReportVersion, campaign_json(data.campaign));
   // About 300 bytes per point and per metric summary, 20 per value: one allocation instead of doublings.
   std::size_t estimate = 0;
@@ -87,7 +110,7 @@ std::string json_report(const CampaignData& data, const std::vector<PointResult>
                        json_string(run.failure_reason), json_string(run.run_dir));
     first = false;
   }
-  return out + "]}\n";
+  return out + "], " + change_points_json(change_points) + "}\n";
 }
 
 }  // namespace sweep::report

@@ -68,6 +68,7 @@ struct Parts {
   std::vector<Table> tables;
   std::vector<FigureText> figures;
   std::vector<std::string> notes;
+  std::vector<HistoryChangePoint> changes;  // of the history, when asked for
 };
 
 /// The tables and figures of the report's join (report/join.h), or a note that there was nothing to join.
@@ -85,13 +86,16 @@ void add_join(const store::Store& db, const std::vector<PointResult>& results, c
   for (auto& f : joined->figures) parts.figures.push_back(std::move(f));
 }
 
-/// The history's tables and trend figures (report/history.h), when asked for.
+/// The history's tables, its change points and trend figures (report/history.h), when asked for. The
+/// change-points table is there once the history is long enough to have one, even when it has none.
 void add_history(const store::Store& db, const std::string& label, const ReportRequest& request, Parts& parts) {
   if (!request.history) return;
   const History history = load_history(db, *request.history);
   for (auto& t : history_tables(history)) parts.tables.push_back(std::move(t));
+  parts.changes = history_change_points(history);
+  if (history.nights.size() >= 2 * stats::ChangePointOptions{}.min_segment) parts.tables.push_back(change_point_table(parts.changes));
   if (request.figures)
-    for (auto& f : trend_figures(history, label)) parts.figures.push_back(std::move(f));
+    for (auto& f : trend_figures(history, label, parts.changes)) parts.figures.push_back(std::move(f));
 }
 
 void add_file(ReportOutput& out, const std::string& name, const std::string& text) {
@@ -142,7 +146,7 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
       request.spec ? *request.spec : spec::report_of_experiment(data.campaign.spec_text, data.campaign.spec_path);
   std::vector<PointResult> results = point_results(data);
   add_predictions(results, spec.model, request.interconnects);
-  Parts parts{all_tables(results, request, spec), {}, {}};
+  Parts parts{all_tables(results, request, spec), {}, {}, {}};
   if (request.figures)
     for (const auto& g : spec.figures) parts.figures.push_back(build_figure(results, g, label));
   add_join(db, results, request, spec, parts);
@@ -150,6 +154,7 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
 
   ReportOutput out;
   out.notes = std::move(parts.notes);
+  out.change_points = parts.changes;
   out.dir = (fs::path(reports_dir) / label).string();
   fs::create_directories(out.dir);
   const std::vector<HtmlFigure> figures = draw_figures(parts.figures, out);
@@ -161,7 +166,7 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
   if (repetitions) out.markdown += repetitions_markdown(*repetitions);
   add_file(out, "report.md", out.markdown);
   add_file(out, "report.html", html_report(data, tables, figures, repetitions ? repetitions_html(*repetitions) : ""));
-  add_file(out, "report.json", json_report(data, results));
+  add_file(out, "report.json", json_report(data, results, parts.changes));
   add_file(out, "report.tex", latex_report(label, tables));
   for (const auto& t : tables) {
     out.csv.push_back(csv_table(t));

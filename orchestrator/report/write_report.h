@@ -37,6 +37,7 @@ struct ReportOutput {
   std::vector<std::string> csv;    // the CSV texts, one per table
   std::vector<std::string> figure_errors;  // "name: why" for figures gnuplot could not draw
   std::vector<std::string> notes;          // what was left out and why (a join with no campaign to join)
+  std::vector<HistoryChangePoint> change_points;  // of the history, when the request asked for one
 };
 
 /// Error(invalid_experiment) at file:line:column for a declared table or figure that names what the

@@ -6,21 +6,9 @@
 
 using namespace e2e;
 
-namespace {
-
-// speed = 1000·n + repetition (a spread of 0..4) + the shift in shift-<n>.txt.
-void write_experiment(Sandbox& box) {
-  box.write("speed.yaml", "name: speed\nmatrix:\n  n: [1, 2]\nrepetitions: 5\nworkload:\n  command: >-\n"
-                          "    echo \"{\\\"v\\\": 1, \\\"metric\\\": \\\"speed\\\", \\\"value\\\": $(( {{n}} * 1000 + "
-                          "{{repetition}} + $(cat " + box.path("shift-{{n}}.txt") + ") )), \\\"unit\\\": \\\"it/s\\\", "
-                          "\\\"better\\\": \\\"higher\\\"}\"\n");
-}
-
-}  // namespace
-
 TEST_CASE("sweep compare gives each point and metric a verdict and gates on regressions") {
   Sandbox box;
-  write_experiment(box);
+  write_speed_experiment(box, 5);
   box.write("shift-1.txt", "0\n");
   box.write("shift-2.txt", "0\n");
   REQUIRE(box.sweep({"run", "speed.yaml", "--label", "base"}).exit_code == 0);
@@ -86,7 +74,7 @@ TEST_CASE("sweep compare gives each point and metric a verdict and gates on regr
 
 TEST_CASE("a pinned baseline is compared against by name") {
   Sandbox box;
-  write_experiment(box);
+  write_speed_experiment(box, 5);
   box.write("shift-1.txt", "0\n");
   box.write("shift-2.txt", "0\n");
   REQUIRE(box.sweep({"run", "speed.yaml", "--label", "monday"}).exit_code == 0);

@@ -91,6 +91,14 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
+void write_speed_experiment(const Sandbox& box, int repetitions) {
+  box.write("speed.yaml", "name: speed\nmatrix:\n  n: [1, 2]\nrepetitions: " + std::to_string(repetitions) +
+                              "\nworkload:\n  command: >-\n"
+                              "    echo \"{\\\"v\\\": 1, \\\"metric\\\": \\\"speed\\\", \\\"value\\\": $(( {{n}} * 1000 + "
+                              "{{repetition}} + $(cat " + box.path("shift-{{n}}.txt") + ") )), \\\"unit\\\": \\\"it/s\\\", "
+                              "\\\"better\\\": \\\"higher\\\"}\"\n");
+}
+
 std::string repo_file(const std::string& rel) { return std::string(SWEEP_SOURCE_DIR) + "/" + rel; }
 
 long long scalar(SQLite::Database& db, const std::string& sql) { return db.execAndGet(sql).getInt64(); }

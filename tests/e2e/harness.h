@@ -42,6 +42,11 @@ std::map<std::string, int> count_lines(const std::string& path);
 /// An experiment from the repository (experiments/<name>).
 std::string repo_file(const std::string& rel);
 
+/// Writes speed.yaml into the sandbox: points n = 1 and 2, `repetitions` each, whose metric speed
+/// (it/s, higher is better) is 1000·n + the repetition + the number in shift-<n>.txt, which the caller
+/// writes before each campaign.
+void write_speed_experiment(const Sandbox& box, int repetitions);
+
 /// Runs `command` with sh and returns its exit code and output.
 Result shell(const std::string& command);
 

@@ -1,5 +1,7 @@
-// report::load_history over a real SQLite file, and the history's tables and trend figures.
+// report::load_history over a real SQLite file, and the history's tables, change points and trend figures.
 #include <catch2/catch.hpp>
+
+#include <fmt/core.h>
 
 #include "report/history.h"
 #include "store/store.h"
@@ -98,4 +100,64 @@ TEST_CASE("history: per metric one row per night, one column per point, and a tr
   CHECK_THAT(figures[1].script, Catch::Contains("set xtics ('2026-01-01' 0, '2026-01-02' 1)"));
   CHECK_THAT(figures[1].script, Catch::Contains("title 'dp'"));
   CHECK_THAT(figures[1].script, Catch::Contains("set ylabel 'samples_per_s (samples/s)'"));
+}
+
+namespace {
+
+/// Twelve nights, 2026-01-01 to 2026-01-12, whose base wobbles by 1% with the night; from `shift` on
+/// (a night number, 13 = never) the base is 20% higher.
+History twelve_nights(store::Store& db, int shift) {
+  for (int night = 1; night <= 12; ++night)
+    add_night(db, fmt::format("nightly-2026-01-{:02}", night), (night < shift ? 10.0 : 12.0) + 0.1 * (night % 3));
+  return load_history(db, {"nightly-", "", "", 30, {"samples_per_s"}});
+}
+
+}  // namespace
+
+TEST_CASE("history: a shift planted at a night is a change point of every point it moves") {
+  TempDir dir;
+  store::Store db(dir.file("sweep.db"));
+  const History h = twelve_nights(db, 7);
+  const auto changes = history_change_points(h);
+  REQUIRE(changes.size() == 2);
+  CHECK(changes[0].metric == "samples_per_s");
+  CHECK(changes[0].point == "parallelism=dp");
+  CHECK(changes[1].point == "parallelism=pp");
+  for (const auto& c : changes) {
+    CHECK(c.night == "2026-01-07");
+    CHECK(c.campaign == "nightly-2026-01-07");
+    CHECK(c.change.index == 6);
+    CHECK(c.change.relative > 0.15);
+    CHECK(c.change.p < 0.05);
+  }
+  CHECK(changes[0].change.before == Approx(10.6));  // 10.5 + the wobble's mean, 0.1
+
+  const Table t = change_point_table(changes);
+  CHECK(t.name == "change-points");
+  CHECK(t.row_names == std::vector<std::string>{"metric", "point", "first night", "before", "after", "change", "p"});
+  REQUIRE(t.row_values.size() == 2);
+  CHECK(t.row_values[0][2] == "2026-01-07");
+  CHECK(t.row_values[0][5] == "+18.9%");  // 12.6 over 10.6
+  CHECK(t.cells.size() == 2);
+
+  const auto figures = trend_figures(h, "nightly-2026-01-12", changes);
+  REQUIRE(figures.size() == 1);
+  // Nights are ordinals on the axis: 2026-01-07 is at 6, one marker for both points.
+  CHECK_THAT(figures[0].script, Catch::Contains("set arrow 1 from 6, graph 0 to 6, graph 1 nohead"));
+  CHECK_THAT(figures[0].script, Catch::Contains("set label 1 '+18.9% parallelism=dp; +19.3% parallelism=pp' at 6, graph 0.04"));
+  CHECK_THAT(figures[0].script, !Catch::Contains("set arrow 2"));
+}
+
+TEST_CASE("history: nights without a shift, or too few of them, have no change point") {
+  TempDir dir;
+  store::Store db(dir.file("sweep.db"));
+  const History h = twelve_nights(db, 13);
+  CHECK(history_change_points(h).empty());
+  CHECK(change_point_table({}).row_values.empty());
+  CHECK_THAT(trend_figures(h, "nightly-2026-01-12", {})[0].script, !Catch::Contains("set arrow"));
+
+  TempDir short_dir;
+  store::Store few(short_dir.file("sweep.db"));
+  for (int night = 1; night <= 5; ++night) add_night(few, fmt::format("nightly-2026-01-0{}", night), night < 3 ? 10.0 : 20.0);
+  CHECK(history_change_points(load_history(few, {"nightly-", "", "", 30, {}})).empty());
 }

@@ -1,6 +1,8 @@
-// report.json: valid JSON of format version 1 with provenance, per-point statistics and failed runs.
+// report.json: valid JSON of format version 2 with provenance, per-point statistics, failed runs and the
+// change points of the report's history.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "report/json_report.h"
@@ -26,7 +28,7 @@ TEST_CASE("the JSON report carries statistics per point and metric, and the fail
     d.metrics.push_back({r.id, "p1", rep, r.state, {"tput", 0, 10.0 + rep, "it/s", "higher"}});
   }
   const auto j = nlohmann::json::parse(json_report(d, point_results(d)));
-  CHECK(j["version"] == 1);
+  CHECK(j["version"] == 2);
   CHECK(j["campaign"]["label"] == "c\"1");
   CHECK(j["campaign"]["git_dirty"] == true);
   const auto& point = j["points"][0];
@@ -40,4 +42,33 @@ TEST_CASE("the JSON report carries statistics per point and metric, and the fail
   CHECK(m["ci95"][0].get<double>() < 10.5);
   CHECK(m["better"] == "higher");
   CHECK(j["failed_runs"][0]["reason"] == "exited with code 3");
+  CHECK(j["change_points"] == nlohmann::json::array());  // no history
+  CHECK(j["change_point_method"]["name"] == "e-divisive");
+}
+
+TEST_CASE("the JSON report lists the history's change points with the method's parameters") {
+  CampaignData d;
+  d.campaign.label = "nightly-2026-01-12";
+  std::vector<HistoryChangePoint> changes{{"busbw", "size=1M", "2026-01-07", "nightly-2026-01-07", {6, 10, 9, -0.1, 42, 0.005}},
+                                          {"t\"ime", "", "2026-01-09", "nightly-2026-01-09", {8, 0, 2, NAN, 7, 0.03}}};
+  const auto j = nlohmann::json::parse(json_report(d, point_results(d), changes));
+  const auto& method = j["change_point_method"];
+  CHECK(method["alpha"] == 1);
+  CHECK(method["min_segment"] == 3);
+  CHECK(method["permutations"] == 199);
+  CHECK(method["significance"].get<double>() == Approx(0.05));
+  REQUIRE(j["change_points"].size() == 2);
+  const auto& c = j["change_points"][0];
+  CHECK(c["metric"] == "busbw");
+  CHECK(c["point"] == "size=1M");
+  CHECK(c["night"] == "2026-01-07");
+  CHECK(c["campaign"] == "nightly-2026-01-07");
+  CHECK(c["index"] == 6);
+  CHECK(c["before"].get<double>() == Approx(10));
+  CHECK(c["after"].get<double>() == Approx(9));
+  CHECK(c["relative"].get<double>() == Approx(-0.1));
+  CHECK(c["statistic"].get<double>() == Approx(42));
+  CHECK(c["p"].get<double>() == Approx(0.005));
+  CHECK(j["change_points"][1]["metric"] == "t\"ime");
+  CHECK(j["change_points"][1]["relative"].is_null());  // before is 0
 }
