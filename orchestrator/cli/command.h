@@ -54,6 +54,7 @@ void add_collect(CLI::App& sub, Action& action);
 void add_cancel(CLI::App& sub, Action& action);
 void add_model(CLI::App& sub, Action& action);
 void add_compare(CLI::App& sub, Action& action);
+void add_check(CLI::App& sub, Action& action);
 void add_baseline(CLI::App& sub, Action& action);
 void add_nightly(CLI::App& sub, Action& action);
 void add_site(CLI::App& sub, Action& action);
@@ -68,6 +69,7 @@ inline constexpr Command kCommands[] = {
     {"collect", "Slurm: ingest what a detached campaign finished, retry, submit more, and exit (cron-safe)", add_collect},
     {"cancel", "Slurm: cancel everything a campaign has queued", add_cancel},
     {"compare", "Compare two campaigns point by point: per-metric verdicts with change, CI and significance", add_compare},
+    {"check", "Check a campaign against its system's references (expected values with bounds); exit 1 when one is not met", add_check},
     {"baseline", "Pin a campaign as a named baseline for comparisons (set, ls)", add_baseline},
     {"nightly", "Run tonight's regression campaign, compare it with the pinned baseline, report; exit 1 on a regression", add_nightly},
     {"site", "Show the site file in use and the effective settings (of an experiment there), each with where it came from", add_site},

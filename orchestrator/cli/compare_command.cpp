@@ -84,14 +84,7 @@ int run(const Options& o) {
   const std::string text = o.format == "json"    ? report::comparison_json(c)
                            : o.format == "junit" ? report::comparison_junit(c)
                                                  : report::comparison_text(c);
-  if (o.output.empty()) {
-    fmt::print("{}", text);
-  } else {
-    std::ofstream out(o.output, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out.flush()) throw Error(ErrorKind::io, fmt::format("cannot write \"{}\"", o.output));
-    fmt::print(stderr, "wrote {}\n", o.output);
-  }
+  print_or_write(text, o.output);
   return !o.fail_on.empty() && c.count(stats::Verdict::regressed) > 0 ? 1 : 0;
 }
 

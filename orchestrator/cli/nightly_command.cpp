@@ -44,6 +44,10 @@ void add_nightly(CLI::App& sub, Action& action) {
   add_slurm_options(sub, run);
   sub.add_flag("--detach", run.detach, "Slurm: submit and exit 0; the next call collects, compares and reports");
   sub.add_flag("--no-figures", o->no_figures, "Do not run gnuplot for the report's figures");
+  sub.add_option("--extend-budget", o->nightly.extend_budget,
+                 "Run up to N more runs of tonight's campaign where a verdict is inconclusive, as the power hints ask, "
+                 "then compare again (not with --detach)")
+      ->check(CLI::NonNegativeNumber);
   sub.add_option("--history-nights", o->nightly.history_nights, "The report's history: how many nights up to this one")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();

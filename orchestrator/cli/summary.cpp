@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include <fstream>
+
 #include "stats/multiple.h"
 #include "util/exit_codes.h"
 
@@ -47,6 +49,17 @@ void add_correction_option(CLI::App& sub, stats::CompareOptions& options) {
          "Multiple comparisons: holm (default; no false verdict among all, at alpha), bh (false discoveries "
          "at most alpha of the verdicts) or none")
       ->check(CLI::IsMember({"holm", "bh", "none"}));
+}
+
+void print_or_write(const std::string& text, const std::string& output) {
+  if (output.empty()) {
+    fmt::print("{}", text);
+    return;
+  }
+  std::ofstream out(output, std::ios::binary | std::ios::trunc);
+  out << text;
+  if (!out.flush()) throw Error(ErrorKind::io, fmt::format("cannot write \"{}\"", output));
+  fmt::print(stderr, "wrote {}\n", output);
 }
 
 }  // namespace sweep::cli

@@ -18,4 +18,8 @@ void add_slurm_options(CLI::App& sub, runner::RunOptions& options);
 /// comparisons are adjusted together (stats/multiple.h).
 void add_correction_option(CLI::App& sub, stats::CompareOptions& options);
 
+/// A command's result text to standard output, or with --output to that file ("wrote FILE" on stderr);
+/// Error(io) when it cannot be written.
+void print_or_write(const std::string& text, const std::string& output);
+
 }  // namespace sweep::cli

@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "report/comparison_view.h"
+#include "report/extension.h"
 #include "report/write_report.h"
 #include "store/store.h"
 #include "util/clock.h"
@@ -89,6 +90,17 @@ std::string change_lines(std::vector<report::HistoryChangePoint> changes) {
   return out;
 }
 
+/// --extend-budget: when verdicts are inconclusive and the campaign runs to its end here (not detached),
+/// runs what their power hints ask of tonight's campaign within the budget (report/extension.h).
+/// Returns what to add to the verdict line ("" when nothing ran).
+std::string extend(const NightlyOptions& o, const std::string& label, const report::CampaignComparison& c) {
+  if (o.extend_budget == 0 || o.run.detach) return "";
+  const report::Extension plan = report::plan_extension(c, o.extend_budget);
+  if (plan.more.empty()) return "";
+  const runner::RunSummary s = runner::run_more(o.run, label, plan.more);
+  return fmt::format("; {} more runs for {} inconclusive verdicts ({} of them failed)", plan.runs, plan.verdicts, s.failed);
+}
+
 }  // namespace
 
 int NightlyResult::exit_code() const { return row_of(outcome).exit_code; }
@@ -108,7 +120,7 @@ NightlyResult run_nightly(const NightlyOptions& o) {
   store::Store db(o.run.db_path);
   report::ReportRequest request{{}, std::nullopt, o.figures, report::HistoryRequest{kPrefix, kDatePattern, n.label, o.history_nights, o.metrics}, "",
                                  o.run.site.interconnects};
-  const auto written = report::write_report(db, n.label, request, o.reports_dir);
+  auto written = report::write_report(db, n.label, request, o.reports_dir);
   n.summary = change_lines(written.change_points);
   if (s.failed > 0) return finish(n, Outcome::failed, fmt::format("{} of {} runs failed (report: {})", s.failed, s.planned, written.dir));
 
@@ -118,15 +130,23 @@ NightlyResult run_nightly(const NightlyOptions& o) {
     if (!pinned) db.set_baseline(o.baseline, campaign->id, iso8601(SystemClock().wall()));
     return finish(n, Outcome::pinned, fmt::format("baseline \"{}\" is {}; later nights compare with it", o.baseline, n.label));
   }
-  const auto c = report::compare_campaigns(report::load_campaign(db, pinned->label), report::load_campaign(db, n.label),
-                                           o.metrics, o.compare, !o.threshold_given, o.run.site.thresholds);
+  const auto compare_now = [&] {
+    return report::compare_campaigns(report::load_campaign(db, pinned->label), report::load_campaign(db, n.label), o.metrics,
+                                     o.compare, !o.threshold_given, o.run.site.thresholds);
+  };
+  auto c = compare_now();
+  const std::string extended = extend(o, n.label, c);
+  if (!extended.empty()) {
+    written = report::write_report(db, n.label, request, o.reports_dir);  // with the added runs
+    c = compare_now();
+  }
   report::write_file_atomically(written.dir + "/nightly.txt", report::comparison_text(c));
   report::write_file_atomically(written.dir + "/nightly.junit.xml", report::comparison_junit(c));
   n.summary = attention(c) + n.summary;
   const std::string counts =
-      fmt::format("against {} (baseline \"{}\"): {} regressed, {} improved, {} unchanged, {} inconclusive; {}/nightly.txt",
+      fmt::format("against {} (baseline \"{}\"): {} regressed, {} improved, {} unchanged, {} inconclusive{}; {}/nightly.txt",
                   pinned->label, o.baseline, c.count(stats::Verdict::regressed), c.count(stats::Verdict::improved),
-                  c.count(stats::Verdict::unchanged), c.count(stats::Verdict::inconclusive), written.dir);
+                  c.count(stats::Verdict::unchanged), c.count(stats::Verdict::inconclusive), extended, written.dir);
   return finish(n, c.count(stats::Verdict::regressed) > 0 ? Outcome::regressed : Outcome::passed, counts);
 }
 

@@ -28,6 +28,7 @@ struct NightlyOptions {
   bool threshold_given = false;  // compare.threshold for every metric, over the experiment's thresholds:
   bool figures = true;                // gnuplot figures in the report
   std::size_t history_nights = 30;    // the report's history: this many nights up to this one
+  std::size_t extend_budget = 0;      // runs tonight's campaign may get to decide inconclusive verdicts (not detached)
 };
 
 enum class Outcome { passed, pending, pinned, regressed, failed };

@@ -19,15 +19,6 @@
 namespace sweep::report {
 namespace {
 
-std::string point_label(const store::PointRecord& p) {
-  std::string out;
-  for (const auto& param : p.params) {
-    if (param.derived) continue;
-    out += (out.empty() ? "" : " ") + param.name + "=" + param.value;
-  }
-  return out.empty() ? p.point_id : out;
-}
-
 std::string percent(double x) { return std::isfinite(x) ? fmt::format("{:+.2f}%", 100 * x) : "?"; }
 
 /// The threshold of `metric` at point `p`: its `thresholds:` entry (a number, or an expression over
@@ -37,15 +28,10 @@ double threshold_at(const std::vector<spec::MetricThreshold>& thresholds, const 
   const auto t = std::find_if(thresholds.begin(), thresholds.end(), [&](const auto& x) { return x.metric == metric; });
   if (t == thresholds.end()) return fallback;
   if (t->value) return *t->value;
-  std::vector<std::string> names;
-  std::vector<Value> values;
-  for (const auto& param : p.params) {
-    names.push_back(param.name);
-    values.push_back(value_from_text(param.value, type_from_name(param.type)));
-  }
+  const PointValues at = point_values(p);
   spec::Expr e = *t->expr;
-  e.bind(names);
-  const Value v = e.eval(values);
+  e.bind(at.names);
+  const Value v = e.eval(at.values);
   if (!v.is_number() || v.as_number() < 0 || v.as_number() > 10)
     fail_at(t->where, fmt::format("the threshold of \"{}\" must be a relative change from 0 to 10, got {} at point {}",
                                   metric, v.text(), point_label(p)));

@@ -18,6 +18,24 @@ const store::ParamRecord* find_param(const store::PointRecord& p, const std::str
   return nullptr;
 }
 
+std::string point_label(const store::PointRecord& p) {
+  std::string out;
+  for (const auto& param : p.params) {
+    if (param.derived) continue;
+    out += (out.empty() ? "" : " ") + param.name + "=" + param.value;
+  }
+  return out.empty() ? p.point_id : out;
+}
+
+PointValues point_values(const store::PointRecord& p) {
+  PointValues out;
+  for (const auto& param : p.params) {
+    out.names.push_back(param.name);
+    out.values.push_back(value_from_text(param.value, type_from_name(param.type)));
+  }
+  return out;
+}
+
 bool is_number(const store::ParamRecord& p) { return p.type == "int" || p.type == "float"; }
 
 std::optional<double> number_at(const PointResult& r, const std::string& name) {

@@ -6,6 +6,7 @@
 
 #include "report/campaign_data.h"
 #include "spec/report_spec.h"
+#include "util/value.h"
 
 namespace sweep::report {
 
@@ -61,6 +62,15 @@ struct ParamInfo {
 ParamInfo param_info(const std::vector<PointResult>& results);
 /// The parameter's canonical value text in `p`, or nullptr.
 const store::ParamRecord* find_param(const store::PointRecord& p, const std::string& name);
+/// "batch=8 nodes=2": the point's parameters (derived ones left out); its id when it has none.
+std::string point_label(const store::PointRecord& p);
+/// The point's parameter names and typed values, in its order: what an expression over the point
+/// (a threshold, a reference's `where`) binds to and evaluates against.
+struct PointValues {
+  std::vector<std::string> names;
+  std::vector<Value> values;
+};
+PointValues point_values(const store::PointRecord& p);
 /// Whether the parameter's type is int or float.
 bool is_number(const store::ParamRecord& p);
 /// A number at a point: the value of a numeric (is_number) parameter `name`, else the mean of the

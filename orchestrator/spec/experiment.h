@@ -116,6 +116,20 @@ struct MetricThreshold {
   SourceLocation where;
 };
 
+/// One `references` entry (an acceptance test, as ReFrame's references): on `system` ("*": any), at
+/// the points where `where` holds (an expression over parameters and derived values; absent: every
+/// point), the mean of `metric` is expected at `value` within the relative bounds `lower` (<= 0) and
+/// `upper` (>= 0); an absent bound is open. docs/references.md.
+struct Reference {
+  std::string system = "*";
+  std::optional<Expr> where;  // unbound: bound to each point's parameter names when checked
+  std::string metric;
+  double value = 0;           // never 0: the bounds are relative to it
+  std::optional<double> lower, upper;
+  std::string unit;           // "" = not checked against the metric's
+  SourceLocation at;          // the entry
+};
+
 /// One `env` entry: a variable exported for the workload. `value` is a Mustache template over the
 /// parameters, rendered without quoting and then exported as one shell-quoted word, so it is taken
 /// literally ($VAR is not expanded; use `setup` for that).
@@ -178,6 +192,7 @@ struct Experiment {
   std::vector<Escalation> escalations;
   /// Per metric, the relative change below which a significant change does not count (`thresholds`).
   std::vector<MetricThreshold> thresholds;
+  std::vector<Reference> references;
   std::vector<MetricRule> metrics;
   /// Exported for the workload in this order (a site's first, then the experiment's; one name once:
   /// the experiment's value wins). See runner/job_environment.h.

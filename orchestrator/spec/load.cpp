@@ -53,7 +53,7 @@ struct TopKey {
   Reader read;
 };
 
-constexpr std::array<TopKey, 19> kTopKeys{{
+constexpr std::array<TopKey, 20> kTopKeys{{
     {"format", 1, false, false, read_format},
     {"name", 1, true, true, read_name},
     {"description", 1, false, true, read_description},
@@ -66,6 +66,7 @@ constexpr std::array<TopKey, 19> kTopKeys{{
     {"retries", 1, false, false, read_retries},
     {"escalate", 2, false, false, read_escalate},  // after retries: it names retried classes
     {"thresholds", 2, false, false, read_thresholds},  // after metrics and derived: it names both
+    {"references", 2, false, false, read_references},  // after derived: `where` reads them
     {"env", 1, false, false, read_env},
     {"setup", 1, false, false, read_setup},
     {"report", 1, false, false, read_report},  // validated here; read by `sweep report` (spec/load_report.h)

@@ -408,4 +408,13 @@ std::vector<MetricThreshold> thresholds_of_experiment(const std::string& text, c
   return out;
 }
 
+std::vector<Reference> references_of_experiment(const std::string& text, const std::string& path) {
+  const Source src{path, text, true};
+  const auto fields = map_fields(Field{"", YAML::Node(), parse_root(text, src)}, src);
+  std::vector<Reference> out;
+  if (const Field* f = find_field(fields, "references"))
+    for (const Field& entry : list_items(*f, src)) out.push_back(read_reference(entry, src));
+  return out;
+}
+
 }  // namespace sweep::spec

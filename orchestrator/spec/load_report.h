@@ -20,4 +20,8 @@ ReportSpec report_of_experiment(const std::string& text, const std::string& path
 /// `sweep compare` and `nightly`. Expressions come back unbound: bind them to a point's names.
 std::vector<MetricThreshold> thresholds_of_experiment(const std::string& text, const std::string& path);
 
+/// The `references:` of experiment `text` (as stored with a campaign; empty when it has none), for
+/// `sweep check`. `where` expressions come back unbound.
+std::vector<Reference> references_of_experiment(const std::string& text, const std::string& path);
+
 }  // namespace sweep::spec

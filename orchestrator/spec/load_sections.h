@@ -66,6 +66,11 @@ MetricThreshold read_threshold(const Field& entry, const Source& src);
 /// Whether `name` is a metric name: [A-Za-z_][A-Za-z0-9_.]* (load_metrics.cpp).
 bool is_metric_name(std::string_view name);
 
+// load_references.cpp
+void read_references(const Field& f, const Source& src, LoadState& st);  // after matrix and derived
+/// One entry of `references` (also read from a stored experiment and from the site file).
+Reference read_reference(const Field& entry, const Source& src);
+
 // load_metrics.cpp
 void read_metrics(const Field& f, const Source& src, LoadState& st);
 void read_success(const Field& f, const Source& src, LoadState& st);  // after read_metrics

@@ -66,12 +66,16 @@ void site_thresholds(const Field& f, const Source& src, Site& site) {
   }
 }
 
+void site_references(const Field& f, const Source& src, Site& site) {
+  for (const Field& entry : list_items(f, src)) site.references.push_back(read_reference(entry, src));
+}
+
 struct SiteKey {
   std::string_view name;
   void (*read)(const Field&, const Source&, Site&);
 };
 
-constexpr std::array<SiteKey, 10> kSiteKeys{{
+constexpr std::array<SiteKey, 11> kSiteKeys{{
     {"format", site_format},
     {"name", site_name},
     {"executor", site_executor},
@@ -82,6 +86,7 @@ constexpr std::array<SiteKey, 10> kSiteKeys{{
     {"interconnects", site_interconnects},
     {"results", site_results},
     {"thresholds", site_thresholds},
+    {"references", site_references},
 }};
 
 bool is_file(const std::string& path) {

@@ -42,6 +42,7 @@ struct Site {
   std::vector<SetupLine> setup;
   std::vector<model::Interconnect> interconnects;
   std::vector<MetricThreshold> thresholds;  // the lab's defaults for compare and nightly, under the experiment's
+  std::vector<Reference> references;        // the cluster's expected values, for sweep check, after the experiment's
 };
 
 /// The environment the site file is looked up in (a seam for tests; the real one reads getenv).

@@ -42,3 +42,32 @@ TEST_CASE("thresholds of a stored experiment are read without loading the rest, 
   CHECK(t[1].expr->names() == std::vector<std::string>{"size"});
   CHECK(thresholds_of_experiment(kTop, "s.yaml").empty());
 }
+
+TEST_CASE("references: expected values with relative bounds per system, checked at load") {
+  const Experiment e = load(kTop + "references:\n  - {system: lab, metric: busbw, value: 180, lower: -0.05, where: \"size > 8\"}\n"
+                                   "  - {metric: time, value: 2.5, upper: 0.1, unit: s}\n");
+  REQUIRE(e.references.size() == 2);
+  CHECK(e.references[0].system == "lab");
+  CHECK(e.references[0].value == 180);
+  CHECK(e.references[0].lower == -0.05);
+  CHECK_FALSE(e.references[0].upper);
+  REQUIRE(e.references[0].where);
+  CHECK(e.references[0].at.str() == "x.yaml:5:5");
+  CHECK(e.references[1].system == "*");
+  CHECK(e.references[1].unit == "s");
+  const auto stored = references_of_experiment(e.text, "s.yaml");
+  REQUIRE(stored.size() == 2);
+  CHECK(stored[0].where->names() == std::vector<std::string>{"size"});
+}
+
+TEST_CASE("references: errors name the entry and what was expected") {
+  const auto err = [](const std::string& entry) { return load_error(kTop + "references:\n  - " + entry + "\n"); };
+  CHECK(err("{metric: busbw, value: 180}") == "x.yaml:5:5: the reference of \"busbw\" needs \"lower\" or \"upper\" (or both)");
+  CHECK(err("{metric: busbw, lower: -0.1}") == "x.yaml:5:5: a reference needs \"metric\" and \"value\" (and \"lower\" or \"upper\")");
+  CHECK(err("{metric: busbw, value: 0, lower: -0.1}") ==
+        "x.yaml:5:28: \"references[0].value\" must be a number other than 0 (the bounds are relative to it), got \"0\"");
+  CHECK(err("{metric: busbw, value: 1, lower: 0.1}") ==
+        "x.yaml:5:38: \"references[0].lower\" must be a relative bound from -1 to 0 (-0.05: at most 5% below), got \"0.1\"");
+  CHECK_THAT(err("{metric: busbw, value: 1, upper: 0.1, where: \"sise > 1\"}"), Catch::Contains("sise"));
+  CHECK_THAT(err("{metric: busbw, value: 1, upper: 0.1, sistem: lab}"), Catch::Contains("did you mean \"system\""));
+}
