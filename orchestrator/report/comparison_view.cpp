@@ -157,15 +157,17 @@ std::string comparison_junit(const CampaignComparison& c) {
   for (const auto& r : c.rows) {
     cases += fmt::format(R"(    <testcase classname="{}" name="{}">)", xml_text(r.point), xml_text(r.metric));
     if (r.result.verdict == stats::Verdict::regressed)
-      cases += fmt::format(R"(<failure message="regressed {}">{}</failure>)", xml_text(percent(r.result.relative)), xml_text(r.result.reason));
+      cases += fmt::format(R"x(<failure message="regressed {} (p {:.3g}, adjusted {:.3g})">{}</failure>)x",
+                           xml_text(percent(r.result.relative)), r.result.welch.p, r.result.p_adjusted, xml_text(r.result.reason));
     else if (r.result.verdict == stats::Verdict::inconclusive)
       cases += fmt::format(R"(<skipped message="inconclusive: {}"/>)", xml_text(r.result.reason));
     cases += "</testcase>\n";
   }
   return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"{} vs {}\" tests=\"{}\" "
-                     "failures=\"{}\" skipped=\"{}\">\n{}  </testsuite>\n</testsuites>\n",
+                     "failures=\"{}\" skipped=\"{}\">\n    <properties><property name=\"correction\" value=\"{}\"/>"
+                     "</properties>\n{}  </testsuite>\n</testsuites>\n",
                      xml_text(c.candidate), xml_text(c.baseline), c.rows.size(), c.count(stats::Verdict::regressed),
-                     c.count(stats::Verdict::inconclusive), cases);
+                     c.count(stats::Verdict::inconclusive), stats::name_of(c.correction), cases);
 }
 
 }  // namespace sweep::report

@@ -47,7 +47,8 @@ TEST_CASE("sweep compare gives each point and metric a verdict and gates on regr
   REQUIRE(junit.exit_code == 0);
   const std::string xml = read_file(box.path("compare.xml"));
   CHECK_THAT(xml, Catch::Contains("<testsuite name=\"cand vs base\" tests=\"2\" failures=\"1\" skipped=\"0\">"));
-  CHECK_THAT(xml, Catch::Contains("<failure message=\"regressed -19.96%\">"));
+  CHECK_THAT(xml, Catch::Contains("<failure message=\"regressed -19.96% (p ") &&
+                      Catch::Contains("<property name=\"correction\" value=\"holm\"/>"));
 
   // The candidate's experiment may give each metric its own threshold, an expression per point; an
   // explicit --threshold applies to every metric instead.
