@@ -111,7 +111,7 @@ void add_compare(CLI::App& sub, Action& action) {
   sub.add_option("--extend-budget", o->extend_budget,
                  "Run up to N more runs of the candidate where a verdict is inconclusive, as the power hints ask, "
                  "then compare again")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, 1000000));
   sub.add_option("-j,--jobs", o->jobs, "With --extend-budget: local runs at once (give what the candidate ran with)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();

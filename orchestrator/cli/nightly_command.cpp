@@ -47,7 +47,7 @@ void add_nightly(CLI::App& sub, Action& action) {
   sub.add_option("--extend-budget", o->nightly.extend_budget,
                  "Run up to N more runs of tonight's campaign where a verdict is inconclusive, as the power hints ask, "
                  "then compare again (not with --detach)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, 1000000));
   sub.add_option("--history-nights", o->nightly.history_nights, "The report's history: how many nights up to this one")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();

@@ -1,4 +1,6 @@
 // sweep plan <experiment.yaml> [--set k=v]... [--format table|json|csv]
+#include <fmt/core.h>
+
 #include <cstdio>
 
 #include "cli/command.h"
@@ -25,6 +27,9 @@ void add_plan(CLI::App& sub, Action& action) {
       const auto experiment = spec::load_file(o->experiment, parse_overrides(o->sets));
       const matrix::Expansion expansion(experiment);
       matrix::write_plan(stdout, experiment.name, expansion, experiment.repetitions, format);
+      if (experiment.until && format == matrix::PlanFormat::table)
+        fmt::print("adaptive: up to {} repetitions per point, until the 95% CI of {} is within {}% of its mean\n",
+                   experiment.max_repetitions, experiment.until->metric, 100 * experiment.until->ci95_rel);
       std::fflush(stdout);
       return 0;
     };

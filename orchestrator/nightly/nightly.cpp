@@ -90,15 +90,38 @@ std::string change_lines(std::vector<report::HistoryChangePoint> changes) {
   return out;
 }
 
-/// --extend-budget: when verdicts are inconclusive and the campaign runs to its end here (not detached),
-/// runs what their power hints ask of tonight's campaign within the budget (report/extension.h).
-/// Returns what to add to the verdict line ("" when nothing ran).
-std::string extend(const NightlyOptions& o, const std::string& label, const report::CampaignComparison& c) {
-  if (o.extend_budget == 0 || o.run.detach) return "";
-  const report::Extension plan = report::plan_extension(c, o.extend_budget);
-  if (plan.more.empty()) return "";
-  const runner::RunSummary s = runner::run_more(o.run, label, plan.more);
-  return fmt::format("; {} more runs for {} inconclusive verdicts ({} of them failed)", plan.runs, plan.verdicts, s.failed);
+/// Tonight against the pinned baseline `baseline_label`: compares, and with --extend-budget, when this
+/// call started tonight's campaign and runs it to its end (not detached), first runs what the
+/// inconclusive verdicts' power hints ask within the budget (report/extension.h), reports again and
+/// compares again. Writes nightly.txt and nightly.junit.xml; returns the finished result.
+NightlyResult judge(const NightlyOptions& o, NightlyResult n, store::Store& db, const std::string& baseline_label,
+                    const report::ReportRequest& request, report::ReportOutput written, bool started_here) {
+  const auto compare_now = [&] {
+    return report::compare_campaigns(report::load_campaign(db, baseline_label), report::load_campaign(db, n.label),
+                                     o.metrics, o.compare, !o.threshold_given, o.run.site.thresholds);
+  };
+  auto c = compare_now();
+  std::string extended;
+  const report::Extension plan =
+      started_here && !o.run.detach ? report::plan_extension(c, o.extend_budget) : report::Extension{};
+  if (!plan.more.empty()) {
+    const runner::RunSummary s = runner::run_more(o.run, n.label, plan.more);
+    written = report::write_report(db, n.label, request, o.reports_dir);  // with the added runs
+    n.summary = change_lines(written.change_points);
+    if (s.failed > 0)
+      return finish(n, Outcome::failed, fmt::format("{} of the {} runs added for inconclusive verdicts failed (report: {})",
+                                                    s.failed, plan.runs, written.dir));
+    c = compare_now();
+    extended = fmt::format("; after {} more runs for {} inconclusive verdicts", plan.runs, plan.verdicts);
+  }
+  report::write_file_atomically(written.dir + "/nightly.txt", report::comparison_text(c));
+  report::write_file_atomically(written.dir + "/nightly.junit.xml", report::comparison_junit(c));
+  n.summary = attention(c) + n.summary;
+  const std::string counts =
+      fmt::format("against {} (baseline \"{}\"): {} regressed, {} improved, {} unchanged, {} inconclusive{}; {}/nightly.txt",
+                  baseline_label, o.baseline, c.count(stats::Verdict::regressed), c.count(stats::Verdict::improved),
+                  c.count(stats::Verdict::unchanged), c.count(stats::Verdict::inconclusive), extended, written.dir);
+  return finish(n, c.count(stats::Verdict::regressed) > 0 ? Outcome::regressed : Outcome::passed, counts);
 }
 
 }  // namespace
@@ -130,24 +153,7 @@ NightlyResult run_nightly(const NightlyOptions& o) {
     if (!pinned) db.set_baseline(o.baseline, campaign->id, iso8601(SystemClock().wall()));
     return finish(n, Outcome::pinned, fmt::format("baseline \"{}\" is {}; later nights compare with it", o.baseline, n.label));
   }
-  const auto compare_now = [&] {
-    return report::compare_campaigns(report::load_campaign(db, pinned->label), report::load_campaign(db, n.label), o.metrics,
-                                     o.compare, !o.threshold_given, o.run.site.thresholds);
-  };
-  auto c = compare_now();
-  const std::string extended = extend(o, n.label, c);
-  if (!extended.empty()) {
-    written = report::write_report(db, n.label, request, o.reports_dir);  // with the added runs
-    c = compare_now();
-  }
-  report::write_file_atomically(written.dir + "/nightly.txt", report::comparison_text(c));
-  report::write_file_atomically(written.dir + "/nightly.junit.xml", report::comparison_junit(c));
-  n.summary = attention(c) + n.summary;
-  const std::string counts =
-      fmt::format("against {} (baseline \"{}\"): {} regressed, {} improved, {} unchanged, {} inconclusive{}; {}/nightly.txt",
-                  pinned->label, o.baseline, c.count(stats::Verdict::regressed), c.count(stats::Verdict::improved),
-                  c.count(stats::Verdict::unchanged), c.count(stats::Verdict::inconclusive), extended, written.dir);
-  return finish(n, c.count(stats::Verdict::regressed) > 0 ? Outcome::regressed : Outcome::passed, counts);
+  return judge(o, std::move(n), db, pinned->label, request, std::move(written), !exists);
 }
 
 }  // namespace sweep::nightly

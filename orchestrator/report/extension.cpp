@@ -15,7 +15,8 @@ Extension plan_extension(const CampaignComparison& c, std::size_t budget) {
     if (r.verdict != stats::Verdict::inconclusive) continue;
     auto [it, fresh] = asks.try_emplace(c.rows[i].point_id, Ask{i, 0, 0});
     const std::size_t have = r.candidate.n;
-    it->second.runs = std::max({it->second.runs, r.repetitions_needed > have ? r.repetitions_needed - have : 0, std::size_t{1}});
+    const std::size_t ask = r.repetitions_needed > have ? std::min(r.repetitions_needed - have, budget + 1) : 1;
+    it->second.runs = std::max(it->second.runs, ask);  // at most budget + 1: never fits, never overflows
     ++it->second.verdicts;
   }
   std::vector<std::pair<std::string, Ask>> order(asks.begin(), asks.end());
@@ -25,7 +26,7 @@ Extension plan_extension(const CampaignComparison& c, std::size_t budget) {
   Extension out;
   std::vector<std::pair<std::size_t, std::pair<std::string, int>>> chosen;  // (first row, entry)
   for (const auto& [point_id, ask] : order) {
-    if (out.runs + ask.runs > budget) {
+    if (ask.runs > budget - out.runs) {
       out.left_out += ask.verdicts;
       continue;
     }

@@ -18,6 +18,9 @@ bool applies(const spec::Reference& r, const store::PointRecord& p, const std::s
   if (r.system != "*" && r.system != system) return false;
   if (!r.where) return true;
   const PointValues at = point_values(p);
+  if (r.general)
+    for (const std::string& name : r.where->names())
+      if (std::find(at.names.begin(), at.names.end(), name) == at.names.end()) return false;
   spec::Expr e = *r.where;
   e.bind(at.names);
   const Value v = e.eval(at.values);
@@ -66,7 +69,7 @@ std::string bound(const std::optional<double>& b, const char* open) {
 }
 
 std::string measured_text(const ReferenceRow& r) {
-  return r.measured ? fmt::format("{} ({})", format_number(*r.measured), r.n) : "–";
+  return r.measured ? fmt::format("{} ({})", format_number(*r.measured), r.n) : "-";
 }
 
 }  // namespace
@@ -77,12 +80,18 @@ std::size_t ReferenceCheck::failed() const {
 
 ReferenceCheck check_references(const CampaignData& data, const std::vector<spec::Reference>& references,
                                 const std::string& system) {
-  ReferenceCheck out{data.campaign.label, system, {}};
-  for (const PointResult& point : point_results(data)) {
+  ReferenceCheck out{data.campaign.label, system, {}, 0};
+  for (const auto& run : data.runs)
+    if (run.state == store::RunState::pending || run.state == store::RunState::running) ++out.unfinished;
+  const std::vector<PointResult> points = point_results(data);
+  std::set<std::string> reported;  // metrics of any point: a general entry for another is left out
+  for (const PointResult& point : points)
+    for (const auto& [name, m] : point.metrics) reported.insert(name);
+  for (const PointResult& point : points) {
     std::vector<const spec::Reference*> matching;
     std::vector<std::string> metrics;  // in the references' order, each once
     for (const spec::Reference& r : references)
-      if (applies(r, *point.point, system)) {
+      if ((!r.general || reported.count(r.metric)) && applies(r, *point.point, system)) {
         matching.push_back(&r);
         if (std::find(metrics.begin(), metrics.end(), r.metric) == metrics.end()) metrics.push_back(r.metric);
       }
@@ -106,7 +115,7 @@ std::string references_text(const ReferenceCheck& c) {
   for (const auto& r : c.rows)
     cells.push_back({r.point, r.metric, format_number(r.reference) + (r.unit.empty() ? "" : " " + r.unit),
                      bound(r.lower, "-inf") + " .. " + bound(r.upper, "+inf"), measured_text(r),
-                     r.measured ? fmt::format("{:+.2f}%", 100 * r.deviation) : "–", r.passed ? "pass" : "FAIL"});
+                     r.measured ? fmt::format("{:+.2f}%", 100 * r.deviation) : "-", r.passed ? "pass" : "FAIL"});
   std::vector<std::size_t> width(cells[0].size(), 0);
   for (const auto& row : cells)
     for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
@@ -118,6 +127,8 @@ std::string references_text(const ReferenceCheck& c) {
   }
   for (const auto& r : c.rows)
     if (!r.passed) out += fmt::format("{} {}: {}\n", r.point, r.metric, r.reason);
+  if (c.unfinished > 0)
+    out += fmt::format("{} runs of {} are unfinished: the means are partial\n", c.unfinished, c.campaign);
   return out + fmt::format("{} on system \"{}\": {} of {} references met, {} failed\n", c.campaign, c.system,
                            c.rows.size() - c.failed(), c.rows.size(), c.failed());
 }
@@ -131,9 +142,9 @@ std::string references_json(const ReferenceCheck& c) {
                         rows.empty() ? "" : ", ", json_string(r.point), json_string(r.metric), json_string(r.unit),
                         json_number(r.reference), opt(r.lower), opt(r.upper), opt(r.measured), r.n,
                         r.measured ? json_number(r.deviation) : "null", r.passed ? "true" : "false", json_string(r.reason));
-  return fmt::format(R"({{"version": {}, "campaign": {}, "system": {}, "failed": {}, "rows": [{}]}})"
+  return fmt::format(R"({{"version": {}, "campaign": {}, "system": {}, "failed": {}, "unfinished_runs": {}, "rows": [{}]}})"
                      "\n",
-                     kReferenceJsonVersion, json_string(c.campaign), json_string(c.system), c.failed(), rows);
+                     kReferenceJsonVersion, json_string(c.campaign), json_string(c.system), c.failed(), c.unfinished, rows);
 }
 
 std::string references_junit(const ReferenceCheck& c) {

@@ -26,13 +26,15 @@ struct ReferenceRow {
 struct ReferenceCheck {
   std::string campaign, system;
   std::vector<ReferenceRow> rows;  // point order, then the references' order
+  std::size_t unfinished = 0;      // runs of the campaign pending or running: the means are partial
   std::size_t failed() const;
 };
 
 /// For each point and metric, the reference that applies on `system`: among the entries whose `where`
 /// holds there, the first naming `system`, else the first with system "*". `references` come in order
-/// of precedence (the experiment's, then the site file's). Error(invalid_experiment) at a `where` that
-/// names no parameter of the point or is not true or false there; Error(usage) when no reference
+/// of precedence (the experiment's, then the site file's). A general (site) entry is left out for a
+/// metric no point reports and at a point that lacks a parameter its `where` reads. Error(invalid_experiment)
+/// at an experiment's `where` that names no parameter of the point, or any `where` not true or false there; Error(usage) when no reference
 /// applies to any point ("no references for system ...").
 ReferenceCheck check_references(const CampaignData& data, const std::vector<spec::Reference>& references,
                                 const std::string& system);

@@ -39,8 +39,9 @@ std::vector<std::pair<std::string, int>> more_runs(const std::vector<PointStandi
     if (p.unfinished > 0) return {};
   for (const PointStanding& p : points) {
     if (p.precision.met || p.runs >= max || p.precision.values == 0) continue;
-    const std::size_t wanted = std::max(p.precision.wanted, p.runs + 1);
-    const std::size_t add = std::min({wanted - p.runs, p.runs, max - p.runs});
+    // The rule asks for values; failed runs gave none, so the shortfall is counted in values.
+    const std::size_t short_by = p.precision.wanted > p.precision.values ? p.precision.wanted - p.precision.values : 1;
+    const std::size_t add = std::min({short_by, p.runs, max - p.runs});
     out.emplace_back(p.point_id, static_cast<int>(add));
   }
   return out;
@@ -58,17 +59,21 @@ std::string repetitions_summary(const store::Store& db, std::int64_t campaign_id
   if (!e.until) return "";
   const auto max = static_cast<std::size_t>(e.max_repetitions);
   const auto points = standings(*e.until, max, db.runs(campaign_id), db.metrics(campaign_id));
-  std::size_t met = 0, at_max = 0, low = max, high = 0;
+  std::size_t met = 0, at_max = 0, unfinished = 0, no_values = 0, low = max, high = 0;
   for (const PointStanding& p : points) {
     if (p.precision.met) ++met, low = std::min(low, p.runs), high = std::max(high, p.runs);
-    else if (p.runs >= max && p.unfinished == 0) ++at_max;
+    else if (p.unfinished > 0) ++unfinished;
+    else if (p.precision.values == 0) ++no_values;
+    else if (p.runs >= max) ++at_max;
   }
   std::string line = fmt::format("repetitions: {} of {} points met ci95_rel <= {}% of {}", met, points.size(),
                                  100 * e.until->ci95_rel, e.until->metric);
   if (met > 0) line += low == high ? fmt::format(" with {} runs", low) : fmt::format(" with {} to {} runs", low, high);
   if (at_max > 0) line += fmt::format("; {} reached max {} without it", at_max, max);
-  const std::size_t rest = points.size() - met - at_max;
-  if (rest > 0) line += fmt::format("; {} not yet (runs unfinished or failed)", rest);
+  if (unfinished > 0) line += fmt::format("; {} have runs unfinished", unfinished);
+  if (no_values > 0)
+    line += fmt::format("; {} have no value of {} (their runs failed, or no run reports that metric)", no_values,
+                        e.until->metric);
   return line;
 }
 

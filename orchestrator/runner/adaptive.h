@@ -32,8 +32,8 @@ std::vector<PointStanding> standings(const spec::RepetitionTarget& target, std::
 
 /// How many runs to add to each point, in point order: none while any point has an unfinished run; a
 /// point that met the target, reached `max`, or has no value of the metric (its runs failed) gets
-/// none; otherwise what the precision rule wants, at least 1, at most doubling its runs and at most
-/// up to `max`. Pure.
+/// none; otherwise the values the precision rule still wants (failed runs gave none), at least 1, at
+/// most doubling its runs and at most up to `max`. Pure.
 std::vector<std::pair<std::string, int>> more_runs(const std::vector<PointStanding>& points, std::size_t max);
 
 /// Reads the campaign, adds the runs more_runs() asks for, and returns them interleaved (Store::add_runs).

@@ -312,7 +312,7 @@ RunSummary BatchDriver::run(BatchMode mode) {
   if (!scheduler_->installed()) throw Error(ErrorKind::usage, scheduler_->install_hint());
   campaign_ = open_campaign(db_, options_, resolved_, plan_, clock_);
   lock_.emplace(campaign_.run_root, campaign_.label);
-  reconcile(mode == BatchMode::run);  // like the local executor: running a campaign again reruns its failures
+  reconcile(mode == BatchMode::run && options_.rerun_failed);  // like the local executor: running again reruns failures
   if (mode == BatchMode::cancel) {
     poll_every_array();  // what already ended is ingested, not recorded as cancelled
     cancel_all();

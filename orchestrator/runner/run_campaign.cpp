@@ -112,6 +112,7 @@ void CampaignRunner::reconcile_interrupted() {
       }
     }
     if (run.state == store::RunState::succeeded) ++done_;
+    else if (run.state == store::RunState::failed && !options_.rerun_failed && run.failure_class != failure::kInterrupted) ++failed_;
     else queue_.push_back(run);
   }
 }
@@ -288,12 +289,14 @@ RunSummary run_more(RunOptions options, const std::string& label, const std::vec
     store::Store db(db_path);
     const auto campaign = db.find_campaign(label);
     if (!campaign) throw Error(ErrorKind::not_found, fmt::format("no campaign labelled \"{}\" in {}", label, db_path));
+    const ControllerLock lock(campaign->run_root, label);  // refused while another controller drives it
     db.add_runs(campaign->id, more);
   }
   options.resume = label;
   options.experiment_path.clear();
   options.overrides.clear();
   options.detach = false;
+  options.rerun_failed = false;  // only the runs added here: the budget is theirs
   return run_campaign(options);
 }
 

@@ -23,7 +23,8 @@ RunSummary run_campaign(const RunOptions& options);
 RunSummary collect_campaign(const RunOptions& options);
 
 /// Adds `more` runs to the points of the existing campaign `label` (point id, count; Store::add_runs)
-/// and runs the campaign to its end as `sweep run --resume label` does (its failed runs run again too).
+/// and runs the campaign to its end as `sweep run --resume label` does, its failed runs left as they
+/// are (the budget is the added runs').
 /// Error(not_found) for an unknown label. The extension of `sweep compare --extend-budget`.
 RunSummary run_more(RunOptions options, const std::string& label, const std::vector<std::pair<std::string, int>>& more);
 

@@ -26,6 +26,7 @@ struct RunOptions {
   bool progress_log = false;              // Slurm: no terminal, so log a progress line per change, at most one a minute
   std::string executor;                   // --executor: overrides the experiment's ("" = keep)
   spec::Site site;                        // the site file's defaults (spec/site.h); none when its path is ""
+  bool rerun_failed = true;               // resuming runs the failed runs again; false: pending ones only
 
   // Batch executors only (runner/batch_driver.h).
   bool detach = false;             // submit, then return; `sweep collect` carries on

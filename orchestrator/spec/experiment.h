@@ -128,6 +128,9 @@ struct Reference {
   std::optional<double> lower, upper;
   std::string unit;           // "" = not checked against the metric's
   SourceLocation at;          // the entry
+  /// A site file's: about the cluster, not one experiment, so left out where a campaign lacks its
+  /// metric or a parameter its `where` reads (an experiment's entry fails or is an error there).
+  bool general = false;
 };
 
 /// One `env` entry: a variable exported for the workload. `value` is a Mustache template over the

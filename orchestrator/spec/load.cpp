@@ -65,8 +65,8 @@ constexpr std::array<TopKey, 20> kTopKeys{{
     {"executor", 1, false, true, read_executor},
     {"retries", 1, false, false, read_retries},
     {"escalate", 2, false, false, read_escalate},  // after retries: it names retried classes
-    {"thresholds", 2, false, false, read_thresholds},  // after metrics and derived: it names both
-    {"references", 2, false, false, read_references},  // after derived: `where` reads them
+    {"thresholds", 3, false, false, read_thresholds},  // after metrics and derived: it names both
+    {"references", 3, false, false, read_references},  // after derived: `where` reads them
     {"env", 1, false, false, read_env},
     {"setup", 1, false, false, read_setup},
     {"report", 1, false, false, read_report},  // validated here; read by `sweep report` (spec/load_report.h)

@@ -67,7 +67,10 @@ void site_thresholds(const Field& f, const Source& src, Site& site) {
 }
 
 void site_references(const Field& f, const Source& src, Site& site) {
-  for (const Field& entry : list_items(f, src)) site.references.push_back(read_reference(entry, src));
+  for (const Field& entry : list_items(f, src)) {
+    site.references.push_back(read_reference(entry, src));
+    site.references.back().general = true;
+  }
 }
 
 struct SiteKey {

@@ -34,7 +34,7 @@ std::size_t repetitions_for(const Summary& b, const Summary& c, const CompareOpt
   const double sd = std::sqrt((b.sd * b.sd + c.sd * c.sd) / 2), delta = tolerance * std::fabs(b.mean);
   if (delta == 0 || sd == 0) return o.min_repetitions;
   const double z = normal_quantile(1 - o.alpha / 2) + normal_quantile(o.power);
-  const double n = std::ceil(2 * (z * sd / delta) * (z * sd / delta));
+  const double n = std::min(std::ceil(2 * (z * sd / delta) * (z * sd / delta)), 1e12);  // no overflow in the cast
   return std::max(o.min_repetitions, static_cast<std::size_t>(n));
 }
 

@@ -9,18 +9,27 @@
 namespace sweep::stats {
 
 double relative_half_width(const Summary& s) {
-  if (s.n < 2 || s.mean == 0) return std::numeric_limits<double>::infinity();
+  if (s.n < 2) return std::numeric_limits<double>::infinity();
+  if (s.sd == 0) return 0;  // every value the same: the mean is exact, whatever it is
+  if (s.mean == 0) return std::numeric_limits<double>::infinity();
   return (s.ci_high - s.mean) / std::fabs(s.mean);
 }
 
 std::size_t size_for_precision(const Summary& s, double target, std::size_t cap) {
-  if (s.n < 2 || s.mean == 0 || relative_half_width(s) <= target) return s.n;
-  for (std::size_t m = s.n + 1; m < cap; ++m) {
-    const double half = t_quantile(0.5 + s.confidence / 2, static_cast<double>(m - 1)) * s.sd /
-                        std::sqrt(static_cast<double>(m));
-    if (half <= target * std::fabs(s.mean)) return m;
+  if (s.n < 2 || relative_half_width(s) <= target || s.mean == 0) return s.n;
+  // The half-width t(0.975, m - 1) * sd / sqrt(m) falls as m grows: the smallest m that meets the
+  // target is found by bisection over (n, cap].
+  const auto meets = [&](std::size_t m) {
+    const double half = t_quantile(0.5 + s.confidence / 2, static_cast<double>(m - 1)) * s.sd / std::sqrt(static_cast<double>(m));
+    return half <= target * std::fabs(s.mean);
+  };
+  if (cap <= s.n || !meets(cap)) return std::max(cap, s.n);
+  std::size_t low = s.n, high = cap;  // low fails, high meets
+  while (high - low > 1) {
+    const std::size_t mid = low + (high - low) / 2;
+    (meets(mid) ? high : low) = mid;
   }
-  return std::max(cap, s.n);
+  return high;
 }
 
 Precision precision_of(const std::vector<std::vector<double>>& by_index, double target, std::size_t cap) {

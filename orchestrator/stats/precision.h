@@ -9,7 +9,7 @@
 namespace sweep::stats {
 
 /// The half-width of s's confidence interval as a fraction of |mean|: how precise the mean is.
-/// +infinity when n < 2 or the mean is 0.
+/// 0 when every value is the same (sd 0); +infinity when n < 2, or the mean is 0 and the values vary.
 double relative_half_width(const Summary& s);
 
 /// The smallest sample size m in [s.n, cap] whose interval (t with m - 1 degrees of freedom, at

@@ -53,6 +53,9 @@ bool has_repetition(const std::string& run_root, int rep) {
 TEST_CASE("adaptive repetitions: each point runs until its mean is precise enough, or max") {
   Sandbox box;
   const auto spec = box.write("adaptive.yaml", kAdaptive);
+  CHECK_THAT(box.sweep({"plan", spec}).out,
+             Catch::EndsWith("3 points x 3 repetitions = 9 runs\nadaptive: up to 8 repetitions per point, until the 95% CI "
+                             "of value is within 2% of its mean\n"));
   const auto run = box.sweep({"run", spec, "--label", "a", "--jobs", "2"});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);

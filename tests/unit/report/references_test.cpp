@@ -76,6 +76,18 @@ TEST_CASE("references: above the upper bound, or not measured, fails") {
   CHECK_THAT(references_junit(c), Catch::Contains("tests=\"3\" failures=\"3\""));
 }
 
+TEST_CASE("references: a site file's general entries are left out where the campaign does not fit them") {
+  spec::Reference other_metric = reference("*", "samples_per_s", 1000, -0.1, std::nullopt);
+  spec::Reference other_param = reference("*", "busbw", 1, -0.1, std::nullopt, "backend == 'nccl'");
+  other_metric.general = other_param.general = true;
+  const ReferenceCheck c = check_references(campaign(), {reference("*", "busbw", 100, -0.05, std::nullopt, "size == 1"),
+                                                         other_metric, other_param}, "");
+  REQUIRE(c.rows.size() == 1);  // only the experiment's entry: the site's name what this campaign lacks
+  CHECK(c.rows[0].passed);
+  other_param.general = false;  // the same entry in an experiment is an error at its place
+  CHECK_THROWS_WITH(check_references(campaign(), {other_param}, ""), Catch::StartsWith("x.yaml:9:12: unknown"));
+}
+
 TEST_CASE("references: none for the system, or a where that is not a condition, are errors") {
   try {
     check_references(campaign(), {reference("lab", "busbw", 100, -0.05, std::nullopt)}, "other");

@@ -61,6 +61,11 @@ TEST_CASE("adaptive: more runs for the imprecise points only, bounded by max and
   CHECK(more_runs(points, 10) == expected);
 }
 
+TEST_CASE("adaptive: failed runs gave no values, so the shortfall is counted in values") {
+  // 5 runs, 3 with a value, the rule wants 6 values: 3 more (not 6 - 5 = 1).
+  CHECK(more_runs({standing("p", 5, 0.5, 6, 3)}, 20) == std::vector<std::pair<std::string, int>>{{"p", 3}});
+}
+
 TEST_CASE("adaptive: nothing is added while any run of the campaign is unfinished") {
   std::vector<PointStanding> points{standing("far", 3, 0.5, 200), standing("other", 3, 0.01, 3)};
   points[1].unfinished = 1;

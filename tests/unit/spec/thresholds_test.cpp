@@ -60,6 +60,14 @@ TEST_CASE("references: expected values with relative bounds per system, checked 
   CHECK(stored[0].where->names() == std::vector<std::string>{"size"});
 }
 
+TEST_CASE("references and thresholds: expressions may read derived values") {
+  const Experiment e = load(kTop + "derived: {big: \"size > 1024\"}\nthresholds: {busbw: \"big ? 0.02 : 0.1\"}\n"
+                                   "references: [{metric: busbw, value: 10, lower: -0.1, where: big}]\n");
+  REQUIRE(e.references.size() == 1);
+  CHECK(e.references[0].where->names() == std::vector<std::string>{"big"});
+  REQUIRE(e.thresholds.size() == 1);
+}
+
 TEST_CASE("references: errors name the entry and what was expected") {
   const auto err = [](const std::string& entry) { return load_error(kTop + "references:\n  - " + entry + "\n"); };
   CHECK(err("{metric: busbw, value: 180}") == "x.yaml:5:5: the reference of \"busbw\" needs \"lower\" or \"upper\" (or both)");

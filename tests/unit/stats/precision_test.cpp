@@ -19,6 +19,9 @@ TEST_CASE("precision: the interval's half-width relative to the mean, and the sa
   const std::vector<double> one{5};
   CHECK(std::isinf(relative_half_width(summarize(one))));
   CHECK(size_for_precision(summarize(one), 0.01, 100) == 1);
+  const std::vector<double> zeros{0, 0, 0};
+  CHECK(relative_half_width(summarize(zeros)) == 0);  // an always-zero metric (wrong elements) is exact
+  CHECK(size_for_precision(summarize(std::vector<double>{98, 102, 100, 101, 99}), 1e-8, 2'000'000'000) == 2'000'000'000);
   const std::vector<double> around_zero{-1, 1};
   CHECK(std::isinf(relative_half_width(summarize(around_zero))));  // a mean of 0 has no relative precision
 }

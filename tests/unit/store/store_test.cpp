@@ -74,7 +74,7 @@ TEST_CASE("add_runs: more repetitions of chosen points, numbered on and interlea
   CHECK(runs[2].repetition == 2);
   CHECK(runs[2].state == RunState::pending);
   CHECK(runs[2].id == added[1].id);
-  CHECK_THROWS_AS(db.add_runs(id, {{"p9", 1}}), Error);
+  CHECK_THROWS_AS(db.add_runs(id, {{"p1", 1}, {"p9", 1}}), Error);  // p1's run is rolled back with it
   CHECK(db.runs(id).size() == 7);  // nothing half-written
 }
 
