@@ -1,7 +1,8 @@
-// sweep show <campaign>
+// sweep show <campaign> [--format text|json]
 #include <fmt/core.h>
 
 #include "cli/command.h"
+#include "report/campaign_json.h"
 #include "report/campaign_view.h"
 #include "store/store.h"
 
@@ -10,10 +11,12 @@ namespace sweep::cli {
 void add_show(CLI::App& sub, Action& action) {
   struct Options {
     std::string label;
+    std::string format = "text";
     Paths paths;
   };
   auto o = std::make_shared<Options>();
   sub.add_option("campaign", o->label, "Campaign label")->required();
+  sub.add_option("--format", o->format, "text or json (versioned)")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   o->paths.add_to(sub);
   sub.callback([o, &action] {
     action = [o] {
@@ -22,7 +25,8 @@ void add_show(CLI::App& sub, Action& action) {
       store::KeyValues provenance;
       for (auto it = data.runs.rbegin(); it != data.runs.rend() && provenance.empty(); ++it)
         if (it->attempt > 0) provenance = db.provenance(it->id, it->attempt);
-      fmt::print("{}", report::campaign_detail(data, provenance));
+      fmt::print("{}", o->format == "json" ? report::campaign_detail_json(data, provenance)
+                                           : report::campaign_detail(data, provenance));
       return 0;
     };
   });

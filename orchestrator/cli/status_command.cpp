@@ -1,4 +1,4 @@
-// sweep status <campaign> [--watch [--interval S]]
+// sweep status <campaign> [--watch [--interval S]] [--format text|json]
 #include <fmt/core.h>
 #include <unistd.h>
 
@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "cli/command.h"
+#include "report/campaign_json.h"
 #include "report/campaign_view.h"
 #include "store/store.h"
 
@@ -46,18 +47,21 @@ void add_status(CLI::App& sub, Action& action) {
     Paths paths;
     bool watch = false;
     double interval_s = 5;
+    std::string format = "text";
   };
   auto o = std::make_shared<Options>();
   sub.add_option("campaign", o->label, "Campaign label")->required();
   sub.add_flag("--watch", o->watch, "Show the status again as it changes, until the campaign has ended (Ctrl-C stops)");
   sub.add_option("--interval", o->interval_s, "With --watch: seconds between looks at the database")
       ->capture_default_str()->check(CLI::Range(0.1, 3600.0));
+  sub.add_option("--format", o->format, "text or json (versioned)")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   o->paths.add_to(sub);
   sub.callback([o, &action] {
     action = [o] {
       const store::Store db(o->paths.db());
       if (o->watch) return watch(db, o->label, o->interval_s);
-      fmt::print("{}", report::campaign_status(report::load_campaign(db, o->label)));
+      const auto data = report::load_campaign(db, o->label);
+      fmt::print("{}", o->format == "json" ? report::campaign_status_json(data) : report::campaign_status(data));
       return 0;
     };
   });

@@ -5,6 +5,7 @@
 #include <pcre2.h>
 
 #include <array>
+#include <cstdint>
 #include <string>
 
 namespace sweep::parse {
@@ -45,6 +46,22 @@ void record(const Rule& rule, std::string_view source, std::string_view text, co
   out.bad_number(captured, status, source, out.wants_warnings() ? lines.line_of(begin) : 0, rule.name);
 }
 
+/// Without a group named "value" or like the metric: the pattern's one capturing group, as JUBE and
+/// ReFrame users write `time: ([0-9.]+) s`. None, or several, is an error that says what to write.
+int sole_group(const pcre2_code* code, const Rule& rule) {
+  std::uint32_t groups = 0, named = 0;
+  pcre2_pattern_info(code, PCRE2_INFO_CAPTURECOUNT, &groups);
+  pcre2_pattern_info(code, PCRE2_INFO_NAMECOUNT, &named);
+  if (groups == 1 && named == 0) return 1;
+  if (groups - named >= 2)
+    fail_at(rule.where, fmt::format("metric \"{}\": the regex has {} unnamed capturing groups, so which one is the value "
+                                    "is unclear: name it (?<value>...) or make the others non-capturing (?:...)",
+                                    rule.name, groups - named));
+  fail_at(rule.where, fmt::format("metric \"{}\": the regex needs a capturing group for the value: one unnamed group, "
+                                  "or a group named \"value\" or \"{}\", e.g. (?<value>[-+0-9.eE]+)",
+                                  rule.name, rule.name));
+}
+
 constexpr PCRE2_SIZE kJitStackStart = 32 * 1024;
 constexpr PCRE2_SIZE kJitStackMax = 1024 * 1024;
 
@@ -72,10 +89,7 @@ RegexRule::RegexRule(const Rule& rule) : code_(std::make_unique<Code>()) {
       break;
     }
   }
-  if (code_->group == 0)
-    fail_at(rule.where, fmt::format("metric \"{}\": the regex needs a named group \"value\" or \"{}\", "
-                                    "e.g. (?<value>[-+0-9.eE]+)",
-                                    rule.name, rule.name));
+  if (code_->group == 0) code_->group = sole_group(code_->code, rule);
   code_->jit = pcre2_jit_compile(code_->code, PCRE2_JIT_COMPLETE) == 0;  // else: interpreter, silently
 }
 

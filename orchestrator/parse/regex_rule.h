@@ -11,8 +11,9 @@ namespace sweep::parse {
 class RegexRule {
  public:
   /// Compiles rule.pattern with PCRE2_MULTILINE (no UTF mode, so any bytes match safely) and JIT when
-  /// available. Throws Error(invalid_experiment) at rule.where when the pattern does not compile or
-  /// has neither a named group "value" nor one named like the metric.
+  /// available. The value is the group named "value", else the one named like the metric, else the
+  /// pattern's only capturing group when it has exactly one, unnamed. Throws Error(invalid_experiment)
+  /// at rule.where when the pattern does not compile or no group is the value by these rules.
   explicit RegexRule(const Rule& rule);
   ~RegexRule();
   RegexRule(RegexRule&&) noexcept;

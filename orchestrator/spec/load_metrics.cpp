@@ -42,8 +42,11 @@ void read_pattern(const std::vector<Field>& fields, const Field& item, const Sou
     if (m.pattern.find("(?<" + group + ">") != std::string::npos ||
         m.pattern.find("(?P<" + group + ">") != std::string::npos)
       return;
-  fail_at(content_location(f, src), fmt::format("metric \"{}\": the regex needs a named group (?<value>...) or "
-                                                "(?<{}>...) around the number",
+  // An unnamed group may be the value (parse/regex_rule.h decides exactly when the pattern compiles).
+  for (std::size_t i = m.pattern.find('('); i != std::string::npos; i = m.pattern.find('(', i + 1))
+    if ((i == 0 || m.pattern[i - 1] != '\\') && (i + 1 == m.pattern.size() || m.pattern[i + 1] != '?')) return;
+  fail_at(content_location(f, src), fmt::format("metric \"{}\": the regex needs a capturing group around the number: "
+                                                "(...), (?<value>...) or (?<{}>...)",
                                                 m.name, m.name));
 }
 

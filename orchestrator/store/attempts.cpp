@@ -130,7 +130,7 @@ std::string_view text_of(const SQLite::Column& c) { return {c.getText(), static_
 std::size_t Store::for_each_metric(std::int64_t campaign_id, const std::function<void(const MetricRowView&)>& f) const {
   return guarded(path_, "read metrics", [&] {
     SQLite::Statement q(*db_,
-                        "SELECT r.id, r.point_id, r.repetition, r.state, m.name, m.idx, m.value, m.unit, m.better "
+                        "SELECT r.id, r.point_id, r.repetition, r.state, m.name, m.idx, m.value, m.unit, m.better, r.attempt "
                         "FROM runs r JOIN metrics m ON m.run_id = r.id AND m.attempt = r.attempt "
                         "WHERE r.campaign_id = ? ORDER BY r.state, r.id, m.name, m.idx");  // the order of runs_by_state: no sort
     q.bind(1, campaign_id);
@@ -147,6 +147,7 @@ std::size_t Store::for_each_metric(std::int64_t campaign_id, const std::function
       row.value = q.getColumn(6).getDouble();
       row.unit = text_of(q.getColumn(7));
       row.better = text_of(q.getColumn(8));
+      row.attempt = q.getColumn(9).getInt();
       f(row);
       ++rows;
     }

@@ -111,6 +111,7 @@ struct MetricRowView {
   std::string_view point_id;
   int repetition = 0;
   RunState state = RunState::pending;
+  int attempt = 0;  // the run's latest attempt, whose metrics these are
   std::string_view name;
   std::int64_t index = 0;
   double value = 0;

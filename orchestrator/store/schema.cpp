@@ -7,6 +7,7 @@
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 
+#include "store/views.h"
 #include "util/error.h"
 
 namespace sweep::store {
@@ -137,8 +138,8 @@ CREATE TABLE baselines (
 );
 )SQL";
 
-/// Migrations: migrations[i] takes version i+1 to version i+2.
-constexpr const char* kMigrations[] = {kSubmissionsV2, kBaselinesV3};
+/// Migrations: migrations[i] takes version i+1 to version i+2. Version 4: the views of store/views.h.
+const char* const kMigrations[] = {kSubmissionsV2, kBaselinesV3, kViewsV4};
 static_assert(std::size(kMigrations) == kSchemaVersion - 1, "one migration per schema version after 1");
 
 int table_count(SQLite::Database& db) {
@@ -181,6 +182,7 @@ void prepare_schema(SQLite::Database& db, const std::string& path, bool wal) {
   if (version < 1)
     throw Error(ErrorKind::database, fmt::format("{} has an invalid schema version {}", path, version));
   for (int v = version; v < kSchemaVersion; ++v) db.exec(kMigrations[v - 1]);
+  if (version < 4) create_missing_campaign_views(db);  // the campaigns from before the views
   if (version != kSchemaVersion) db.exec(fmt::format("UPDATE schema_info SET version = {}", kSchemaVersion));
   tx.commit();
 }

@@ -11,6 +11,7 @@
 
 #include "store/filesystem.h"
 #include "store/schema.h"
+#include "store/views.h"
 #include "store/sql_helpers.h"
 #include "util/error.h"
 
@@ -155,6 +156,7 @@ std::int64_t Store::create_campaign(const CampaignRecord& c, const std::vector<P
     q.exec();
     const std::int64_t id = db_->getLastInsertRowid();
     insert_points(*db_, id, points, c.repetitions);
+    create_campaign_view(*db_, id, c.label);
     tx.commit();
     return id;
   });

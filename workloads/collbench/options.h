@@ -36,8 +36,8 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Parses argv (argv[0] is the program). Throws UsageError; `--help` throws HelpRequested with the
-/// help text as its message.
+/// Parses argv (argv[0] is the program). Throws UsageError; `--help` and `--version` throw HelpRequested
+/// with the text to print (the help, or "<program> <version>") as its message.
 Options parse_options(const std::vector<std::string>& args);
 
 struct HelpRequested : std::runtime_error {

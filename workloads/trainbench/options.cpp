@@ -6,6 +6,10 @@
 
 #include <CLI/CLI.hpp>
 
+#ifndef SWEEP_VERSION
+#define SWEEP_VERSION "0"  // set by CMake
+#endif
+
 namespace sweep::trainbench {
 namespace {
 
@@ -128,11 +132,14 @@ Options parse_options(const std::vector<std::string>& args) {
   Options o;
   Raw raw;
   define(app, raw, o);
+  app.set_version_flag("--version", std::string("trainbench ") + SWEEP_VERSION);
   std::vector<std::string> rest(args.rbegin(), args.rend() - 1);  // CLI11 takes them reversed, without argv[0]
   try {
     app.parse(rest);
   } catch (const CLI::CallForHelp&) {
     throw HelpRequested(app.help());
+  } catch (const CLI::CallForVersion&) {
+    throw HelpRequested(std::string("trainbench ") + SWEEP_VERSION + "\n");
   } catch (const CLI::ParseError& e) {
     throw UsageError(e.what());
   }

@@ -48,7 +48,8 @@ struct HelpRequested : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Parses argv (argv[0] is the program). Throws UsageError; `--help` throws HelpRequested.
+/// Parses argv (argv[0] is the program). Throws UsageError; `--help` and `--version` throw
+/// HelpRequested with the text to print (the help, or "trainbench <version>").
 Options parse_options(const std::vector<std::string>& args);
 
 std::string_view name_of(Schedule schedule);

@@ -63,4 +63,5 @@ TEST_CASE("bad options name the option and what it expects") {
   CHECK_THROWS_WITH(parse({"--op", "sendrecv", "--inplace"}), "--inplace: sendrecv has no in-place variant");
   CHECK_THROWS_AS(parse({"--frobnicate"}), UsageError);
   CHECK_THROWS_AS(parse({"--help"}), HelpRequested);
+  CHECK_THROWS_WITH(parse({"--version"}), Catch::Matches("collbench [0-9]+\\.[0-9]+\\.[0-9]+\n"));
 }

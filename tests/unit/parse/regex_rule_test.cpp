@@ -30,6 +30,12 @@ TEST_CASE("regex rule with a group named like the metric") {
   CHECK(values(e) == std::vector<double>{88.5});
 }
 
+TEST_CASE("regex rule with one unnamed group, as JUBE and ReFrame users write it") {
+  const Extraction e = run({regex_rule("time", R"(time: ([0-9.]+) s \((?:wall)\))")}, "time: 1.25 s (wall)\n");
+  REQUIRE(e.observations.size() == 1);
+  CHECK(e.observations[0].value == 1.25);
+}
+
 TEST_CASE("every match is an observation, indexed in order") {
   const Extraction e = run({regex_rule("lat", R"(lat (?<value>\d+))")}, "lat 3\nlat 1\nnoise\nlat 2 lat 9\n");
   CHECK(values(e) == std::vector<double>{3, 1, 2, 9});
@@ -83,12 +89,20 @@ TEST_CASE("a regex that does not compile is an error at the rule, with PCRE2's r
 
 TEST_CASE("a regex without the value group is an error naming the groups it may have") {
   try {
-    Extractor bad({regex_rule("busbw", R"(busbw (\d+))")});
+    Extractor bad({regex_rule("busbw", R"(busbw \d+)")});
     FAIL("expected an error");
   } catch (const Error& e) {
     CHECK(e.kind() == ErrorKind::invalid_experiment);
     CHECK(e.where().str() == "exp.yaml:7:5");
-    CHECK_THAT(e.message(), Catch::Contains("needs a named group \"value\" or \"busbw\""));
+    CHECK_THAT(e.message(), Catch::Contains("needs a capturing group for the value: one unnamed group, or a group named "
+                                            "\"value\" or \"busbw\""));
+  }
+  try {
+    Extractor bad({regex_rule("busbw", R"((\d+) (\d+))")});
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(e.message() == "metric \"busbw\": the regex has 2 unnamed capturing groups, so which one is the value is "
+                         "unclear: name it (?<value>...) or make the others non-capturing (?:...)");
   }
 }
 

@@ -195,8 +195,10 @@ TEST_CASE("metrics: errors") {
         "x.yaml:5:5: metric \"a\" needs exactly one of \"regex\" or \"json\"");
   CHECK(metric_error("{name: a, better: lower, regex: '(?<value>1)', json: a}") ==
         "x.yaml:5:52: metric \"a\" takes either \"regex\" or \"json\", not both");
-  CHECK(metric_error("{name: bw, better: lower, regex: 'bw ([0-9]+)'}") ==
-        "x.yaml:5:39: metric \"bw\": the regex needs a named group (?<value>...) or (?<bw>...) around the number");
+  CHECK(metric_error("{name: bw, better: lower, regex: 'bw [0-9]+ \\(x\\) (?:y)'}") ==
+        "x.yaml:5:39: metric \"bw\": the regex needs a capturing group around the number: (...), (?<value>...) or "
+        "(?<bw>...)");
+  CHECK(load(kTop + kWorkload + "metrics:\n  - {name: bw, better: lower, regex: 'bw ([0-9]+)'}\n").metrics.size() == 1);
   CHECK(metric_error("{name: a, better: lower, json: ''}") == "x.yaml:5:36: \"metrics[0].json\" must not be empty");
   CHECK(metric_error("{name: a, better: lower, json: a, source: /tmp/x}") ==
         "x.yaml:5:47: \"metrics[0].source\" must be stdout, stderr or a path inside the run directory (relative, "

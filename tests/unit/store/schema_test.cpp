@@ -50,3 +50,29 @@ TEST_CASE("the schema is created in WAL mode with the current version") {
   CHECK(raw.execAndGet("PRAGMA journal_mode").getString() == "wal");
   CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == store::kSchemaVersion);
 }
+
+TEST_CASE("a version 3 database gains the views, and each of its campaigns its values view") {
+  TempDir dir;
+  const auto path = dir.file("sweep.db");
+  {
+    store::Store db(path);
+    store::CampaignRecord c;
+    c.label = "old";
+    c.experiment = c.spec_path = c.spec_text = c.spec_hash = c.executor = c.started_at = c.run_root = "x";
+    c.repetitions = 1;
+    db.create_campaign(c, {store::PointRecord{"p1", 0, {{"batch", "16", "int", false}}}});
+  }
+  {  // back to version 3, as a sweep before the views left it
+    SQLite::Database raw(path, SQLite::OPEN_READWRITE);
+    raw.exec("DROP VIEW \"values:old\"; DROP VIEW metric_values; DROP VIEW parameter_values; "
+             "UPDATE schema_info SET version = 3");
+  }
+  { store::Store db(path); }
+  SQLite::Database raw(path, SQLite::OPEN_READONLY);
+  CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == 4);
+  CHECK(raw.execAndGet("SELECT count(*) FROM sqlite_master WHERE type = 'view'").getInt() == 3);
+  CHECK(raw.execAndGet("SELECT value FROM parameter_values WHERE name = 'batch'").getInt() == 16);
+  SQLite::Statement columns(raw, "SELECT name FROM pragma_table_info('values:old') ORDER BY cid DESC LIMIT 1");
+  REQUIRE(columns.executeStep());
+  CHECK(columns.getColumn(0).getString() == "batch");
+}

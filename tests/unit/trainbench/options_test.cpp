@@ -75,3 +75,7 @@ TEST_CASE("bad options name the option and what it expects") {
   fails({"--slowdown-ms", "-1"}, "--slowdown-ms must be from 0 to 60000");
   fails({"--batch"}, "--batch");
 }
+
+TEST_CASE("trainbench --version prints its name and sweep's version") {
+  CHECK_THROWS_WITH(parse({"--version"}), Catch::Matches("trainbench [0-9]+\\.[0-9]+\\.[0-9]+\n"));
+}

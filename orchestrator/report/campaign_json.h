@@ -1,0 +1,23 @@
+#pragma once
+// `--format json` of `sweep ls`, `status` and `show`: the text views' content as JSON objects, each
+// with "version": 1 (docs/database.md "JSON views"). Pure.
+#include <string>
+#include <vector>
+
+#include "report/campaign_view.h"
+
+namespace sweep::report {
+
+inline constexpr int kCampaignJsonVersion = 1;
+
+/// {"version", "campaigns": [{label, experiment, executor, started_at, ended_at, runs: {state: n}}]}
+std::string campaign_list_json(const std::vector<CampaignSummary>& campaigns);
+/// {"version", "campaign", "executor", "ended_at", "runs": {state: n}, "failures": {class: n},
+///  "points": [{point_id, params: {name: typed value}, succeeded, failed, unfinished}]}
+std::string campaign_status_json(const CampaignData& data);
+/// campaign_status_json's members and the campaign's provenance (experiment, spec_path, spec_sha256,
+/// overrides, started_at, host, user, sweep_version, git_commit, git_dirty, run_root), "failed_runs",
+/// and "latest_run_provenance".
+std::string campaign_detail_json(const CampaignData& data, const store::KeyValues& last_run_provenance);
+
+}  // namespace sweep::report
