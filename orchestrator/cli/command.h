@@ -32,7 +32,8 @@ struct Paths {
   mutable std::shared_ptr<const spec::Site> site_;
 };
 
-/// The job-script template directory: $SWEEP_TEMPLATES, else the source tree's templates/.
+/// The job-script template directory: $SWEEP_TEMPLATES, else an installed sweep's share/sweep/templates,
+/// else the source tree's templates/ (util/resources.h).
 std::string default_template_dir();
 
 /// The executor names --executor takes (sched/executors.h).

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "sched/executors.h"
+#include "util/resources.h"
 
 #ifndef SWEEP_DEFAULT_TEMPLATE_DIR
 #error "SWEEP_DEFAULT_TEMPLATE_DIR must be defined by the build"
@@ -11,8 +12,7 @@
 namespace sweep::cli {
 
 std::string default_template_dir() {
-  const char* env = std::getenv("SWEEP_TEMPLATES");
-  return env && *env ? env : SWEEP_DEFAULT_TEMPLATE_DIR;
+  return resource_dir("SWEEP_TEMPLATES", "../share/sweep/templates", SWEEP_DEFAULT_TEMPLATE_DIR);
 }
 
 std::vector<std::string> executor_names() {

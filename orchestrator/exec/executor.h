@@ -1,7 +1,7 @@
 #pragma once
-// The executor seam: how a finished job script is started and watched. exec/ never sees a spec; it
-// receives scripts and reports outcomes. Implementations: LocalExecutor (exec/local_executor.h);
-// the Slurm executor follows.
+// The executor seam: how a finished job script is started and watched on this machine. exec/ never
+// sees a spec; it receives scripts and reports outcomes. Implementation: LocalExecutor
+// (exec/local_executor.h). A batch scheduler enters through sched::Scheduler instead (sched/scheduler.h).
 #include <chrono>
 #include <optional>
 #include <string>

@@ -8,6 +8,7 @@
 
 #include "templating/render.h"
 #include "util/error.h"
+#include "util/resources.h"
 
 #ifndef SWEEP_DEFAULT_BUNDLED_DIR
 #error "SWEEP_DEFAULT_BUNDLED_DIR must be defined by the build"
@@ -15,10 +16,7 @@
 
 namespace sweep::runner {
 
-std::string bundled_dir() {
-  const char* env = std::getenv("SWEEP_BUNDLED_DIR");
-  return env && *env ? env : SWEEP_DEFAULT_BUNDLED_DIR;
-}
+std::string bundled_dir() { return resource_dir("SWEEP_BUNDLED_DIR", "../libexec/sweep", SWEEP_DEFAULT_BUNDLED_DIR); }
 
 namespace {
 

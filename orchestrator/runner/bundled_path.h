@@ -6,8 +6,8 @@
 
 namespace sweep::runner {
 
-/// The directory of the bundled programs: $SWEEP_BUNDLED_DIR when set, else the build's own
-/// (where collbench was built).
+/// The directory of the bundled programs: $SWEEP_BUNDLED_DIR when set, else an installed sweep's
+/// libexec/sweep, else the build's own (where collbench was built): util/resources.h.
 std::string bundled_dir();
 
 /// The workload's command template: `command` as written, or for a bundled program its path
