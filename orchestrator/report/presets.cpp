@@ -1,6 +1,10 @@
 #include "report/presets.h"
 
+#include <fmt/core.h>
+
 #include <algorithm>
+#include <optional>
+#include <string>
 #include <array>
 #include <string_view>
 
@@ -108,6 +112,54 @@ std::vector<spec::ReportTable> default_tables(const std::vector<PointResult>& re
   for (const Preset& p : presets())
     if (std::all_of(p.requires_metrics.begin(), p.requires_metrics.end(), [&](std::string_view m) { return contains(metrics, m); }))
       out.push_back(table_of(p, params, metrics));
+  return out;
+}
+
+namespace {
+
+/// The first varying parameter whose values are numbers, and whether they span 100x or more.
+std::optional<std::pair<std::string, bool>> numeric_axis(const std::vector<PointResult>& results,
+                                                         const std::vector<std::string>& varying) {
+  for (const auto& name : varying) {
+    double low = 0, high = 0;
+    bool numeric = true, first = true;
+    for (const auto& r : results) {
+      const store::ParamRecord* p = find_param(*r.point, name);
+      if (!p) continue;
+      if (!is_number(*p)) numeric = false;
+      if (!numeric) break;
+      const double v = std::stod(p->value);
+      low = first ? v : std::min(low, v), high = first ? v : std::max(high, v), first = false;
+    }
+    if (numeric && !first) return std::pair<std::string, bool>{name, low > 0 && high >= 100 * low};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<spec::ReportFigure> default_figures(const std::vector<PointResult>& results) {
+  const std::vector<std::string> varying = param_info(results).varying;
+  if (varying.empty()) return {};
+  const auto axis = numeric_axis(results, varying);
+  const std::string x = axis ? axis->first : varying.front();
+  std::vector<std::string> series;
+  for (const auto& name : varying)
+    if (name != x) series.push_back(name);
+  std::vector<spec::ReportFigure> out;
+  for (const std::string& metric : metric_names(results)) {
+    if (out.size() == kMaxDefaultFigures) break;
+    spec::ReportFigure f;
+    f.name = "default-" + metric;
+    f.title = fmt::format("{} by {}", metric, x);
+    f.kind = axis ? spec::FigureKind::lines : spec::FigureKind::bars;
+    f.x = x;
+    f.y = metric;
+    f.series = series;
+    f.log_x = axis && axis->second;
+    f.at = SourceLocation{"the default figures"};
+    out.push_back(std::move(f));
+  }
   return out;
 }
 

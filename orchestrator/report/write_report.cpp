@@ -148,7 +148,8 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
   add_predictions(results, spec.model, request.interconnects);
   Parts parts{all_tables(results, request, spec), {}, {}, {}};
   if (request.figures)
-    for (const auto& g : spec.figures) parts.figures.push_back(build_figure(results, g, label));
+    for (const auto& g : spec.figures.empty() && !spec.join ? default_figures(results) : spec.figures)
+      parts.figures.push_back(build_figure(results, g, label));
   add_join(db, results, request, spec, parts);
   add_history(db, label, request, parts);
 

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include <sys/wait.h>
 
 #include <chrono>
@@ -35,6 +37,12 @@ TEST_CASE("the demo experiment runs end to end into the database and a report") 
   CHECK_THAT(report.out, Catch::Contains("(3) |"));
   CHECK_THAT(read_file(box.path("reports/demo/report.csv")),
              Catch::StartsWith("n,threads,elapsed (s) mean,elapsed (s) sd,elapsed (s) n,"));
+  // No figure is declared: one per metric against n (numeric, 10x apart: linear x), a line per thread count.
+  CHECK_THAT(report.out, Catch::Contains("![elapsed by n](figures/default-elapsed.svg)") &&
+                             Catch::Contains("![throughput by n](figures/default-throughput.svg)"));
+  const std::string script = read_file(box.path("reports/demo/figures/default-elapsed.gp"));
+  CHECK_THAT(script, Catch::Contains("threads=1") && Catch::Contains("threads=2") && Catch::Contains("unset logscale x"));
+  CHECK(std::filesystem::file_size(box.path("reports/demo/figures/default-elapsed.svg")) > 1000);
 
   const auto pivot = box.sweep({"report", "demo", "--rows", "n", "--cols", "threads", "--stdout"});
   REQUIRE(pivot.exit_code == 0);
