@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "model/dtype.h"
 #include "model/interconnect.h"
 #include "model/predict.h"
 #include "spec/load_interconnects.h"
@@ -25,10 +26,8 @@ struct Options {
 };
 
 double element_bytes(const std::string& dtype) {
-  constexpr std::pair<const char*, double> kSizes[] = {{"bf16", 2}, {"fp16", 2}, {"fp32", 4}, {"fp64", 8}};
-  for (const auto& [name, bytes] : kSizes)
-    if (dtype == name) return bytes;
-  throw Error(ErrorKind::usage, fmt::format("--dtype \"{}\": expected bf16, fp16, fp32 or fp64", dtype));
+  if (const auto bytes = model::dtype_bytes(dtype)) return *bytes;
+  throw Error(ErrorKind::usage, fmt::format("--dtype \"{}\": expected {}", dtype, model::kDtypeNames));
 }
 
 void list(const std::vector<model::Interconnect>& table) {

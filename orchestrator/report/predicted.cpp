@@ -7,6 +7,7 @@
 #include <cmath>
 #include <utility>
 
+#include "model/dtype.h"
 #include "model/interconnect.h"
 #include "model/predict.h"
 #include "report/declared_tables.h"
@@ -44,8 +45,6 @@ constexpr std::array<Default, 11> kDefaults{{{&ReportModel::parameters, "paramet
 enum Slot : std::size_t { kParameters, kDp, kTp, kPp, kMicrobatches, kBatch, kSeq, kWidth, kLayers, kSteps, kVocab };
 static_assert(kDefaults[kSteps].key == "steps" && kDefaults[kVocab].key == "vocab" && kVocab + 1 == kDefaults.size(),
               "Slot follows kDefaults' order");
-
-constexpr std::array<std::pair<std::string_view, double>, 4> kDtypeBytes{{{"bf16", 2}, {"fp16", 2}, {"fp32", 4}, {"fp64", 8}}};
 
 /// Each predicted quantity read from the model's prediction, and its direction.
 struct Quantity {
@@ -116,9 +115,8 @@ struct Context {
 
   double dtype_bytes(const std::string& dtype, const PointResult& r) const {
     const std::string text = text_at(dtype, r);
-    for (const auto& [name, bytes] : kDtypeBytes)
-      if (text == name) return bytes;
-    fail_at(m.at, fmt::format("the model's dtype \"{}\" is not bf16, fp16, fp32 or fp64 (nor a parameter holding one)", text));
+    if (const auto bytes = model::dtype_bytes(text)) return *bytes;
+    fail_at(m.at, fmt::format("the model's dtype \"{}\" is not {} (nor a parameter holding one)", text, model::kDtypeNames));
   }
 
   const model::Interconnect* interconnect(const PointResult& r) const {

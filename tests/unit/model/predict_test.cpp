@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "model/interconnect.h"
+#include "model/dtype.h"
 #include "model/predict.h"
 
 using namespace sweep::model;
@@ -97,4 +98,11 @@ TEST_CASE("gradients may be all-reduced in another precision than the activation
   w.gradient_bytes = 4;
   CHECK(volumes(w).data_parallel == Approx(6e9));
   CHECK(predict(w, Link{25e9, 0, 1}, 100, 10).data_parallel_seconds == Approx(1.5 * 4e9 / 25e9));
+}
+
+TEST_CASE("dtypes: the bytes of each element type, and none for an unknown name") {
+  CHECK(sweep::model::dtype_bytes("bf16") == 2);
+  CHECK(sweep::model::dtype_bytes("fp32") == 4);
+  CHECK(sweep::model::dtype_bytes("fp64") == 8);
+  CHECK_FALSE(sweep::model::dtype_bytes("fp8"));
 }
