@@ -111,6 +111,7 @@ TEST_CASE("a job requeued while it runs is followed: it starts again clean, succ
   wait_until([&] { return ::waitpid(pid, &status, WNOHANG) == pid; }, std::chrono::seconds(90), "sweep to finish");
   const std::string err = e2e::read_file(box.path(".sweep.bg.err"));
   INFO(e2e::read_file(box.path(".sweep.bg.out")) << err);
+  INFO("attempts: " << query(box, "SELECT group_concat(state || ' ' || failure_class || ': ' || failure_reason, '; ') FROM attempts"));
   CHECK(WEXITSTATUS(status) == 0);
   CHECK_THAT(err, Catch::Contains("slurmctld requeued job " + job + " (restart 1); following it"));
   CHECK(query(box, "SELECT count(*) || ' ' || max(state) FROM attempts") == "1 succeeded");

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "collbench/collective.h"
 #include "collbench/pattern.h"
 
 namespace sweep::collbench {
@@ -26,24 +27,16 @@ struct Placement {
 Placement place(Buffers& b, const Case& c, bool in_place) {
   if (!in_place) return {b.in->data(), b.out->data()};
   const std::size_t block = c.shape.count * comm::size_of(c.type) * static_cast<std::size_t>(c.rank);
-  if (c.op == Collective::allgather) return {static_cast<char*>(b.out->data()) + block, b.out->data()};
-  if (c.op == Collective::reducescatter) return {b.in->data(), static_cast<char*>(b.in->data()) + block};
-  return {b.out->data(), b.out->data()};
+  switch (collective(c.op).in_place) {
+    case InPlace::input_in_output: return {static_cast<char*>(b.out->data()) + block, b.out->data()};
+    case InPlace::output_in_input: return {b.in->data(), static_cast<char*>(b.in->data()) + block};
+    default: return {b.out->data(), b.out->data()};
+  }
 }
 
-void call(comm::Communicator& comm, const Case& c, const Options& o, Placement p) {
-  const std::size_t n = c.shape.count;
-  switch (c.op) {
-    case Collective::allreduce: comm.all_reduce(p.in, p.out, n, c.type, c.redop); return;
-    case Collective::allgather: comm.all_gather(p.in, p.out, n, c.type); return;
-    case Collective::reducescatter: comm.reduce_scatter(p.in, p.out, n, c.type, c.redop); return;
-    case Collective::broadcast: comm.broadcast(p.in, p.out, n, c.type, o.root); return;
-    case Collective::alltoall: comm.all_to_all(p.in, p.out, n, c.type); return;
-    case Collective::sendrecv:
-      comm.send_recv(p.in, (c.rank + 1) % c.ranks, p.out, (c.rank - 1 + c.ranks) % c.ranks, n, c.type);
-      return;
-    case Collective::barrier: comm.barrier(); return;
-  }
+void call(comm::Communicator& comm, const Case& c, Placement p) {
+  if (c.op == Collective::barrier) return comm.barrier();
+  collective(c.op).call(comm, c, p.in, p.out);
 }
 
 // Combines one value per rank with `op` through the communicator itself (fp64).
@@ -56,23 +49,24 @@ double across_ranks(comm::Communicator& comm, Buffers& b, double value, comm::Re
 }
 
 // Loads the inputs (and poisons the output) for one variant, runs it once, and counts wrong elements.
-std::uint64_t checked_call(comm::Communicator& comm, Buffers& b, const Case& c, const Options& o, bool in_place) {
+std::uint64_t checked_call(comm::Communicator& comm, Buffers& b, const Case& c, bool in_place) {
   const std::size_t es = comm::size_of(c.type);
   const std::vector<char> input = collbench::input(c);
+  const InPlace layout = in_place ? collective(c.op).in_place : InPlace::none;
   const Placement p = place(b, c, in_place);
-  if (in_place && c.op == Collective::allgather) {
+  if (layout == InPlace::input_in_output) {
     std::vector<char> image = poison(c.type, c.shape.out_elems);
     std::memcpy(image.data() + static_cast<std::size_t>(c.rank) * c.shape.count * es, input.data(), input.size());
     b.out->upload(image.data(), image.size());
-  } else if (in_place && c.op != Collective::reducescatter) {
+  } else if (layout == InPlace::same_buffer) {
     b.out->upload(input.data(), input.size());
   } else {
     b.in->upload(input.data(), input.size());
     if (!in_place) b.out->upload(poison(c.type, c.shape.out_elems).data(), c.shape.out_elems * es);
   }
-  call(comm, c, o, p);
+  call(comm, c, p);
   comm.synchronize();
-  const bool in_input = in_place && c.op == Collective::reducescatter;
+  const bool in_input = layout == InPlace::output_in_input;
   std::vector<char> result((in_input ? c.shape.in_elems : c.shape.out_elems) * es);
   (in_input ? b.in : b.out)->download(result.data(), result.size());
   const std::size_t offset = in_input ? static_cast<std::size_t>(c.rank) * c.shape.count * es : 0;
@@ -82,15 +76,15 @@ std::uint64_t checked_call(comm::Communicator& comm, Buffers& b, const Case& c, 
 Timing measure(comm::Communicator& comm, Buffers& b, const Case& c, const Options& o, bool in_place) {
   Timing t;
   if (o.check && checkable(c)) {
-    const auto wrong = checked_call(comm, b, c, o, in_place);
+    const auto wrong = checked_call(comm, b, c, in_place);
     t.wrong = static_cast<std::uint64_t>(across_ranks(comm, b, static_cast<double>(wrong), comm::ReduceOp::sum));
   }
   const Placement p = place(b, c, in_place);
-  for (int i = 0; i < o.warmup; ++i) call(comm, c, o, p);
+  for (int i = 0; i < o.warmup; ++i) call(comm, c, p);
   comm.synchronize();
   comm.barrier();
   const auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < o.iters; ++i) call(comm, c, o, p);
+  for (int i = 0; i < o.iters; ++i) call(comm, c, p);
   comm.synchronize();
   const std::chrono::duration<double, std::micro> elapsed = std::chrono::steady_clock::now() - start;
   const double us = elapsed.count() / o.iters;

@@ -4,7 +4,9 @@
 #include <array>
 
 #include <CLI/CLI.hpp>
+#include <fmt/core.h>
 
+#include "collbench/collective.h"
 #include "collbench/sizes.h"
 
 #ifndef SWEEP_VERSION
@@ -82,7 +84,8 @@ void resolve(const Raw& raw, Options& o) {
   if (o.iters < 1) throw UsageError("--iters must be >= 1, got " + std::to_string(o.iters));
   if (!(raw.timeout_s > 0)) throw UsageError("--timeout must be positive seconds");
   o.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(raw.timeout_s * 1000));
-  if (o.inplace && o.op == comm::Collective::sendrecv) throw UsageError("--inplace: sendrecv has no in-place variant");
+  if (o.inplace && collective(o.op).in_place == InPlace::none)
+    throw UsageError(fmt::format("--inplace: {} has no in-place variant", comm::name_of(o.op)));
   try {
     (void)size_steps(o.min_bytes, o.max_bytes, o.factor);
   } catch (const std::invalid_argument& e) {

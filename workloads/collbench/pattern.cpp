@@ -1,5 +1,7 @@
 #include "collbench/pattern.h"
 
+#include "collbench/collective.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -7,7 +9,6 @@
 namespace sweep::collbench {
 namespace {
 
-using comm::Collective;
 using comm::ReduceOp;
 
 // Values of reductions cycle through [0, modulus); sum of n of them stays exact.
@@ -16,8 +17,9 @@ std::int64_t modulus(const Case& c) {
   return std::clamp<std::int64_t>(limit / c.ranks + 1, 1, 16);
 }
 
-// The value that rank r holds at global element g (element index across all blocks of its input).
-std::int64_t value(const Case& c, int r, std::size_t g) {
+}  // namespace
+
+std::int64_t pattern_value(const Case& c, int r, std::size_t g) {
   const auto m = modulus(c);
   const auto cycle = static_cast<std::int64_t>(g % static_cast<std::size_t>(m));
   if (!reduces(c.op)) return (r * 13 + static_cast<std::int64_t>(g % 251)) % 251;
@@ -26,29 +28,12 @@ std::int64_t value(const Case& c, int r, std::size_t g) {
   return (r * 3 + cycle) % m;
 }
 
-std::int64_t reduced(const Case& c, std::size_t g) {
-  std::int64_t acc = value(c, 0, g);
-  for (int r = 1; r < c.ranks; ++r) acc = c.redop == ReduceOp::max ? std::max(acc, value(c, r, g)) : acc + value(c, r, g);
+std::int64_t reduced_value(const Case& c, std::size_t g) {
+  std::int64_t acc = pattern_value(c, 0, g);
+  for (int r = 1; r < c.ranks; ++r)
+    acc = c.redop == ReduceOp::max ? std::max(acc, pattern_value(c, r, g)) : acc + pattern_value(c, r, g);
   return c.redop == ReduceOp::avg ? acc / c.ranks : acc;
 }
-
-// The exact result at output element j of rank c.rank.
-std::int64_t expected(const Case& c, std::size_t j) {
-  const std::size_t count = c.shape.count;
-  const auto block = [&] { return static_cast<int>(j / std::max<std::size_t>(count, 1)); };
-  switch (c.op) {
-    case Collective::allreduce: return reduced(c, j);
-    case Collective::reducescatter: return reduced(c, static_cast<std::size_t>(c.rank) * count + j);
-    case Collective::allgather: return value(c, block(), j % count);
-    case Collective::broadcast: return value(c, c.root, j);
-    case Collective::alltoall: return value(c, block(), static_cast<std::size_t>(c.rank) * count + j % count);
-    case Collective::sendrecv: return value(c, (c.rank - 1 + c.ranks) % c.ranks, j);
-    case Collective::barrier: return 0;
-  }
-  return 0;
-}
-
-}  // namespace
 
 bool checkable(const Case& c) {
   if (!reduces(c.op)) return true;
@@ -62,15 +47,15 @@ bool checkable(const Case& c) {
 std::vector<char> input(const Case& c) {
   std::vector<char> bytes(c.shape.in_elems * comm::size_of(c.type));
   for (std::size_t g = 0; g < c.shape.in_elems; ++g)
-    comm::store(bytes.data(), g, c.type, static_cast<double>(value(c, c.rank, g)));
+    comm::store(bytes.data(), g, c.type, static_cast<double>(pattern_value(c, c.rank, g)));
   return bytes;
 }
 
 std::uint64_t count_wrong(const Case& c, const void* out) {
-  const std::size_t elements = c.op == Collective::reducescatter ? c.shape.count : c.shape.out_elems;
+  const CollectiveDef& d = collective(c.op);
   std::uint64_t wrong = 0;
-  for (std::size_t j = 0; j < elements; ++j)
-    if (comm::load(out, j, c.type) != static_cast<double>(expected(c, j))) ++wrong;
+  for (std::size_t j = 0; j < c.shape.out_elems; ++j)
+    if (comm::load(out, j, c.type) != static_cast<double>(d.expected(c, j))) ++wrong;
   return wrong;
 }
 

@@ -25,14 +25,19 @@ struct Case {
   Shape shape;
 };
 
+/// The value rank r holds at element g of its input (g counts across all the blocks of the input).
+std::int64_t pattern_value(const Case& c, int r, std::size_t g);
+/// The reduction over all ranks of their values at element g (c.redop).
+std::int64_t reduced_value(const Case& c, std::size_t g);
+
 /// False when the dtype cannot hold this case's reduction exactly.
 bool checkable(const Case& c);
 
 /// The input buffer of this rank, as bytes of c.type.
 std::vector<char> input(const Case& c);
 
-/// Elements of `out` (this rank's output buffer, c.shape.out_elems elements) that differ from the
-/// exact result. For reduce-scatter only the rank's block matters; pass that block (count elements).
+/// Elements of `out` (this rank's output, c.shape.out_elems elements; for reduce-scatter in place,
+/// pass the rank's block of the input) that differ from the exact result (CollectiveDef::expected).
 std::uint64_t count_wrong(const Case& c, const void* out);
 
 /// The bytes that an output buffer holds before a checked call: NaN for floats, 0x7fffffff for

@@ -1,5 +1,7 @@
 #include "collbench/sizes.h"
 
+#include "collbench/collective.h"
+
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -51,32 +53,18 @@ std::string format_bytes(std::uint64_t bytes) {
   return fmt::format("{:g} {}", value, kUnits[unit]);
 }
 
-bool reduces(comm::Collective op) { return op == comm::Collective::allreduce || op == comm::Collective::reducescatter; }
+bool reduces(comm::Collective op) { return collective(op).reduces; }
 
 Shape shape_for(comm::Collective op, std::uint64_t requested, comm::DType type, int ranks) {
+  const CollectiveDef& d = collective(op);
   const std::size_t es = comm::size_of(type);
   const auto n = static_cast<std::size_t>(ranks);
-  const bool per_rank = op == comm::Collective::allgather || op == comm::Collective::reducescatter ||
-                        op == comm::Collective::alltoall;
-  const std::size_t count = per_rank ? requested / (es * n) : requested / es;
-  const std::size_t total = per_rank ? count * n : count;
-  Shape s{count, count, count, total * es};
-  if (op == comm::Collective::allgather) s.out_elems = total;
-  if (op == comm::Collective::reducescatter) s.in_elems = total;
-  if (op == comm::Collective::alltoall) s.in_elems = s.out_elems = total;
-  return s;
+  const std::size_t count = d.per_rank_count ? requested / (es * n) : requested / es;
+  const std::size_t total = d.per_rank_count ? count * n : count;
+  return Shape{count, d.input_of_all ? total : count, d.output_of_all ? total : count, total * es};
 }
 
-double bus_factor(comm::Collective op, int ranks) {
-  const double n = ranks;
-  switch (op) {
-    case comm::Collective::allreduce: return 2 * (n - 1) / n;
-    case comm::Collective::allgather:
-    case comm::Collective::reducescatter:
-    case comm::Collective::alltoall: return (n - 1) / n;
-    default: return 1;
-  }
-}
+double bus_factor(comm::Collective op, int ranks) { return collective(op).bus_factor(ranks); }
 
 std::vector<std::uint64_t> size_steps(std::uint64_t min_bytes, std::uint64_t max_bytes, std::uint64_t factor) {
   if (min_bytes > max_bytes)

@@ -1,0 +1,21 @@
+// All-to-all: rank r sends its block b to rank b; the count is one block.
+#include "collbench/collective.h"
+
+#include <algorithm>
+
+namespace sweep::collbench {
+namespace {
+
+double bus(double n) { return (n - 1) / n; }
+std::int64_t expected(const Case& c, std::size_t j) {
+  const std::size_t count = std::max<std::size_t>(c.shape.count, 1);
+  return pattern_value(c, static_cast<int>(j / count), static_cast<std::size_t>(c.rank) * c.shape.count + j % count);
+}
+void call(comm::Communicator& comm, const Case& c, void* in, void* out) { comm.all_to_all(in, out, c.shape.count, c.type); }
+
+}  // namespace
+
+const CollectiveDef kAllToAll{comm::Collective::alltoall, true, true, true, false, InPlace::same_buffer,
+                              bus, expected, call};
+
+}  // namespace sweep::collbench
