@@ -23,17 +23,25 @@ sweep_setup_failed() {
 sweep_module_init
 )sh";
 
-constexpr const char* kRecordFunction = R"sh(sweep_record_environment() {
-  mkdir -p provenance || return
-  local v py
-  for v in "$@"; do printf '%s=%s\n' "$v" "${!v}"; done > provenance/env_set
-  printf '%s\n' "${LOADEDMODULES:-}" | tr ':' '\n' | sed '/^$/d' > provenance/modules
-  if py=$(command -v python3 || command -v python); then
-    "$py" -c 'import sys; print(sys.executable, sys.version.split()[0])' > provenance/python 2> /dev/null ||
-      printf '%s\n' "$py" > provenance/python
-  fi
-  find provenance -maxdepth 1 -type f -empty -delete
+// Provenance with shell builtins only (no process per run unless there is something to record):
+// a file is written, and the directory made, only for a non-empty value.
+constexpr const char* kRecordFunctions = R"sh(sweep_record() {
+  [ -n "$2" ] || return 0
+  [ -d provenance ] || mkdir provenance || return 0
+  printf '%s\n' "$2" > "provenance/$1"
 }
+sweep_record_environment() {
+  local v set=
+  for v in "$@"; do set+="$v=${!v}"$'\n'; done
+  sweep_record env_set "${set%$'\n'}"
+  sweep_record modules "${LOADEDMODULES//:/$'\n'}"
+}
+)sh";
+
+// After setup lines (a venv, a module), which Python the workload gets: one interpreter start.
+constexpr const char* kRecordPython = R"sh(if sweep_py=$(command -v python3 || command -v python); then
+  sweep_record python "$("$sweep_py" -c 'import sys; print(sys.executable, sys.version.split()[0])' 2> /dev/null || printf '%s' "$sweep_py")"
+fi
 )sh";
 
 /// The first line of `text`, for the setup_failed record and messages.
@@ -50,16 +58,17 @@ std::string environment_block(const JobEnvironment& environment) {
                          templating::shell_quote(first_line(environment.setup[i])));
   }
   for (const auto& [name, value] : environment.env) out += fmt::format("export {}={}\n", name, templating::shell_quote(value));
-  out += kRecordFunction;
+  out += kRecordFunctions;
   out += "sweep_record_environment";
   for (const auto& [name, value] : environment.env) out += " " + name;
   out += "\n";
   if (!environment.setup.empty()) {
-    out += "printf '%s\\n'";
-    for (const std::string& line : environment.setup) out += " " + templating::shell_quote(line);
-    out += " > provenance/setup\n";
+    std::string lines;
+    for (const std::string& line : environment.setup) lines += (lines.empty() ? "" : "\n") + line;
+    out += "sweep_record setup " + templating::shell_quote(lines) + "\n";
+    out += kRecordPython;
   }
-  if (!environment.site.empty()) out += "printf '%s\\n' " + templating::shell_quote(environment.site) + " > provenance/site\n";
+  if (!environment.site.empty()) out += "sweep_record site " + templating::shell_quote(environment.site) + "\n";
   return out;
 }
 

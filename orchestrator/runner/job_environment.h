@@ -12,9 +12,10 @@
 //     and exits with the line's status; runner/ingest classifies the run as failure class "setup".
 //   - Then every variable is exported, in order, as one shell-quoted word (values are literal).
 //   - Last, ./provenance/ receives env_set (NAME=value of each variable as the workload sees it), setup
-//     (the rendered lines), modules (one loaded module per line, from $LOADEDMODULES), python (the
-//     interpreter that python3 on PATH runs, as its sys.executable, and its version) and, when a site
-//     file applies, site (its path and SHA-256). Empty files are removed.
+//     (the rendered lines), modules (one loaded module per line, from $LOADEDMODULES), python (when
+//     there are setup lines: the interpreter that python3 on PATH then runs, as its sys.executable, and
+//     its version) and, when a site file applies, site (its path and SHA-256). Only non-empty values
+//     are written, with shell builtins: without setup lines the block starts no process.
 #include <string>
 #include <utility>
 #include <vector>
