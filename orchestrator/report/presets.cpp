@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <string>
 #include <array>
 #include <string_view>
@@ -139,6 +140,7 @@ std::optional<std::pair<std::string, bool>> numeric_axis(const std::vector<Point
 }  // namespace
 
 std::vector<spec::ReportFigure> default_figures(const std::vector<PointResult>& results) {
+  if (results.size() < 2) return {};  // one point: nothing varies (param_info then lists every parameter)
   const std::vector<std::string> varying = param_info(results).varying;
   if (varying.empty()) return {};
   const auto axis = numeric_axis(results, varying);
@@ -146,6 +148,14 @@ std::vector<spec::ReportFigure> default_figures(const std::vector<PointResult>& 
   std::vector<std::string> series;
   for (const auto& name : varying)
     if (name != x) series.push_back(name);
+  std::set<std::vector<std::string>> lines;  // the series' value combinations: more than a reader can tell apart?
+  for (const auto& r : results) {
+    std::vector<std::string> values;
+    for (const auto& name : series)
+      if (const store::ParamRecord* p = find_param(*r.point, name)) values.push_back(p->value);
+    lines.insert(std::move(values));
+  }
+  if (lines.size() > kMaxDefaultSeries) return {};
   std::vector<spec::ReportFigure> out;
   for (const std::string& metric : metric_names(results)) {
     if (out.size() == kMaxDefaultFigures) break;

@@ -12,13 +12,16 @@ namespace sweep::report {
 
 std::vector<spec::ReportTable> default_tables(const std::vector<PointResult>& results);
 
-/// The most default figures a report draws (one per metric, in name order).
+/// The most default figures a report draws (one per metric, in name order), and the most lines one
+/// may hold: a campaign whose other varying parameters make more gets no default figure.
 inline constexpr std::size_t kMaxDefaultFigures = 12;
+inline constexpr std::size_t kMaxDefaultSeries = 12;
 
 /// For a report that declares no figures: per metric, the figure "default-<metric>" of its mean against
 /// the first numeric parameter that varies (lines; a logarithmic x when its values span 100x or more),
 /// one series per combination of the other varying parameters; bars against the first varying
-/// parameter when none is numeric; none when no parameter varies. Pure.
+/// parameter when none is numeric; none when no parameter varies or the lines would be more than
+/// kMaxDefaultSeries. Pure.
 std::vector<spec::ReportFigure> default_figures(const std::vector<PointResult>& results);
 
 }  // namespace sweep::report
