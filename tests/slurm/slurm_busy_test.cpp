@@ -103,9 +103,12 @@ TEST_CASE("a job requeued while it runs is followed: it starts again clean, succ
   const std::string job = squeue_field("sweep-" + L + "-", "%i");
   std::this_thread::sleep_for(std::chrono::seconds(2));  // it has written "start 0"
   REQUIRE(shell("scontrol requeue " + job).exit_code == 0);
-  // Slurm holds a requeued job back (BeginTime, about two minutes); the test lets it start at once.
+  // Slurm holds a requeued job back (BeginTime, about two minutes); the test lets it start sooner. Not
+  // within the second of the kill: slurmd refuses a credential no newer than the one it revoked ("Job
+  // credential revoked"), and the restart would fail on Slurm's side.
   wait_until([&] { return squeue_field("sweep-" + L + "-", "%T") == "PENDING"; }, std::chrono::seconds(30),
              "the job to be pending again");
+  std::this_thread::sleep_for(std::chrono::seconds(2));
   REQUIRE(shell("scontrol update JobId=" + job + " StartTime=now").exit_code == 0);
   int status = 0;
   wait_until([&] { return ::waitpid(pid, &status, WNOHANG) == pid; }, std::chrono::seconds(90), "sweep to finish");
