@@ -14,22 +14,17 @@
 #include <system_error>
 #include <vector>
 
-#include <boost/process/child.hpp>
-#include <boost/process/error.hpp>
-#include <boost/process/exe.hpp>
-#include <boost/process/extend.hpp>
 #include <fmt/format.h>
 
 #include "util/error.h"
 
-// Boost.Process v1 (1.74) is used for fork/execve and its exec-error pipe. The rest is ours
-// (ChildSetup, Environment) because Boost's own pieces fall short here: start_dir ignores a failed
-// chdir, a child-side set_error() neither stops the exec nor arrives atomically, a throwing launch
-// leaves the failed child unreaped, and basic_environment::find reads past the end of short
-// entries (AddressSanitizer reports it).
+// The job is started with vfork + execve, written here rather than through Boost.Process (which
+// exec/capture.cpp uses for helper commands): Boost 1.74 offers vfork only where the C library
+// predates POSIX.1-2008, its start_dir ignores a failed chdir, and a throwing launch leaves the
+// failed child unreaped. vfork, not fork: fork copies the controller's page tables for every run,
+// which on a virtual machine costs more than a trivial run's whole job script (bench/campaign_1000).
 
 namespace sweep::exec {
-namespace bp = boost::process;
 namespace {
 
 /// An owned file descriptor.
@@ -73,25 +68,22 @@ struct SetupFailure {
   int step;  // index into kSteps
   int err;   // errno
 };
-constexpr std::array<const char*, 4> kSteps{"setpgid", "prctl(PR_SET_PDEATHSIG)", "redirect stdio",
-                                            "enter work_dir"};
+constexpr std::array<const char*, 5> kSteps{"setpgid", "prctl(PR_SET_PDEATHSIG)", "redirect stdio",
+                                            "enter work_dir", "execve"};
 
-/// Boost.Process initializer: everything between fork and execve, async-signal-safe only. On
+/// Everything between vfork and execve. The child shares the parent's memory until it execs or
+/// exits, so this does only async-signal-safe system calls and writes nothing but its own stack. On
 /// failure the child writes one SetupFailure (atomic: smaller than PIPE_BUF) and exits 127.
-struct ChildSetup : bp::extend::handler {
+struct ChildSetup {
+  const char* script;
+  char** argv;
   char** envp;  // the job's environment, NULL-terminated
   pid_t parent;
   std::array<int, 3> stdio;  // descriptors for 0, 1, 2
   const char* work_dir;
   int report_fd;
-  pid_t* failed_pid;  // set in the parent when Boost reports an exec failure
 
-  template <class Executor>
-  void on_setup(Executor& exec) const {
-    exec.env = envp;
-  }
-  template <class Executor>
-  void on_exec_setup(Executor&) const {
+  [[noreturn]] void run() const {
     if (::setpgid(0, 0) != 0) die(0);
     if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) die(1);
     if (::getppid() != parent) ::_exit(127);  // the controller died before prctl: nobody to tell
@@ -99,18 +91,16 @@ struct ChildSetup : bp::extend::handler {
     for (int target = 0; target < 3; ++target)
       if (::dup2(stdio[target], target) < 0) die(2);
     if (::chdir(work_dir) != 0) die(3);
-  }
-  template <class Executor>
-  void on_error(Executor& exec, const std::error_code&) const {
-    *failed_pid = exec.pid;
+    ::execve(script, argv, envp);
+    die(4);
   }
 
  private:
   static void reset_signals() {
     sigset_t none;
     ::sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
     for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD}) ::signal(sig, SIG_DFL);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
   }
   [[noreturn]] void die(int step) const {
     SetupFailure f{step, errno};
@@ -162,8 +152,9 @@ void check_setup(const Job& job, int report_fd, pid_t pid) {
   } while (n < 0 && errno == EINTR);
   if (n <= 0) return;  // EOF: the script was exec'd
   reap_blocking(pid);
-  std::string what = f.step == 3 ? fmt::format("cannot enter work_dir {}", job.work_dir)
-                                 : std::string(kSteps.at(static_cast<std::size_t>(f.step)));
+  std::string what = f.step == 3   ? fmt::format("cannot enter work_dir {}", job.work_dir)
+                     : f.step == 4 ? fmt::format("cannot execute {}", job.script)
+                                   : std::string(kSteps.at(static_cast<std::size_t>(f.step)));
   fail(job, fmt::format("{}: {}", what, std::strerror(f.err)));
 }
 
@@ -178,18 +169,20 @@ pid_t spawn_job(const Job& job) {
   if (::pipe2(report, O_CLOEXEC) != 0) fail(job, fmt::format("pipe: {}", std::strerror(errno)));
   Fd report_read(report[0]), report_write(report[1]);
 
-  pid_t failed_pid = -1;
-  ChildSetup setup{{}, env.envp(), ::getpid(), {in.get(), out.get(), err.get()}, job.work_dir.c_str(),
-                   report_write.get(), &failed_pid};
-  std::error_code ec;
-  bp::child child(bp::exe = job.script, setup, ec);
-  report_write.reset();  // the child holds the only write end now, until it execs or exits
-  if (ec) {
-    if (failed_pid > 0) reap_blocking(failed_pid);
-    fail(job, fmt::format("cannot execute {}: {}", job.script, ec.message()));
-  }
-  pid_t pid = child.id();
-  child.detach();  // we reap it; Boost must neither wait for nor terminate it
+  char* argv[] = {const_cast<char*>(job.script.c_str()), nullptr};
+  const ChildSetup setup{job.script.c_str(),  argv, env.envp(), ::getpid(), {in.get(), out.get(), err.get()},
+                         job.work_dir.c_str(), report_write.get()};
+  // No signal handler of ours may run in the child while it shares our memory: all are blocked
+  // around vfork, and the child resets the handled ones to their defaults before unblocking.
+  sigset_t all, before;
+  ::sigfillset(&all);
+  ::pthread_sigmask(SIG_SETMASK, &all, &before);
+  const pid_t pid = ::vfork();
+  if (pid == 0) setup.run();
+  const int vfork_errno = errno;
+  ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  if (pid < 0) fail(job, fmt::format("vfork: {}", std::strerror(vfork_errno)));
+  report_write.reset();  // the child held the other write end until it exec'd or exited
   check_setup(job, report_read.get(), pid);
   return pid;
 }

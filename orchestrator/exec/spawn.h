@@ -1,5 +1,5 @@
 #pragma once
-// Starting one job process, with Boost.Process. Internal to exec/.
+// Starting one job process (vfork and execve). Internal to exec/.
 #include <sys/types.h>
 
 #include "exec/executor.h"

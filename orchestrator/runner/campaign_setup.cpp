@@ -97,7 +97,7 @@ std::vector<parse::Rule> extraction_rules(const spec::Experiment& e) {
 }
 
 std::string attempt_dir(const std::string& run_root, const store::RunRecord& run, int attempt) {
-  return fmt::format("{}/{}/rep{}/attempt{}", run_root, run.point_id, run.repetition, attempt);
+  return fmt::format("{}/{}.rep{}.attempt{}", run_root, run.point_id, run.repetition, attempt);
 }
 
 void write_text(const std::string& path, const std::string& text) {

@@ -34,7 +34,8 @@ store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options,
 /// The metric extraction rules of an experiment.
 std::vector<parse::Rule> extraction_rules(const spec::Experiment& e);
 
-/// <run_root>/<point>/rep<R>/attempt<A>
+/// <run_root>/<point>.rep<R>.attempt<A>: one directory a run, no levels in between (every directory
+/// and file made is an inode allocation, the largest cost of a trivial run: bench/campaign_1000).
 std::string attempt_dir(const std::string& run_root, const store::RunRecord& run, int attempt);
 
 /// Writes a job script, executable by whoever the umask lets read it (never wider). Throws Error(io).

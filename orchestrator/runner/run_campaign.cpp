@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 
 #include "exec/local_executor.h"
 #include "exec/orphans.h"
@@ -57,6 +58,8 @@ class CampaignRunner {
   void reconcile_interrupted();
   void drain();
   void start_next();
+  std::string prepare(const store::RunRecord& run, int attempt);
+  void prepare_next();
   void finish(const exec::Outcome& outcome);
   void record_failure(std::int64_t run_id, int attempt, std::string_view cls, const std::string& reason);
   Counts counts() const;
@@ -79,6 +82,13 @@ class CampaignRunner {
     std::string dir;
   };
   std::map<std::string, Active> active_;  // by job id
+  /// The directory of the run at the front of the queue, made while the runs before it execute.
+  struct Prepared {
+    std::int64_t run_id;
+    int attempt;
+    std::string dir;
+  };
+  std::optional<Prepared> prepared_;
   std::size_t done_ = 0, failed_ = 0, executed_ = 0, finished_here_ = 0;
 };
 
@@ -117,14 +127,40 @@ void CampaignRunner::reconcile_interrupted() {
   }
 }
 
-void CampaignRunner::start_next() {
-  store::RunRecord run = queue_.front();
-  queue_.pop_front();
-  const int attempt = run.attempt + 1;
+/// The attempt's directory with its job script and the empty files the job writes (stdout, stderr,
+/// exit_code: an empty exit_code reads as absent), made ahead when prepare_next() already did.
+/// Making it before the attempt is recorded is safe: a controller killed in between leaves a
+/// directory that the same attempt of the same run makes again.
+std::string CampaignRunner::prepare(const store::RunRecord& run, int attempt) {
+  if (prepared_ && prepared_->run_id == run.id && prepared_->attempt == attempt) {
+    std::string dir = std::move(prepared_->dir);
+    prepared_.reset();
+    return dir;
+  }
   const std::string dir = attempt_dir(campaign_.run_root, run, attempt);
   fs::create_directories(dir);
   const RunContext ctx{campaign_.label, run.id, run.repetition, attempt, dir};
   write_script(dir + "/run.sh", plan_.render_script(plan_.point(run.point_id), ctx));
+  for (const char* file : {"/stdout", "/stderr", "/exit_code"}) write_text(dir + file, "");
+  return dir;
+}
+
+/// Prepares the next queued run while the started ones execute, so that its files are not made on
+/// the path from one run's end to the next one's start.
+void CampaignRunner::prepare_next() {
+  if (queue_.empty() || g_stop) return;
+  const store::RunRecord& run = queue_.front();
+  if (prepared_ && prepared_->run_id == run.id && prepared_->attempt == run.attempt + 1) return;
+  prepared_.reset();
+  std::string dir = prepare(run, run.attempt + 1);
+  prepared_ = Prepared{run.id, run.attempt + 1, std::move(dir)};
+}
+
+void CampaignRunner::start_next() {
+  store::RunRecord run = queue_.front();
+  queue_.pop_front();
+  const int attempt = run.attempt + 1;
+  const std::string dir = prepare(run, attempt);
   const int recorded = db_.begin_attempt(run.id, dir, iso8601(clock_.wall()));
   const std::string job_id = std::to_string(run.id);
   try {
@@ -174,7 +210,11 @@ void CampaignRunner::drain() {
       continue;
     }
     while (!queue_.empty() && executor_.capacity() > 0 && !g_stop) start_next();
-    for (const auto& o : executor_.wait(std::chrono::milliseconds(250))) finish(o);
+    prepare_next();
+    const std::vector<exec::Outcome> ended = executor_.wait(std::chrono::milliseconds(250));
+    // The next runs start before the ended ones are ingested, so ingesting overlaps their execution.
+    while (!queue_.empty() && executor_.capacity() > 0 && !g_stop) start_next();
+    for (const auto& o : ended) finish(o);
     progress_.update(counts(), finished_here_);
   }
 }

@@ -40,11 +40,12 @@ long long runs_of(SQLite::Database& db, const char* kind) {
                                 "p.point_id = r.point_id WHERE p.name = 'kind' AND p.value = '") + kind + "'");
 }
 
-/// Whether some point's directory under `run_root` has a run of repetition `rep`.
+/// Whether `run_root` has a run directory (<point>.rep<R>.attempt<A>) of repetition `rep`.
 bool has_repetition(const std::string& run_root, int rep) {
+  const std::string infix = ".rep" + std::to_string(rep) + ".";
   std::error_code ec;
-  for (const auto& point : std::filesystem::directory_iterator(run_root, ec))
-    if (std::filesystem::exists(point.path() / ("rep" + std::to_string(rep)))) return true;
+  for (const auto& run : std::filesystem::directory_iterator(run_root, ec))
+    if (run.path().filename().string().find(infix) != std::string::npos) return true;
   return false;
 }
 

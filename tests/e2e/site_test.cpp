@@ -44,7 +44,7 @@ TEST_CASE("a run takes the site's env, setup and results location, the experimen
   REQUIRE(std::filesystem::exists(box.path("site-results/sweep.db")));
   // The local run keeps the local launcher: the site's srun is for Slurm runs only.
   for (const char* n : {"1", "2"}) {
-    const auto out = e2e::shell("cat " + box.path("site-results/s") + "/*/rep0/attempt1/stdout | grep '^n=" + n + " '");
+    const auto out = e2e::shell("cat " + box.path("site-results/s") + "/*.rep0.attempt1/stdout | grep '^n=" + n + " '");
     CHECK(out.out == std::string("n=") + n + " omp=3 who=experiment site_setup=yes exp_setup=yes\n");
   }
   SQLite::Database db(box.path("site-results/sweep.db"), SQLite::OPEN_READONLY);

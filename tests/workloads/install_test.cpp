@@ -31,7 +31,7 @@ TEST_CASE("an installed sweep runs a bundled program from its prefix, with its o
                               "/bin/sweep run cb.yaml --label i 2>&1");
   INFO(run.out);
   REQUIRE(run.exit_code == 0);
-  const auto script = e2e::shell("cat " + box.path("elsewhere/results/i") + "/*/rep0/attempt1/run.sh");
+  const auto script = e2e::shell("cat " + box.path("elsewhere/results/i") + "/*.rep0.attempt1/run.sh");
   CHECK_THAT(script.out, Catch::Contains("# installed template") &&
                              Catch::Contains(fs::path(prefix + "/libexec/sweep/collbench").lexically_normal().string()));
   const auto version = e2e::shell(prefix + "/bin/sweep --version && " + prefix + "/libexec/sweep/collbench --version");
