@@ -15,7 +15,8 @@ std::string counted(std::uintmax_t n, const std::string& what) { return std::to_
 // The size of a batch file, checked to be a positive multiple of the record size.
 std::uintmax_t checked_size(const std::string& file) {
   std::error_code error;
-  if (!std::filesystem::is_regular_file(file, error)) throw std::runtime_error(file + ": cannot be read (no such file)");
+  if (!std::filesystem::exists(file, error)) throw std::runtime_error(file + ": cannot be read (no such file)");
+  if (!std::filesystem::is_regular_file(file, error)) throw std::runtime_error(file + ": cannot be read (not a regular file)");
   const std::uintmax_t bytes = std::filesystem::file_size(file, error);
   if (error) throw std::runtime_error(file + ": cannot be read (" + error.message() + ")");
   if (bytes == 0) throw std::runtime_error(file + ": is empty; a CIFAR-10 batch holds 3,073-byte records");

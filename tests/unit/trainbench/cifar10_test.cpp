@@ -81,6 +81,9 @@ TEST_CASE("a CIFAR-10 directory is read as data_batch_1.bin to data_batch_5.bin,
   REQUIRE(data.size() == 10);
   CHECK(cifar10_images(data, 0, 10).labels == std::vector<std::int64_t>{1, 0, 2, 1, 3, 2, 4, 3, 5, 4});
   std::filesystem::remove(tmp.path / "data_batch_4.bin");
+  std::filesystem::create_directory(tmp.path / "data_batch_4.bin");
+  CHECK_THROWS_WITH(load_cifar10(tmp.path.string(), 10), tmp.file("data_batch_4.bin") + ": cannot be read (not a regular file)");
+  std::filesystem::remove(tmp.path / "data_batch_4.bin");
   CHECK_THROWS_WITH(load_cifar10(tmp.path.string(), 10),
                     tmp.file("data_batch_4.bin") + ": cannot be read (no such file); a CIFAR-10 directory holds "
                                                    "data_batch_1.bin to data_batch_5.bin (the binary version)");
