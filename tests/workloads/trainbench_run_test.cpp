@@ -3,11 +3,13 @@
 // layouts that cannot run are refused before any work.
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <regex>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "temp_dir.h"
 #include "workloads/collbench_harness.h"
 
 using workloads::metric_lines;
@@ -110,6 +112,31 @@ TEST_CASE("ResNet-18 trains data-parallel: identical replicas, falling loss, tra
   CHECK(late < curve[0] / 2);
   CHECK(run.metrics.at("comm_bytes_per_step").at(0).at("value").get<double>() ==
         run.metrics.at("comm_bytes_per_step_model").at(0).at("value").get<double>());
+}
+
+TEST_CASE("ResNet-18 trains on a CIFAR-10 binary file and prints its metrics") {
+  const TempDir tmp;
+  // 6 records in CIFAR-10's binary version: label r, then an image of one flat colour per label.
+  std::string records;
+  for (int r = 0; r < 6; ++r) records += static_cast<char>(r) + std::string(3072, static_cast<char>(40 * r));
+  std::ofstream(tmp.path / "data_batch.bin", std::ios::binary) << records;
+  const std::string args = "--model resnet18 --dp 2 --steps 3 --warmup 1 --batch 2";
+  const Run run = trainbench(2, args + " --data cifar10:" + tmp.file("data_batch.bin"));
+  CHECK_THAT(run.result.out, Catch::Contains("# data cifar10:" + tmp.file("data_batch.bin") + "\n"));
+  const auto h = hashes(run.result.out);
+  REQUIRE(h.size() == 2);
+  CHECK(h[0] == h[1]);
+  CHECK(run.metrics.at("images_per_s").at(0).at("value").get<double>() > 0);
+  CHECK(losses(run).size() == 3);
+  // The records, not the synthetic images, went into the model.
+  const Run synthetic = trainbench(2, args);
+  CHECK(hashes(synthetic.result.out).at(0) != h[0]);
+  CHECK(losses(synthetic) != losses(run));
+  // A record with a label outside CIFAR-10's classes stops every rank before training.
+  std::ofstream(tmp.path / "bad.bin", std::ios::binary) << records << static_cast<char>(12) << std::string(3072, '\0');
+  const auto bad = mpirun(TRAINBENCH_BIN, 2, args + " --data cifar10:" + tmp.file("bad.bin"));
+  CHECK(bad.exit_code == 1);
+  CHECK_THAT(bad.err, Catch::Contains(tmp.file("bad.bin") + ": record 6 (byte offset 18438): label 12 is not a CIFAR-10 class"));
 }
 
 TEST_CASE("tensor and pipeline parallelism reproduce the single-rank loss curve") {

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 namespace sweep::trainbench {
@@ -31,7 +32,19 @@ Rng sample_rng(std::uint64_t seed, std::uint64_t sample) {
 
 constexpr int kSide = 32, kChannels = 3;
 
+// A sequence of seq inputs and its targets takes seq + 1 ids; the windows need one more to differ.
+void check_enough(const std::string& path, std::size_t ids, int seq) {
+  if (ids < static_cast<std::size_t>(seq) + 2)
+    throw std::runtime_error(path + ": holds " + std::to_string(ids) + " token ids; a sequence of " +
+                             std::to_string(seq) + " needs at least " + std::to_string(seq + 2));
+}
+
 }  // namespace
+
+std::uint64_t first_sample(int step, int dp, int replica, int batch) {
+  return (static_cast<std::uint64_t>(step) * static_cast<std::uint64_t>(dp) + static_cast<std::uint64_t>(replica)) *
+         static_cast<std::uint64_t>(batch);
+}
 
 std::vector<std::int64_t> synthetic_tokens(std::uint64_t seed, std::uint64_t first, int count, int seq, int vocab) {
   const auto length = static_cast<std::size_t>(seq) + 1;
@@ -74,9 +87,26 @@ std::vector<std::int64_t> load_tokens(const std::string& path, int vocab, int se
       tokens.push_back(id);
     }
   }
-  if (tokens.size() < static_cast<std::size_t>(seq) + 2)
-    throw std::runtime_error(path + ": holds " + std::to_string(tokens.size()) + " token ids; a sequence of " +
-                             std::to_string(seq) + " needs at least " + std::to_string(seq + 2));
+  check_enough(path, tokens.size(), seq);
+  return tokens;
+}
+
+std::vector<std::int64_t> load_tokens_uint16(const std::string& path, int vocab, int seq) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot be read");
+  const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (bytes.size() % 2 != 0)
+    throw std::runtime_error(path + ": " + std::to_string(bytes.size()) +
+                             " bytes is not a whole number of 2-byte token ids (uint16, little-endian)");
+  std::vector<std::int64_t> tokens(bytes.size() / 2);
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    tokens[i] = bytes[2 * i] | (bytes[2 * i + 1] << 8);
+    if (tokens[i] >= vocab)
+      throw std::runtime_error(path + ": token " + std::to_string(i) + " (byte offset " + std::to_string(2 * i) + "): id " +
+                               std::to_string(tokens[i]) + " is not below the vocabulary of " + std::to_string(vocab) +
+                               " (give --vocab)");
+  }
+  check_enough(path, tokens.size(), seq);
   return tokens;
 }
 

@@ -12,6 +12,7 @@
 
 #include <ATen/autocast_mode.h>
 
+#include "trainbench/cifar10.h"
 #include "trainbench/data.h"
 #include "trainbench/grad_sync.h"
 #include "trainbench/models.h"
@@ -84,7 +85,8 @@ class GptRank final : public Trainer {
       : o_(o), g_(g), c_(coordinates(o.layout, g.world.rank())), stage_(o.model, o.layout, c_, o.seed),
         wire_(wire_of(o.dtype)) {
     stage_->set_tensor_group({g.tensor.get(), &tensor_seconds_, wire_});
-    if (!o.data_file.empty()) tokens_ = load_tokens(o.data_file, o.model.vocab, o.model.seq);
+    if (o.data.format == DataFormat::tokens) tokens_ = load_tokens(o.data.path, o.model.vocab, o.model.seq);
+    if (o.data.format == DataFormat::uint16) tokens_ = load_tokens_uint16(o.data.path, o.model.vocab, o.model.seq);
   }
   std::vector<torch::Tensor> parameters() override { return stage_->parameters(); }
   int backwards_per_step() const override { return o_.microbatches; }
@@ -106,8 +108,7 @@ class GptRank final : public Trainer {
 
  private:
   std::vector<std::int64_t> batch(int step_index) {
-    const auto first = (static_cast<std::uint64_t>(step_index) * static_cast<std::uint64_t>(o_.layout.dp) +
-                        static_cast<std::uint64_t>(c_.dp)) * static_cast<std::uint64_t>(o_.batch);
+    const auto first = first_sample(step_index, o_.layout.dp, c_.dp, o_.batch);
     return tokens_.empty() ? synthetic_tokens(o_.seed, first, o_.batch, o_.model.seq, o_.model.vocab)
                            : file_tokens(tokens_, first, o_.batch, o_.model.seq);
   }
@@ -239,13 +240,15 @@ class GptRank final : public Trainer {
 // One ResNet-18 replica: data-parallel only.
 class ResNetRank final : public Trainer {
  public:
-  ResNetRank(const Options& o, const Groups& g) : o_(o), replica_(g.world.rank()), model_(o.model.classes, o.seed) {}
+  ResNetRank(const Options& o, const Groups& g) : o_(o), replica_(g.world.rank()), model_(o.model.classes, o.seed) {
+    if (o.data.format == DataFormat::cifar10) cifar10_ = load_cifar10(o.data.path, o.model.classes);
+  }
   std::vector<torch::Tensor> parameters() override { return model_->parameters(); }
   int backwards_per_step() const override { return 1; }
   double step(int step_index, CommClock& /*clock*/) override {
-    const auto first = (static_cast<std::uint64_t>(step_index) * static_cast<std::uint64_t>(o_.layout.dp) +
-                        static_cast<std::uint64_t>(replica_)) * static_cast<std::uint64_t>(o_.batch);
-    Images data = synthetic_images(o_.seed, first, o_.batch, o_.model.classes);
+    const auto first = first_sample(step_index, o_.layout.dp, replica_, o_.batch);
+    Images data = cifar10_.size() > 0 ? cifar10_images(cifar10_, first, o_.batch)
+                                      : synthetic_images(o_.seed, first, o_.batch, o_.model.classes);
     const auto images = torch::from_blob(data.pixels.data(), {o_.batch, 3, 32, 32}, torch::kFloat);
     const auto labels = torch::from_blob(data.labels.data(), {o_.batch}, torch::kLong);
     auto loss = torch::nn::functional::cross_entropy(model_->forward(images), labels);
@@ -257,6 +260,7 @@ class ResNetRank final : public Trainer {
   const Options& o_;
   int replica_;
   ResNet18 model_;
+  Cifar10 cifar10_;  // empty: the synthetic images
 };
 
 std::unique_ptr<Trainer> make_trainer(const Options& o, Groups& g) {

@@ -30,7 +30,7 @@ T parse_named(const std::array<std::pair<T, std::string_view>, N>& table, const 
 }
 
 struct Raw {
-  std::string model = "gpt2-tiny", schedule = "1f1b", dtype = "fp32", backend = "gloo";
+  std::string model = "gpt2-tiny", schedule = "1f1b", dtype = "fp32", backend = "gloo", data;
   std::optional<int> layers, width, heads, seq, vocab, steps, epochs;
   double timeout_s = 120;
   bool overlap = true;
@@ -60,7 +60,9 @@ void define(CLI::App& app, Raw& raw, Options& o) {
   app.add_option("--bucket-mb", o.bucket_mib, "data-parallel gradient bucket size in MiB (default 25)");
   app.add_flag("--overlap,!--no-overlap", raw.overlap,
                "all-reduce gradient buckets during backward where the backend allows it (default), or after it");
-  app.add_option("--data", o.data_file, "GPT: a file of whitespace-separated token ids instead of the synthetic task");
+  app.add_option("--data", raw.data,
+                 "synthetic (default); GPT: tokens:FILE (whitespace-separated ids, also a bare FILE) or uint16:FILE "
+                 "(nanoGPT's train.bin); resnet18: cifar10:DIR or cifar10:FILE (CIFAR-10 binary version)");
   app.add_option("--threads", o.threads, "intra-op threads per rank (default 1)");
   app.add_option("--peak-tflops", o.peak_tflops, "peak TFLOPS of one rank's device, for MFU (default: unknown)");
   app.add_option("--slowdown-ms", o.slowdown_ms, "sleep this many ms in every step: an injected regression (default 0)")
@@ -93,6 +95,18 @@ void apply_model(const Raw& raw, Options& o) {
                      std::to_string(o.model.heads) + " (each head takes width/heads channels)");
 }
 
+void apply_data(const Raw& raw, Options& o) {
+  try {
+    o.data = parse_data_source(raw.data);
+  } catch (const DataSourceError& e) {
+    throw UsageError(std::string("--data: ") + e.what());
+  }
+  if (feeds(o.data.format, o.model.family)) return;
+  throw UsageError("--data " + describe(o.data) + " does not feed " + o.model.name +
+                   (o.model.family == Family::gpt ? " (GPT models take tokens:FILE or uint16:FILE)"
+                                                  : " (resnet18 takes cifar10:DIR or cifar10:FILE)"));
+}
+
 void resolve(const Raw& raw, Options& o) {
   apply_model(raw, o);
   o.schedule = parse_named(kSchedules, "--schedule", raw.schedule);
@@ -116,7 +130,7 @@ void resolve(const Raw& raw, Options& o) {
   if (o.peak_tflops < 0) throw UsageError("--peak-tflops must be positive");
   if (!(o.slowdown_ms >= 0) || o.slowdown_ms > 60000) throw UsageError("--slowdown-ms must be from 0 to 60000");
   if (o.threads < 1) throw UsageError("--threads must be at least 1, got " + std::to_string(o.threads));
-  if (!o.data_file.empty() && o.model.family != Family::gpt) throw UsageError("--data feeds GPT models only");
+  apply_data(raw, o);
   if (!(raw.timeout_s > 0)) throw UsageError("--timeout must be positive seconds");
   o.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(raw.timeout_s * 1000));
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "comm/communicator.h"
+#include "trainbench/data_source.h"
 #include "trainbench/layout.h"
 #include "trainbench/model_config.h"
 
@@ -32,7 +33,7 @@ struct Options {
   double lr = 1e-3;
   double bucket_mib = 25;  // data-parallel gradient buckets
   bool overlap = true;     // all-reduce buckets during backward where the backend allows it
-  std::string data_file;   // token ids, whitespace-separated; empty: the synthetic task
+  DataSource data;         // --data; synthetic by default
   int threads = 1;         // intra-op threads per rank
   double peak_tflops = 0;  // per rank, for MFU; 0: unknown
   double slowdown_ms = 0;  // sleep this long in every step: an injected regression (docs/trainbench.md)

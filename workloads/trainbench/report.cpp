@@ -29,6 +29,7 @@ std::string header(const Options& o, const Summary& s) {
                    s.rank_source, o.layout.dp, o.layout.tp, o.layout.pp, o.microbatches, name_of(o.schedule));
   h += fmt::format("# batch {} per data-parallel rank | steps {} ({} epochs of {}) | warmup {} | dtype {} | seed {}\n",
                    o.batch, o.steps(), o.epochs, o.steps_per_epoch, o.warmup, name_of(o.dtype), o.seed);
+  h += fmt::format("# data {}\n", describe(o.data));
   h += fmt::format("# backend {} ({}) | {} | gradients all-reduced in fp32 buckets of {} MiB, {}\n",
                    comm::name_of(o.backend), s.backend_library, s.torch_version, o.bucket_mib,
                    s.overlapped ? "overlapping backward" : "after backward");

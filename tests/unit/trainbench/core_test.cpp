@@ -62,6 +62,27 @@ TEST_CASE("a token file is read, and a bad one is named at file:line:column") {
   CHECK_THROWS_WITH(load_tokens((dir / "none.txt").string(), 16, 4), Catch::Contains("none.txt: cannot be read"));
 }
 
+TEST_CASE("a uint16 token file is read little-endian, and a bad one is named with the token's offset") {
+  const TempDir tmp;
+  const auto write = [&](const std::string& name, const std::string& bytes) {
+    std::ofstream(tmp.path / name, std::ios::binary) << bytes;
+    return tmp.file(name);
+  };
+  // 1, 258 (0x0102), 50256 (0xc450, GPT-2's <|endoftext|>), 7, 0 as np.array(..., np.uint16).tofile writes them.
+  const std::string ids("\x01\x00\x02\x01\x50\xc4\x07\x00\x00\x00", 10);
+  const auto good = write("train.bin", ids);
+  const auto tokens = load_tokens_uint16(good, 50257, 2);
+  CHECK(tokens == std::vector<std::int64_t>{1, 258, 50256, 7, 0});
+  CHECK(file_tokens(tokens, 1, 1, 2) == std::vector<std::int64_t>{50256, 7, 0});  // sample 1 starts at 1·seq
+  CHECK_THROWS_WITH(load_tokens_uint16(good, 50000, 2),
+                    good + ": token 2 (byte offset 4): id 50256 is not below the vocabulary of 50000 (give --vocab)");
+  const auto odd = write("odd.bin", ids + "x");
+  CHECK_THROWS_WITH(load_tokens_uint16(odd, 50257, 2),
+                    odd + ": 11 bytes is not a whole number of 2-byte token ids (uint16, little-endian)");
+  CHECK_THROWS_WITH(load_tokens_uint16(good, 50257, 4), good + ": holds 5 token ids; a sequence of 4 needs at least 6");
+  CHECK_THROWS_WITH(load_tokens_uint16(tmp.file("none.bin"), 50257, 2), tmp.file("none.bin") + ": cannot be read");
+}
+
 TEST_CASE("step statistics leave out the warm-up and interpolate p90 as numpy") {
   const StepStats s = step_stats({9, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 2);
   CHECK(s.steps == 10);

@@ -56,6 +56,23 @@ TEST_CASE("steps, epochs and parallelism parse") {
   ::unsetenv("TRAINBENCH_SLOWDOWN_MS");
 }
 
+TEST_CASE("the --data value names a format and a path, a bare path is a token file, nothing is synthetic") {
+  CHECK(parse({}).data == DataSource{});
+  CHECK(parse({"--data", ""}).data == DataSource{});  // what an experiment's '' renders
+  CHECK(parse({"--data", "synthetic"}).data == DataSource{});
+  CHECK(parse({"--data", "tokens.txt"}).data == DataSource{DataFormat::tokens, "tokens.txt"});
+  CHECK(parse({"--data", "tokens:/w/t.txt"}).data == DataSource{DataFormat::tokens, "/w/t.txt"});
+  CHECK(parse({"--data", "uint16:/w/train.bin"}).data == DataSource{DataFormat::uint16, "/w/train.bin"});
+  // Only a prefix of lower-case letters, digits and '-' is a format; the path may hold colons.
+  CHECK(parse({"--data", "./a:b"}).data == DataSource{DataFormat::tokens, "./a:b"});
+  CHECK(parse({"--data", "/x/y:z"}).data == DataSource{DataFormat::tokens, "/x/y:z"});
+  CHECK(parse({"--data", "uint16:a:b"}).data == DataSource{DataFormat::uint16, "a:b"});
+  const Options r = parse({"--model", "resnet18", "--data", "cifar10:/d/cifar-10-batches-bin"});
+  CHECK(r.data == DataSource{DataFormat::cifar10, "/d/cifar-10-batches-bin"});
+  CHECK(describe(r.data) == "cifar10:/d/cifar-10-batches-bin");
+  CHECK(describe(parse({"--data", "t.txt"}).data) == "tokens:t.txt");
+}
+
 TEST_CASE("bad options name the option and what it expects") {
   const auto fails = [](std::vector<std::string> args, const std::string& message) {
     INFO(message);
@@ -70,7 +87,11 @@ TEST_CASE("bad options name the option and what it expects") {
   fails({"--width", "100", "--heads", "3"}, "--width 100 must divide by --heads 3");
   fails({"--model", "resnet18", "--layers", "4"}, "--layers shapes GPT models; resnet18 has a fixed shape");
   fails({"--layers", "0"}, "--layers must be at least 1, got 0");
-  fails({"--model", "resnet18", "--data", "tokens.txt"}, "--data feeds GPT models only");
+  fails({"--model", "resnet18", "--data", "tokens.txt"},
+        "--data tokens:tokens.txt does not feed resnet18 (resnet18 takes cifar10:DIR or cifar10:FILE)");
+  fails({"--data", "cifar10:/d"}, "--data cifar10:/d does not feed gpt2-tiny (GPT models take tokens:FILE or uint16:FILE)");
+  fails({"--data", "cifar:/d"}, "--data: \"cifar\" in \"cifar:/d\" is not a data format (formats: tokens, uint16, cifar10;");
+  fails({"--data", "uint16:"}, "--data: \"uint16:\" names no path after \"uint16:\"");
   fails({"--threads", "0"}, "--threads must be at least 1");
   fails({"--slowdown-ms", "-1"}, "--slowdown-ms must be from 0 to 60000");
   fails({"--batch"}, "--batch");

@@ -46,6 +46,8 @@ TEST_CASE("the header states the model, layout, precision and how gradients are 
   CHECK_THAT(plain, Catch::Contains("after backward"));
   CHECK_THAT(plain, Catch::Contains("# model resnet18 | 3x32x32 images | 10 classes"));
   CHECK_THAT(plain, !Catch::Contains("bf16"));
+  CHECK_THAT(h, Catch::Contains("\n# data synthetic\n"));
+  CHECK_THAT(header(parse({"--model", "resnet18", "--data", "cifar10:/d/cifar"}), s), Catch::Contains("\n# data cifar10:/d/cifar\n"));
 }
 
 TEST_CASE("metric lines: throughput per family, MFU only with a peak, epoch 2 as the headline") {
