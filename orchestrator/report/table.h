@@ -36,6 +36,7 @@ struct Table {
   std::vector<std::string> row_names;              // parameters that label the rows
   std::vector<std::vector<std::string>> row_values;
   std::vector<std::string> columns;                // headers of the value columns
+  std::vector<std::string> column_units;           // the unit each value column's cells are in ("" = none)
   std::vector<std::vector<Cell>> cells;            // [row][column]
 };
 
@@ -78,6 +79,8 @@ bool is_number(const store::ParamRecord& p);
 std::optional<double> number_at(const PointResult& r, const std::string& name);
 /// Throws Error(usage) `unknown WHAT "n" (did you mean ...) (available: ...)` unless every name is known.
 void require_known(const std::vector<std::string>& names, const std::vector<std::string>& known, const char* what);
+/// The unit of the first point that has the metric with a unit; "" otherwise.
+std::string metric_unit(const std::string& name, const std::vector<PointResult>& results);
 /// "name (unit)" from the first point that has the metric with a unit; the name otherwise.
 std::string metric_header(const std::string& name, const std::vector<PointResult>& results);
 

@@ -167,7 +167,7 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
   if (repetitions) out.markdown += repetitions_markdown(*repetitions);
   add_file(out, "report.md", out.markdown);
   add_file(out, "report.html", html_report(data, tables, figures, repetitions ? repetitions_html(*repetitions) : ""));
-  add_file(out, "report.json", json_report(data, results, parts.changes));
+  add_file(out, "report.json", json_report(data, results, parts.changes, tables));
   add_file(out, "report.tex", latex_report(label, tables));
   for (const auto& t : tables) {
     out.csv.push_back(csv_table(t));
