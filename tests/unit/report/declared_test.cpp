@@ -191,6 +191,41 @@ TEST_CASE("default tables take the seeds' shapes for the bundled workloads' metr
   CHECK(scaling[0].cells[1][1].stats.summary.mean == Approx(18.5 / 21));
 }
 
+TEST_CASE("the default transfer table shows seed 000's e-16 quantities (2 x size / time, in seconds)") {
+  // One all-reduce of 1.4 GB on 2 ranks in 0.1 s and 0.12 s: algbw = busbw = 14 and 11.67 GB/s.
+  CampaignData d;
+  d.campaign.label = "e16";
+  for (const char* backend : {"nccl", "gloo"}) {
+    const std::string id = std::string("p-") + backend;
+    d.points.push_back({id, static_cast<std::int64_t>(d.points.size()),
+                        {{"nodes", "2", "int", false}, {"gpus_per_node", "1", "int", false}, {"backend", backend, "string", false},
+                         {"interconnect", backend[0] == 'n' ? "IB" : "TCP", "string", true},
+                         {"experiment_id", "e-16-2", "string", true}}});
+    for (const double time_us : {1e5, 1.2e5}) {
+      const auto r = fixture::add_run(d, id, static_cast<int>(d.runs.size()));
+      const double t = backend[0] == 'n' ? time_us : 10 * time_us;
+      fixture::add_value(d, r, "size_bytes", 1.4e9, "B");
+      fixture::add_value(d, r, "time_us", t, "us", "lower");
+      fixture::add_value(d, r, "algbw", 1.4e9 / t / 1e3, "GB/s", "higher");
+      fixture::add_value(d, r, "busbw", 1.4e9 / t / 1e3, "GB/s", "higher");
+    }
+  }
+  const auto results = point_results(d);
+  const auto specs = default_tables(results);
+  REQUIRE(specs.size() == 1);
+  CHECK(specs[0].name == "transfer");
+  const auto t = build_declared(results, specs[0]);
+  REQUIRE(t.size() == 1);
+  CHECK(t[0].row_names == std::vector<std::string>{"Experiment", "Nodes", "GPUs per Node", "Backend", "Protocol"});
+  CHECK(t[0].columns == std::vector<std::string>{"Measured Transfer speed (GB/s)", "Time (s)", "busbw (GB/s)"});
+  CHECK(t[0].row_values[0] == std::vector<std::string>{"e-16-2", "2", "1", "IB", "nccl"});
+  // nccl: 2 x 1.4 GB / 0.1 s and / 0.12 s -> 28 and 23.33 GB/s; 0.11 s; busbw half the transfer speed.
+  CHECK(t[0].cells[0][0].stats.summary.mean == Approx((28 + 2.8 / 0.12) / 2));
+  CHECK(t[0].cells[0][1].stats.summary.mean == Approx(0.11));
+  CHECK(t[0].cells[0][2].stats.summary.mean == Approx(t[0].cells[0][0].stats.summary.mean / 2));
+  CHECK(t[0].cells[1][1].stats.summary.mean == Approx(1.1));
+}
+
 TEST_CASE("a metric as x plots one value per index: busbw vs message size per backend") {
   CampaignData d;
   d.campaign.label = "coll";
