@@ -9,6 +9,7 @@
 #include <array>
 #include <string_view>
 
+#include "report/size_tables.h"
 #include "report/table.h"
 
 namespace sweep::report {
@@ -120,8 +121,10 @@ std::vector<spec::ReportTable> default_tables(const std::vector<PointResult>& re
   const ParamInfo params = param_info(results);
   const std::vector<std::string> metrics = metric_names(results);
   std::vector<spec::ReportTable> out;
+  const std::vector<std::string> per_size = size_indexed_metrics(results);  // a mean over sizes is no seed's number
   for (const Preset& p : presets())
-    if (std::all_of(p.requires_metrics.begin(), p.requires_metrics.end(), [&](std::string_view m) { return contains(metrics, m); }))
+    if (std::all_of(p.requires_metrics.begin(), p.requires_metrics.end(),
+                    [&](std::string_view m) { return contains(metrics, m) && !contains(per_size, m); }))
       out.push_back(table_of(p, params, metrics));
   return out;
 }
@@ -149,26 +152,35 @@ std::optional<std::pair<std::string, bool>> numeric_axis(const std::vector<Point
 
 }  // namespace
 
-std::vector<spec::ReportFigure> default_figures(const std::vector<PointResult>& results) {
-  if (results.size() < 2) return {};  // one point: nothing varies (param_info then lists every parameter)
-  const std::vector<std::string> varying = param_info(results).varying;
-  if (varying.empty()) return {};
-  const auto axis = numeric_axis(results, varying);
-  const std::string x = axis ? axis->first : varying.front();
-  std::vector<std::string> series;
-  for (const auto& name : varying)
-    if (name != x) series.push_back(name);
-  std::set<std::vector<std::string>> lines;  // the series' value combinations: more than a reader can tell apart?
+namespace {
+
+/// How many lines `series` makes: the distinct combinations of their values over the points.
+std::size_t line_count(const std::vector<PointResult>& results, const std::vector<std::string>& series) {
+  std::set<std::vector<std::string>> lines;
   for (const auto& r : results) {
     std::vector<std::string> values;
     for (const auto& name : series)
       if (const store::ParamRecord* p = find_param(*r.point, name)) values.push_back(p->value);
     lines.insert(std::move(values));
   }
-  if (lines.size() > kMaxDefaultSeries) return {};
-  std::vector<spec::ReportFigure> out;
+  return lines.size();
+}
+
+/// The figures of the metrics not in `skip` against the first varying parameter, appended to `out`.
+void parameter_figures(const std::vector<PointResult>& results, const std::vector<std::string>& skip,
+                       std::vector<spec::ReportFigure>& out) {
+  if (results.size() < 2) return;  // one point: nothing varies (param_info then lists every parameter)
+  const std::vector<std::string> varying = param_info(results).varying;
+  if (varying.empty()) return;
+  const auto axis = numeric_axis(results, varying);
+  const std::string x = axis ? axis->first : varying.front();
+  std::vector<std::string> series;
+  for (const auto& name : varying)
+    if (name != x) series.push_back(name);
+  if (line_count(results, series) > kMaxDefaultSeries) return;  // more lines than a reader can tell apart
   for (const std::string& metric : metric_names(results)) {
     if (out.size() == kMaxDefaultFigures) break;
+    if (contains(skip, metric)) continue;
     spec::ReportFigure f;
     f.name = "default-" + metric;
     f.title = fmt::format("{} by {}", metric, x);
@@ -180,6 +192,14 @@ std::vector<spec::ReportFigure> default_figures(const std::vector<PointResult>& 
     f.at = SourceLocation{"the default figures"};
     out.push_back(std::move(f));
   }
+}
+
+}  // namespace
+
+std::vector<spec::ReportFigure> default_figures(const std::vector<PointResult>& results) {
+  std::vector<spec::ReportFigure> out;
+  if (const auto f = size_figure(results); f && line_count(results, f->series) <= kMaxDefaultSeries) out.push_back(*f);
+  parameter_figures(results, size_indexed_metrics(results), out);
   return out;
 }
 

@@ -27,6 +27,13 @@ std::string point_label(const store::PointRecord& p) {
   return out.empty() ? p.point_id : out;
 }
 
+std::string param_label(const PointResult& r, const std::vector<std::string>& params) {
+  std::vector<std::string> parts;
+  for (const auto& name : params)
+    if (const auto* p = find_param(*r.point, name)) parts.push_back(name + "=" + p->value);
+  return join(parts, ", ");
+}
+
 PointValues point_values(const store::PointRecord& p) {
   PointValues out;
   for (const auto& param : p.params) {

@@ -65,6 +65,8 @@ ParamInfo param_info(const std::vector<PointResult>& results);
 const store::ParamRecord* find_param(const store::PointRecord& p, const std::string& name);
 /// "batch=8 nodes=2": the point's parameters (derived ones left out); its id when it has none.
 std::string point_label(const store::PointRecord& p);
+/// "name=value, ..." of the point's parameters in `params` (those it has), in that order.
+std::string param_label(const PointResult& r, const std::vector<std::string>& params);
 /// The point's parameter names and typed values, in its order: what an expression over the point
 /// (a threshold, a reference's `where`) binds to and evaluates against.
 struct PointValues {
