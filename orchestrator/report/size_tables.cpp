@@ -4,10 +4,9 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
+#include <iterator>
 #include <map>
 #include <set>
-
 
 namespace sweep::report {
 namespace {
