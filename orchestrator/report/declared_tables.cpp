@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "report/derived.h"
+#include "report/units.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -31,15 +32,33 @@ void sort_rows(std::vector<PointResult>& results, const std::vector<std::string>
   std::stable_sort(results.begin(), results.end(), less);
 }
 
-std::string derived_header(const spec::ReportColumn& c, const std::vector<PointResult>& results) {
+/// What a metric column shows of its metric: the values times `factor`, in `unit`.
+struct Shown {
+  double factor = 1;
+  std::string unit;
+};
+
+/// The column's `unit` (converted from the metric's, report/units.h) times its `scale`; the metric's
+/// own unit when it names none. Error(invalid_experiment) at the column's `unit` for a unit the
+/// metric's does not convert to, or a metric without a unit.
+Shown shown(const spec::ReportColumn& c, const std::vector<PointResult>& results) {
+  if (c.derived != spec::DerivedMetric::none)
+    return {1, c.derived == spec::DerivedMetric::efficiency ? std::string("%") : std::string()};
+  const std::string from = metric_unit(c.metric, results);
+  if (c.unit.empty()) return {c.scale, from};
+  if (from.empty())
+    fail_at(c.unit_at, fmt::format("metric \"{}\" has no unit to convert to {}; give \"scale\" and a \"label\" instead",
+                                   c.metric, c.unit));
+  const double factor = at_location(c.unit_at, [&] { return conversion_factor(from, c.unit); });
+  return {factor * c.scale, c.unit};
+}
+
+std::string derived_header(const spec::ReportColumn& c, const Shown& unit) {
   if (!c.label.empty()) return c.label;
-  if (c.derived == spec::DerivedMetric::none && !c.predicted.empty()) {
-    const std::string header = metric_header(c.metric, results);  // "model:epoch_time (s)"
-    return "predicted " + header.substr(spec::kPredictedPrefix.size());
-  }
-  if (c.derived == spec::DerivedMetric::none) return metric_header(c.metric, results);
-  const std::string unit = c.derived == spec::DerivedMetric::efficiency ? " (%)" : "";
-  return fmt::format("{} of {}{}", spec::derived_name(c.derived), c.metric, unit);
+  const std::string suffix = unit.unit.empty() ? "" : " (" + unit.unit + ")";
+  if (c.derived == spec::DerivedMetric::none && !c.predicted.empty()) return "predicted " + c.predicted + suffix;
+  if (c.derived == spec::DerivedMetric::none) return c.metric + suffix;
+  return fmt::format("{} of {}{}", spec::derived_name(c.derived), c.metric, suffix);
 }
 
 void check_columns(const spec::ReportTable& spec, const std::vector<PointResult>& results) {
@@ -58,8 +77,8 @@ void check_columns(const spec::ReportTable& spec, const std::vector<PointResult>
   }
 }
 
-Cell metric_cell(const spec::ReportColumn& c, const spec::ReportTable& spec, const std::vector<PointResult>& results,
-                 const Bases& bases, std::size_t i) {
+Cell metric_cell(const spec::ReportColumn& c, const Shown& unit, const spec::ReportTable& spec,
+                 const std::vector<PointResult>& results, const Bases& bases, std::size_t i) {
   Cell cell;
   cell.digits = c.digits > 0 ? c.digits : spec.digits;
   if (c.derived != spec::DerivedMetric::none) {
@@ -70,8 +89,24 @@ Cell metric_cell(const spec::ReportColumn& c, const spec::ReportTable& spec, con
     return cell;
   }
   if (const auto it = results[i].metrics.find(c.metric); it != results[i].metrics.end())
-    cell.present = true, cell.stats = it->second;
+    cell.present = true, cell.stats = unit.factor == 1 ? it->second : scaled_stats(it->second, unit.factor, unit.unit);
   return cell;
+}
+
+/// Fills the table's row names and column headers and units; what each column shows, per column
+/// (unused for parameter and value columns).
+std::vector<Shown> add_headers(const spec::ReportTable& spec, const std::vector<PointResult>& results, Table& t) {
+  std::vector<Shown> units;
+  for (const auto& c : spec.columns) {
+    units.push_back(c.metric.empty() ? Shown{} : shown(c, results));
+    if (c.metric.empty()) {
+      t.row_names.push_back(!c.label.empty() ? c.label : c.param.empty() ? c.value : c.param);
+      continue;
+    }
+    t.columns.push_back(derived_header(c, units.back()));
+    t.column_units.push_back(units.back().unit);
+  }
+  return units;
 }
 
 Table columns_table(std::vector<PointResult> results, const spec::ReportTable& spec) {
@@ -87,17 +122,15 @@ Table columns_table(std::vector<PointResult> results, const spec::ReportTable& s
   t.name = spec.name;
   t.title = spec.title.empty() ? spec.name : spec.title;
   t.spread = spec.spread;
-  for (const auto& c : spec.columns) {
-    if (c.metric.empty()) t.row_names.push_back(!c.label.empty() ? c.label : c.param.empty() ? c.value : c.param);
-    else t.columns.push_back(derived_header(c, results));
-  }
+  const std::vector<Shown> units = add_headers(spec, results, t);
   for (std::size_t i = 0; i < results.size(); ++i) {
     std::vector<std::string> keys;
     std::vector<Cell> cells;
-    for (const auto& c : spec.columns) {
+    for (std::size_t k = 0; k < spec.columns.size(); ++k) {
+      const spec::ReportColumn& c = spec.columns[k];
       if (!c.param.empty()) keys.push_back(find_param(*results[i].point, c.param)->value);
       else if (c.metric.empty()) keys.push_back(c.value);
-      else cells.push_back(metric_cell(c, spec, results, bases, i));
+      else cells.push_back(metric_cell(c, units[k], spec, results, bases, i));
     }
     t.row_values.push_back(std::move(keys));
     t.cells.push_back(std::move(cells));

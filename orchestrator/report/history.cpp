@@ -47,13 +47,6 @@ std::vector<std::string> point_params(const std::vector<PointResult>& results) {
   return out;
 }
 
-/// "name=value, ..." of the parameters in `params`.
-std::string point_label(const PointResult& r, const std::vector<std::string>& params) {
-  std::vector<std::string> parts;
-  for (const auto& name : params)
-    if (const auto* p = find_param(*r.point, name)) parts.push_back(name + "=" + p->value);
-  return join(parts, ", ");
-}
 
 /// One point's means of a metric, one per night (NaN where it has no succeeded run).
 struct PointSeries {
@@ -67,7 +60,7 @@ std::vector<PointSeries> series_of(const std::vector<PointResult>& results, cons
   const auto params = point_params(results);
   std::vector<PointSeries> out;
   for (const auto& r : results) {
-    const std::string label = point_label(r, params);
+    const std::string label = param_label(r, params);
     auto it = std::find_if(out.begin(), out.end(), [&](const PointSeries& s) { return s.point == label; });
     if (it == out.end()) it = out.insert(out.end(), PointSeries{label, std::vector<double>(nights.size(), NAN)});
     const auto night = std::find(nights.begin(), nights.end(), find_param(*r.point, kNight)->value) - nights.begin();

@@ -4,6 +4,7 @@
 
 #include "report/declared_tables.h"
 #include "report/predicted.h"
+#include "report/units.h"
 #include "store/store.h"
 #include "util/error.h"
 
@@ -15,15 +16,6 @@ std::vector<std::string> key_of(const PointResult& r, const std::vector<std::str
   std::vector<std::string> key;
   for (const auto& name : on) key.push_back(find_param(*r.point, name)->value);
   return key;
-}
-
-MetricStats scaled(const MetricStats& m, const spec::CarriedMetric& c) {
-  MetricStats out;
-  out.unit = c.unit.empty() ? m.unit : c.unit;
-  out.better = m.better;
-  for (double v : m.values) out.values.push_back(v * c.scale);
-  out.summary = stats::summarize(out.values);
-  return out;
 }
 
 void check_names(const std::vector<PointResult>& here, const std::vector<PointResult>& there,
@@ -58,7 +50,7 @@ void carry_metrics(const std::vector<PointResult>& here, std::vector<PointResult
     if (!match) continue;
     for (const auto& c : join.metrics)
       if (const auto it = match->metrics.find(c.metric); it != match->metrics.end())
-        to.metrics[c.as] = scaled(it->second, c);
+        to.metrics[c.as] = scaled_stats(it->second, c.scale, c.unit.empty() ? it->second.unit : c.unit);
   }
 }
 

@@ -73,10 +73,67 @@ std::string change_points_json(const std::vector<HistoryChangePoint>& changes) {
   return out + "]";
 }
 
+void append_strings(std::string& out, const std::vector<std::string>& texts) {
+  out += "[";
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    if (i) out += ", ";
+    append_json_string(out, texts[i]);
+  }
+  out += "]";
+}
+
+/// `{"mean": ..., "sd": ..., "ci95": [low, high], "n": ...}`, or null for an empty cell.
+void append_cell(std::string& out, const Cell& cell) {
+  const stats::Summary& s = cell.stats.summary;
+  if (!cell.present || s.n == 0) {
+    out += "null";
+    return;
+  }
+  out += R"({"mean": )";
+  append_json_number(out, s.mean);
+  out += R"(, "sd": )";
+  append_json_number(out, s.sd);
+  out += R"(, "ci95": [)";
+  append_json_number(out, s.ci_low);
+  out += ", ";
+  append_json_number(out, s.ci_high);
+  fmt::format_to(std::back_inserter(out), R"(], "n": {}}})", s.n);
+}
+
+/// `{"name", "title", "row_names", "columns": [{"header", "unit"}], "rows": [{"values", "cells"}]}`.
+void append_table(std::string& out, const Table& t) {
+  out += R"({"name": )";
+  append_json_string(out, t.name);
+  out += R"(, "title": )";
+  append_json_string(out, t.title);
+  out += R"(, "row_names": )";
+  append_strings(out, t.row_names);
+  out += R"(, "columns": [)";
+  for (std::size_t c = 0; c < t.columns.size(); ++c) {
+    out += c ? R"(, {"header": )" : R"({"header": )";
+    append_json_string(out, t.columns[c]);
+    out += R"(, "unit": )";
+    append_json_string(out, c < t.column_units.size() ? t.column_units[c] : t.unit);
+    out += "}";
+  }
+  out += R"(], "rows": [)";
+  for (std::size_t r = 0; r < t.row_values.size(); ++r) {
+    out += r ? R"(, {"values": )" : R"({"values": )";
+    append_strings(out, t.row_values[r]);
+    out += R"(, "cells": [)";
+    for (std::size_t c = 0; c < t.cells[r].size(); ++c) {
+      if (c) out += ", ";
+      append_cell(out, t.cells[r][c]);
+    }
+    out += "]}";
+  }
+  out += "]}";
+}
+
 }  // namespace
 
 std::string json_report(const CampaignData& data, const std::vector<PointResult>& results,
-                        const std::vector<HistoryChangePoint>& change_points) {
+                        const std::vector<HistoryChangePoint>& change_points, const std::vector<Table>& tables) {
   std::string out = fmt::format(R"({{"version": {}, "campaign": {}, "points": [)", kJsonReportVersion, campaign_json(data.campaign));
   // About 300 bytes per point and per metric summary, 20 per value: one allocation instead of doublings.
   std::size_t estimate = 0;
@@ -109,6 +166,11 @@ std::string json_report(const CampaignData& data, const std::vector<PointResult>
                        first ? "" : ", ", json_string(run.point_id), run.repetition, run.attempt, json_string(run.failure_class),
                        json_string(run.failure_reason), json_string(run.run_dir));
     first = false;
+  }
+  out += R"(], "tables": [)";
+  for (std::size_t i = 0; i < tables.size(); ++i) {
+    if (i) out += ", ";
+    append_table(out, tables[i]);
   }
   return out + "], " + change_points_json(change_points) + "}\n";
 }

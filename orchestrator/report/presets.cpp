@@ -9,6 +9,7 @@
 #include <array>
 #include <string_view>
 
+#include "report/size_tables.h"
 #include "report/table.h"
 
 namespace sweep::report {
@@ -21,6 +22,8 @@ struct PresetColumn {
   std::string_view metric;  // a metric column
   DerivedMetric derived;
   std::string_view label;
+  std::string_view unit = "";  // converted from the metric's (report/units.h); "" = the metric's own
+  double scale = 1;
 };
 
 struct Preset {
@@ -55,14 +58,20 @@ const std::vector<Preset>& presets() {
         {"", "samples_per_s", DerivedMetric::scaling, "Scaling Factor"},
         {"", "net_throughput", DerivedMetric::none, "Net Thrp. (B/s)"},
         {"", "comm_bytes_per_step", DerivedMetric::none, "Net Vol. (B/step)"}}},
+      // Seed 000's "Backend" is the interconnect, its "Protocol" the library (collbench's --backend). Its
+      // transfer speed is 2 x size / time (its script counts the all-reduced buffer twice), which is 2 x
+      // algbw; busbw (size / time on 2 ranks) stays beside it.
       {"transfer",
        "All-reduce transfer speed",
-       {"busbw", "time_us"},
-       {{"nodes", "", DerivedMetric::none, "Nodes"},
+       {"algbw", "time_us"},
+       {{"experiment_id", "", DerivedMetric::none, "Experiment"},
+        {"nodes", "", DerivedMetric::none, "Nodes"},
         {"gpus_per_node", "", DerivedMetric::none, "GPUs per Node"},
-        {"backend", "", DerivedMetric::none, "Backend"},
-        {"", "busbw", DerivedMetric::none, "Transfer speed (GB/s)"},
-        {"", "time_us", DerivedMetric::none, "Time (us)"}}},
+        {"interconnect", "", DerivedMetric::none, "Backend"},
+        {"backend", "", DerivedMetric::none, "Protocol"},
+        {"", "algbw", DerivedMetric::none, "Measured Transfer speed (GB/s)", "", 2},
+        {"", "time_us", DerivedMetric::none, "Time (s)", "s"},
+        {"", "busbw", DerivedMetric::none, "busbw (GB/s)"}}},
   };
   return kPresets;
 }
@@ -100,6 +109,8 @@ spec::ReportTable table_of(const Preset& p, const ParamInfo& params, const std::
     if (c.metric.empty() || !contains(metrics, c.metric)) continue;
     if (c.derived != DerivedMetric::none && !can_scale) continue;
     t.columns.push_back(column("", std::string(c.metric), c.derived, std::string(c.label)));
+    t.columns.back().unit = std::string(c.unit);
+    t.columns.back().scale = c.scale;
   }
   return t;
 }
@@ -110,8 +121,10 @@ std::vector<spec::ReportTable> default_tables(const std::vector<PointResult>& re
   const ParamInfo params = param_info(results);
   const std::vector<std::string> metrics = metric_names(results);
   std::vector<spec::ReportTable> out;
+  const std::vector<std::string> per_size = size_indexed_metrics(results);  // a mean over sizes is no seed's number
   for (const Preset& p : presets())
-    if (std::all_of(p.requires_metrics.begin(), p.requires_metrics.end(), [&](std::string_view m) { return contains(metrics, m); }))
+    if (std::all_of(p.requires_metrics.begin(), p.requires_metrics.end(),
+                    [&](std::string_view m) { return contains(metrics, m) && !contains(per_size, m); }))
       out.push_back(table_of(p, params, metrics));
   return out;
 }
@@ -139,26 +152,35 @@ std::optional<std::pair<std::string, bool>> numeric_axis(const std::vector<Point
 
 }  // namespace
 
-std::vector<spec::ReportFigure> default_figures(const std::vector<PointResult>& results) {
-  if (results.size() < 2) return {};  // one point: nothing varies (param_info then lists every parameter)
-  const std::vector<std::string> varying = param_info(results).varying;
-  if (varying.empty()) return {};
-  const auto axis = numeric_axis(results, varying);
-  const std::string x = axis ? axis->first : varying.front();
-  std::vector<std::string> series;
-  for (const auto& name : varying)
-    if (name != x) series.push_back(name);
-  std::set<std::vector<std::string>> lines;  // the series' value combinations: more than a reader can tell apart?
+namespace {
+
+/// How many lines `series` makes: the distinct combinations of their values over the points.
+std::size_t line_count(const std::vector<PointResult>& results, const std::vector<std::string>& series) {
+  std::set<std::vector<std::string>> lines;
   for (const auto& r : results) {
     std::vector<std::string> values;
     for (const auto& name : series)
       if (const store::ParamRecord* p = find_param(*r.point, name)) values.push_back(p->value);
     lines.insert(std::move(values));
   }
-  if (lines.size() > kMaxDefaultSeries) return {};
-  std::vector<spec::ReportFigure> out;
+  return lines.size();
+}
+
+/// The figures of the metrics not in `skip` against the first varying parameter, appended to `out`.
+void parameter_figures(const std::vector<PointResult>& results, const std::vector<std::string>& skip,
+                       std::vector<spec::ReportFigure>& out) {
+  if (results.size() < 2) return;  // one point: nothing varies (param_info then lists every parameter)
+  const std::vector<std::string> varying = param_info(results).varying;
+  if (varying.empty()) return;
+  const auto axis = numeric_axis(results, varying);
+  const std::string x = axis ? axis->first : varying.front();
+  std::vector<std::string> series;
+  for (const auto& name : varying)
+    if (name != x) series.push_back(name);
+  if (line_count(results, series) > kMaxDefaultSeries) return;  // more lines than a reader can tell apart
   for (const std::string& metric : metric_names(results)) {
     if (out.size() == kMaxDefaultFigures) break;
+    if (contains(skip, metric)) continue;
     spec::ReportFigure f;
     f.name = "default-" + metric;
     f.title = fmt::format("{} by {}", metric, x);
@@ -170,6 +192,14 @@ std::vector<spec::ReportFigure> default_figures(const std::vector<PointResult>& 
     f.at = SourceLocation{"the default figures"};
     out.push_back(std::move(f));
   }
+}
+
+}  // namespace
+
+std::vector<spec::ReportFigure> default_figures(const std::vector<PointResult>& results) {
+  std::vector<spec::ReportFigure> out;
+  if (const auto f = size_figure(results); f && line_count(results, f->series) <= kMaxDefaultSeries) out.push_back(*f);
+  parameter_figures(results, size_indexed_metrics(results), out);
   return out;
 }
 

@@ -10,6 +10,7 @@
 
 namespace sweep::report {
 
+/// The presets whose metrics the campaign has, none of them per message size (report/size_tables.h).
 std::vector<spec::ReportTable> default_tables(const std::vector<PointResult>& results);
 
 /// The most default figures a report draws (one per metric, in name order), and the most lines one
@@ -17,7 +18,9 @@ std::vector<spec::ReportTable> default_tables(const std::vector<PointResult>& re
 inline constexpr std::size_t kMaxDefaultFigures = 12;
 inline constexpr std::size_t kMaxDefaultSeries = 12;
 
-/// For a report that declares no figures: per metric, the figure "default-<metric>" of its mean against
+/// For a report that declares no figures: the size figure of metrics per message size (size_figure in
+/// report/size_tables.h, unless its lines would be more than kMaxDefaultSeries); then, per metric that
+/// is not per message size, the figure "default-<metric>" of its mean against
 /// the first numeric parameter that varies (lines; a logarithmic x when its values span 100x or more),
 /// one series per combination of the other varying parameters; bars against the first varying
 /// parameter when none is numeric; none when no parameter varies or the lines would be more than

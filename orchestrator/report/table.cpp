@@ -27,6 +27,13 @@ std::string point_label(const store::PointRecord& p) {
   return out.empty() ? p.point_id : out;
 }
 
+std::string param_label(const PointResult& r, const std::vector<std::string>& params) {
+  std::vector<std::string> parts;
+  for (const auto& name : params)
+    if (const auto* p = find_param(*r.point, name)) parts.push_back(name + "=" + p->value);
+  return join(parts, ", ");
+}
+
 PointValues point_values(const store::PointRecord& p) {
   PointValues out;
   for (const auto& param : p.params) {
@@ -69,11 +76,15 @@ void require_known(const std::vector<std::string>& names, const std::vector<std:
                                                 join(known, ", ")));
 }
 
-std::string metric_header(const std::string& name, const std::vector<PointResult>& results) {
+std::string metric_unit(const std::string& name, const std::vector<PointResult>& results) {
   for (const auto& r : results)
-    if (auto it = r.metrics.find(name); it != r.metrics.end() && !it->second.unit.empty())
-      return fmt::format("{} ({})", name, it->second.unit);
-  return name;
+    if (auto it = r.metrics.find(name); it != r.metrics.end() && !it->second.unit.empty()) return it->second.unit;
+  return "";
+}
+
+std::string metric_header(const std::string& name, const std::vector<PointResult>& results) {
+  const std::string unit = metric_unit(name, results);
+  return unit.empty() ? name : fmt::format("{} ({})", name, unit);
 }
 
 namespace {
@@ -102,7 +113,10 @@ Table per_point_table(const std::vector<PointResult>& results,
                       const std::vector<std::string>& rows, const std::vector<std::string>& metrics) {
   Table t;
   t.row_names = rows;
-  for (const auto& m : metrics) t.columns.push_back(metric_header(m, results));
+  for (const auto& m : metrics) {
+    t.columns.push_back(metric_header(m, results));
+    t.column_units.push_back(metric_unit(m, results));
+  }
   for (std::size_t i = 0; i < results.size(); ++i) {
     t.row_values.push_back(values_of(*results[i].point, rows));
     std::vector<Cell> cells;
@@ -132,6 +146,7 @@ Table pivot_table(const std::vector<PointResult>& results, const std::vector<std
     t.cells[r][c] = Cell{true, it->second};
   }
   for (const auto& key : col_keys) t.columns.push_back(column_label(cols, key));
+  t.column_units.assign(t.columns.size(), t.unit);
   for (auto& row : t.cells) row.resize(t.columns.size());
   return t;
 }

@@ -36,6 +36,7 @@ struct Table {
   std::vector<std::string> row_names;              // parameters that label the rows
   std::vector<std::vector<std::string>> row_values;
   std::vector<std::string> columns;                // headers of the value columns
+  std::vector<std::string> column_units;           // the unit each value column's cells are in ("" = none)
   std::vector<std::vector<Cell>> cells;            // [row][column]
 };
 
@@ -64,6 +65,8 @@ ParamInfo param_info(const std::vector<PointResult>& results);
 const store::ParamRecord* find_param(const store::PointRecord& p, const std::string& name);
 /// "batch=8 nodes=2": the point's parameters (derived ones left out); its id when it has none.
 std::string point_label(const store::PointRecord& p);
+/// "name=value, ..." of the point's parameters in `params` (those it has), in that order.
+std::string param_label(const PointResult& r, const std::vector<std::string>& params);
 /// The point's parameter names and typed values, in its order: what an expression over the point
 /// (a threshold, a reference's `where`) binds to and evaluates against.
 struct PointValues {
@@ -78,6 +81,8 @@ bool is_number(const store::ParamRecord& p);
 std::optional<double> number_at(const PointResult& r, const std::string& name);
 /// Throws Error(usage) `unknown WHAT "n" (did you mean ...) (available: ...)` unless every name is known.
 void require_known(const std::vector<std::string>& names, const std::vector<std::string>& known, const char* what);
+/// The unit of the first point that has the metric with a unit; "" otherwise.
+std::string metric_unit(const std::string& name, const std::vector<PointResult>& results);
 /// "name (unit)" from the first point that has the metric with a unit; the name otherwise.
 std::string metric_header(const std::string& name, const std::vector<PointResult>& results);
 

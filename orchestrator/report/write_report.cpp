@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -20,6 +21,7 @@
 #include "report/markdown.h"
 #include "report/predicted.h"
 #include "report/presets.h"
+#include "report/size_tables.h"
 #include "spec/load_report.h"
 #include "util/error.h"
 #include "util/names.h"
@@ -28,14 +30,27 @@ namespace sweep::report {
 namespace fs = std::filesystem;
 namespace {
 
+/// The per-point table (unless every metric is per message size) and the per-size tables.
+std::vector<Table> undeclared_tables(const std::vector<PointResult>& results) {
+  const std::vector<std::string> per_size = size_indexed_metrics(results);
+  TableSpec per_point;
+  for (const auto& m : metric_names(results))
+    if (std::find(per_size.begin(), per_size.end(), m) == per_size.end()) per_point.metrics.push_back(m);
+  std::vector<Table> tables;
+  if (per_size.empty() || !per_point.metrics.empty()) tables = build_tables(results, per_point);
+  for (auto& t : size_tables(results)) tables.push_back(std::move(t));
+  return tables;
+}
+
 std::vector<Table> all_tables(const std::vector<PointResult>& results, const ReportRequest& request,
                               const spec::ReportSpec& spec) {
   const TableSpec& ad_hoc = request.ad_hoc;
   const bool asked = !ad_hoc.rows.empty() || !ad_hoc.cols.empty() || !ad_hoc.metrics.empty();
   if (asked) return build_tables(results, ad_hoc);
   std::vector<Table> tables;
-  // Undeclared: the per-point table, then the seed-shaped tables whose metrics the campaign has.
-  if (spec.tables.empty()) tables = build_tables(results, ad_hoc);
+  // Undeclared: the per-point table of the metrics that are not per message size, a table per size
+  // of those that are, then the seed-shaped tables whose metrics the campaign has.
+  if (spec.tables.empty()) tables = undeclared_tables(results);
   for (const auto& t : spec.tables.empty() ? default_tables(results) : spec.tables)
     for (auto& built : build_declared(results, t)) tables.push_back(std::move(built));
   return tables;
@@ -167,7 +182,7 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
   if (repetitions) out.markdown += repetitions_markdown(*repetitions);
   add_file(out, "report.md", out.markdown);
   add_file(out, "report.html", html_report(data, tables, figures, repetitions ? repetitions_html(*repetitions) : ""));
-  add_file(out, "report.json", json_report(data, results, parts.changes));
+  add_file(out, "report.json", json_report(data, results, parts.changes, tables));
   add_file(out, "report.tex", latex_report(label, tables));
   for (const auto& t : tables) {
     out.csv.push_back(csv_table(t));

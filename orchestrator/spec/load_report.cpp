@@ -98,8 +98,38 @@ std::string predicted_at(const Field& f, const Source& src) {
   return text;
 }
 
+/// `scale:` of a carried metric or a metric column: a positive finite factor.
+double scale_at(const Field& f, const Source& src) {
+  const Value v = scalar_value(f, src);
+  if (!v.is_number() || !(v.as_number() > 0) || !std::isfinite(v.as_number()))
+    fail_expected(f, src, "a positive number (1e-6 turns microseconds into seconds)");
+  return v.as_number();
+}
+
+std::string unit_at(const Field& f, const Source& src) {
+  const std::string text = scalar_text(f, src, "a unit");
+  if (text.empty()) fail_expected(f, src, "a unit, e.g. GB/s, ms or MiB");
+  return text;
+}
+
+/// `unit` and `scale` of a metric column; a derived column (a ratio) takes neither.
+void read_column_unit(const std::vector<Field>& fields, const Source& src, ReportColumn& c) {
+  const Field* unit = find_field(fields, "unit");
+  const Field* scale = find_field(fields, "scale");
+  if (!unit && !scale) return;
+  const Field& first = unit ? *unit : *scale;
+  if (c.metric.empty())
+    fail_at(location(first, src), fmt::format("\"{}\" applies to a metric column; add \"metric\" or \"predicted\"", first.path));
+  if (c.derived != DerivedMetric::none)
+    fail_at(location(first, src), fmt::format("\"{}\": a {} column is a ratio and has no unit or scale", first.path,
+                                              derived_name(c.derived)));
+  if (unit) c.unit = unit_at(*unit, src), c.unit_at = location(*unit, src);
+  if (scale) c.scale = scale_at(*scale, src);
+}
+
 ReportColumn read_column(const Field& item, const Source& src, bool has_model) {
-  constexpr std::array<std::string_view, 7> kKeys{"param", "metric", "predicted", "value", "derived", "label", "digits"};
+  constexpr std::array<std::string_view, 9> kKeys{"param", "metric", "predicted", "value", "derived",
+                                                  "label", "digits", "unit",      "scale"};
   const auto fields = map_fields(item, src);
   check_keys(fields, kKeys, src);
   ReportColumn c;
@@ -123,6 +153,7 @@ ReportColumn read_column(const Field& item, const Source& src, bool has_model) {
   }
   if (const Field* f = find_field(fields, "label")) c.label = scalar_text(*f, src, "a column header");
   if (const Field* f = find_field(fields, "digits")) c.digits = digits_at(*f, src);
+  read_column_unit(fields, src, c);
   return c;
 }
 
@@ -309,12 +340,7 @@ CarriedMetric read_carried(const Field& item, const Source& src) {
   c.metric = name_at(*metric, src);
   c.as = c.metric;
   if (const Field* f = find_field(fields, "as")) c.as = name_at(*f, src);
-  if (const Field* f = find_field(fields, "scale")) {
-    const Value v = scalar_value(*f, src);
-    if (!v.is_number() || !(v.as_number() > 0) || !std::isfinite(v.as_number()))
-      fail_expected(*f, src, "a positive number (1e-6 turns microseconds into seconds)");
-    c.scale = v.as_number();
-  }
+  if (const Field* f = find_field(fields, "scale")) c.scale = scale_at(*f, src);
   if (const Field* f = find_field(fields, "unit")) c.unit = scalar_text(*f, src, "a unit");
   return c;
 }

@@ -66,6 +66,9 @@ struct ReportColumn {
   std::string label;   // the header; "" = the name, with the unit in parentheses
   int digits = 0;      // significant digits; 0 = the table's
   SourceLocation at;
+  std::string unit;        // a metric column: its unit, converted from the metric's (report/units.h); "" = the metric's
+  double scale = 1;        // a metric column: every value is multiplied by this, after the conversion
+  SourceLocation unit_at;  // where `unit` was written (its errors point there)
 };
 
 struct ReportTable {

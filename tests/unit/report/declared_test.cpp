@@ -80,12 +80,12 @@ TEST_CASE("a table with explicit columns: selection, order, labels, values and d
   t.rows = {"gpus"};
   t.baseline = kBaseline;
   t.spread = Spread::none;
-  t.columns = {{"model", "", "", "", spec::DerivedMetric::none, "Model", 0, {}},
-               {"", "", "", "DDP", spec::DerivedMetric::none, "Parallelism", 0, {}},
-               {"nodes", "", "", "", spec::DerivedMetric::none, "Nodes", 0, {}},
-               {"gpus", "", "", "", spec::DerivedMetric::none, "GPUs per Node", 0, {}},
-               {"", "time", "", "", spec::DerivedMetric::none, "Epoch 2 time (s)", 3, {}},
-               {"", "throughput", "", "", spec::DerivedMetric::scaling, "Scaling Factor", 0, {}}};
+  t.columns = {{"model", "", "", "", spec::DerivedMetric::none, "Model", 0, {}, "", 1, {}},
+               {"", "", "", "DDP", spec::DerivedMetric::none, "Parallelism", 0, {}, "", 1, {}},
+               {"nodes", "", "", "", spec::DerivedMetric::none, "Nodes", 0, {}, "", 1, {}},
+               {"gpus", "", "", "", spec::DerivedMetric::none, "GPUs per Node", 0, {}, "", 1, {}},
+               {"", "time", "", "", spec::DerivedMetric::none, "Epoch 2 time (s)", 3, {}, "", 1, {}},
+               {"", "throughput", "", "", spec::DerivedMetric::scaling, "Scaling Factor", 0, {}, "", 1, {}}};
   const auto tables = build_declared(results, t);
   REQUIRE(tables.size() == 1);
   const std::string md = markdown_table(tables[0]);
@@ -96,10 +96,10 @@ TEST_CASE("a table with explicit columns: selection, order, labels, values and d
   CHECK(tables[0].row_values[1] == std::vector<std::string>{"gpt2", "DDP", "1", "2"});
   CHECK(tables[0].row_values.size() == 3);
 
-  t.columns.push_back({"nodes", "", "", "", spec::DerivedMetric::none, "", 0, {"r.yaml", 9, 11}});
+  t.columns.push_back({"nodes", "", "", "", spec::DerivedMetric::none, "", 0, {"r.yaml", 9, 11}, "", 1, {}});
   CHECK_THROWS_WITH(build_declared(results, t),
                     "r.yaml:9:11: parameter and value columns come before metric columns (they label the rows)");
-  t.columns.back() = {"", "thrpt", "", "", spec::DerivedMetric::none, "", 0, {"r.yaml", 9, 11}};
+  t.columns.back() = {"", "thrpt", "", "", spec::DerivedMetric::none, "", 0, {"r.yaml", 9, 11}, "", 1, {}};
   CHECK_THROWS_WITH(build_declared(results, t), Catch::StartsWith("r.yaml:9:11: unknown metric \"thrpt\""));
   t.columns.pop_back();
   t.where = {{"modle", "gpt2"}};
@@ -189,6 +189,41 @@ TEST_CASE("default tables take the seeds' shapes for the bundled workloads' metr
   CHECK(scaling[0].columns == std::vector<std::string>{"Sample Thrp. (samples/s)", "Scaling Factor", "Net Vol. (B/step)"});
   // 1x2 of gpt2: S_2 = 18.5/(2·10.5).
   CHECK(scaling[0].cells[1][1].stats.summary.mean == Approx(18.5 / 21));
+}
+
+TEST_CASE("the default transfer table shows seed 000's e-16 quantities (2 x size / time, in seconds)") {
+  // One all-reduce of 1.4 GB on 2 ranks in 0.1 s and 0.12 s: algbw = busbw = 14 and 11.67 GB/s.
+  CampaignData d;
+  d.campaign.label = "e16";
+  for (const char* backend : {"nccl", "gloo"}) {
+    const std::string id = std::string("p-") + backend;
+    d.points.push_back({id, static_cast<std::int64_t>(d.points.size()),
+                        {{"nodes", "2", "int", false}, {"gpus_per_node", "1", "int", false}, {"backend", backend, "string", false},
+                         {"interconnect", backend[0] == 'n' ? "IB" : "TCP", "string", true},
+                         {"experiment_id", "e-16-2", "string", true}}});
+    for (const double time_us : {1e5, 1.2e5}) {
+      const auto r = fixture::add_run(d, id, static_cast<int>(d.runs.size()));
+      const double t = backend[0] == 'n' ? time_us : 10 * time_us;
+      fixture::add_value(d, r, "size_bytes", 1.4e9, "B");
+      fixture::add_value(d, r, "time_us", t, "us", "lower");
+      fixture::add_value(d, r, "algbw", 1.4e9 / t / 1e3, "GB/s", "higher");
+      fixture::add_value(d, r, "busbw", 1.4e9 / t / 1e3, "GB/s", "higher");
+    }
+  }
+  const auto results = point_results(d);
+  const auto specs = default_tables(results);
+  REQUIRE(specs.size() == 1);
+  CHECK(specs[0].name == "transfer");
+  const auto t = build_declared(results, specs[0]);
+  REQUIRE(t.size() == 1);
+  CHECK(t[0].row_names == std::vector<std::string>{"Experiment", "Nodes", "GPUs per Node", "Backend", "Protocol"});
+  CHECK(t[0].columns == std::vector<std::string>{"Measured Transfer speed (GB/s)", "Time (s)", "busbw (GB/s)"});
+  CHECK(t[0].row_values[0] == std::vector<std::string>{"e-16-2", "2", "1", "IB", "nccl"});
+  // nccl: 2 x 1.4 GB / 0.1 s and / 0.12 s -> 28 and 23.33 GB/s; 0.11 s; busbw half the transfer speed.
+  CHECK(t[0].cells[0][0].stats.summary.mean == Approx((28 + 2.8 / 0.12) / 2));
+  CHECK(t[0].cells[0][1].stats.summary.mean == Approx(0.11));
+  CHECK(t[0].cells[0][2].stats.summary.mean == Approx(t[0].cells[0][0].stats.summary.mean / 2));
+  CHECK(t[0].cells[1][1].stats.summary.mean == Approx(1.1));
 }
 
 TEST_CASE("a metric as x plots one value per index: busbw vs message size per backend") {

@@ -199,3 +199,37 @@ TEST_CASE("report: mistakes in a join") {
                    "    figures: [{name: a, kind: bars, x: n, y: t}]\n") ==
         "x.yaml:12:15: the name \"a\" is used twice in \"report\"; tables and figures name files");
 }
+
+TEST_CASE("report: a metric column's unit and scale") {
+  const ReportSpec r = section(
+      "  tables:\n"                                                            // 7
+      "    - name: t\n"                                                        // 8
+      "      columns:\n"                                                       // 9
+      "        - {param: nodes}\n"                                             // 10
+      "        - {metric: time_us, unit: s, label: Time (s)}\n"                // 11
+      "        - {metric: algbw, scale: 2}\n"                                  // 12
+      "        - {metric: tokens_per_s, unit: ktokens/s, scale: 0.5}\n");     // 13
+  const auto& c = r.tables[0].columns;
+  REQUIRE(c.size() == 4);
+  CHECK(c[0].unit.empty());
+  CHECK(c[0].scale == 1);
+  CHECK(c[1].unit == "s");
+  CHECK(c[1].scale == 1);
+  CHECK(c[1].unit_at.line == 11);
+  CHECK(c[1].unit_at.column == 35);
+  CHECK(c[2].unit.empty());
+  CHECK(c[2].scale == 2);
+  CHECK(c[3].unit == "ktokens/s");
+  CHECK(c[3].scale == 0.5);
+
+  const auto err = [](const std::string& yaml) { return load_error(kHead + "report:\n" + yaml); };
+  CHECK(err("  tables: [{name: a, columns: [{param: p, unit: s}]}]\n") ==
+        "x.yaml:7:49: \"report.tables[0].columns[0].unit\" applies to a metric column; add \"metric\" or \"predicted\"");
+  CHECK(err("  tables: [{name: a, baseline: {n: 1}, columns: [{metric: t, derived: speedup, scale: 2}]}]\n") ==
+        "x.yaml:7:87: \"report.tables[0].columns[0].scale\": a speedup column is a ratio and has no unit or scale");
+  CHECK(err("  tables: [{name: a, columns: [{metric: t, scale: 0}]}]\n") ==
+        "x.yaml:7:51: \"report.tables[0].columns[0].scale\" must be a positive number (1e-6 turns microseconds into "
+        "seconds), got \"0\"");
+  CHECK(err("  tables: [{name: a, columns: [{metric: t, unit: ''}]}]\n") ==
+        "x.yaml:7:50: \"report.tables[0].columns[0].unit\" must be a unit, e.g. GB/s, ms or MiB, got \"\"");
+}
