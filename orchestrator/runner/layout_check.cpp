@@ -43,13 +43,18 @@ bool at_fault(std::string_view option, const std::vector<spec::BundledRefusal>& 
   });
 }
 
+// Whether the program named by a workload has anything to check at a point.
+const spec::BundledProgram* checked_program(const spec::Workload& w) {
+  const spec::BundledProgram* program = spec::find_bundled(w.program);
+  return program && (!program->layout.empty() || program->refusals) ? program : nullptr;
+}
+
 }  // namespace
 
 LayoutCheck::LayoutCheck(const spec::Experiment& experiment, const matrix::Schema& schema) : schema_(schema) {
   for (const spec::Workload& w : experiment.workloads) {
     Entry entry;
-    const spec::BundledProgram* program = spec::find_bundled(w.program);
-    if (program && !program->layout.empty()) entry = {program, w.command_where, {}};
+    if (const spec::BundledProgram* program = checked_program(w)) entry = {program, w.command_where, {}};
     for (const spec::BundledArg& a : w.args) {
       if (!entry.program) break;
       Arg arg{a.name, std::nullopt, a.flag};
@@ -69,7 +74,7 @@ void LayoutCheck::check(std::span<const Value> values, std::size_t workload) con
   if (!entry.program) return;
   const templating::Variables vars = point_variables(schema_, values);
   const spec::BundledValues args = rendered_args(entry, vars);
-  check_ranks(entry, args, values, vars);
+  if (!entry.program->layout.empty()) check_ranks(entry, args, values, vars);
   if (!entry.program->refusals) return;
   const std::vector<spec::BundledRefusal> refusals = entry.program->refusals(args);
   if (refusals.empty()) return;
@@ -142,11 +147,7 @@ std::string LayoutCheck::exclusion_hint(const Entry& entry, const std::vector<sp
 }
 
 void check_layouts(const spec::Experiment& experiment, const matrix::Expansion& expansion) {
-  const bool any = std::any_of(experiment.workloads.begin(), experiment.workloads.end(), [](const spec::Workload& w) {
-    const spec::BundledProgram* p = spec::find_bundled(w.program);
-    return p && !p->layout.empty();
-  });
-  if (!any) return;
+  if (std::none_of(experiment.workloads.begin(), experiment.workloads.end(), checked_program)) return;
   const LayoutCheck check(experiment, expansion.schema());
   std::optional<Error> refused;  // thrown after for_each, which would add the point's parameters again
   expansion.for_each([&](const matrix::PointView& p) {

@@ -26,7 +26,7 @@ class LayoutCheck {
   LayoutCheck(const spec::Experiment& experiment, const matrix::Schema& schema);
 
   /// Throws Error(invalid_experiment) at the args of workload entry `workload` (a bundled program with a
-  /// layout; any other entry passes) when, at the point with schema-order `values`:
+  /// layout or refusals; any other entry passes) when, at the point with schema-order `values`:
   /// - a layout option is not a positive integer, or their product differs from the ranks the
   ///   resources give (ntasks, else nodes x ntasks-per-node; neither check when the resources give
   ///   none of them, or give one that is not a count: that is the resources' check);
@@ -67,7 +67,8 @@ class LayoutCheck {
 
 /// `sweep plan`'s check: LayoutCheck at every point of `expansion`, with the workload entry it runs
 /// (runner/workload_choice.h), streamed in constant memory; stops at the first point refused and
-/// throws its Error. Visits no point when no workload entry is a bundled program with a layout.
+/// throws its Error. Visits no point when no workload entry is a bundled program with a layout or
+/// refusals.
 void check_layouts(const spec::Experiment& experiment, const matrix::Expansion& expansion);
 
 }  // namespace sweep::runner
