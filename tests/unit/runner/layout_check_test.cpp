@@ -102,3 +102,17 @@ TEST_CASE("without a bundled program that has a layout, sweep plan's check visit
   CHECK_THROWS_WITH(runner::choose_workload(e, matrix::Expansion(e).schema(), matrix::Expansion(e).points()[0].values),
                     Catch::Contains("t.yaml:4:11: \"when\" must be true or false, got int 2 at point"));
 }
+
+TEST_CASE("the suggested exclude entry quotes string values so that it parses and matches") {
+  const std::string body = "matrix:\n  model: [gpt2, \"it's \\\\ \\\"odd\\\"\"]\nworkload:\n  bundled: trainbench\n"
+                           "  args: {model: \"{{model}}\"}\n";
+  const Error e = refusal(body);
+  CHECK_THAT(e.message(), Catch::Contains("--model: \"it's \\ \"odd\"\" is not one of gpt2-tiny"));
+  const std::string hint = "add {where: ";
+  const auto at = e.message().find(hint);
+  REQUIRE(at != std::string::npos);
+  const std::string entry = e.message().substr(at + hint.size(), e.message().rfind("} to \"exclude\"") - at - hint.size());
+  const auto fixed = experiment(body + "exclude:\n  - {where: " + entry + "}\n");
+  CHECK(matrix::Expansion(fixed).points().size() == 1);
+  CHECK_NOTHROW(runner::check_layouts(fixed, matrix::Expansion(fixed)));
+}
