@@ -7,6 +7,7 @@
 #include "cli/overrides.h"
 #include "matrix/expand.h"
 #include "matrix/plan_format.h"
+#include "runner/layout_check.h"
 #include "spec/load.h"
 
 namespace sweep::cli {
@@ -26,6 +27,7 @@ void add_plan(CLI::App& sub, Action& action) {
       const auto format = matrix::plan_format_from_name(o->format);
       const auto experiment = spec::load_file(o->experiment, parse_overrides(o->sets));
       const matrix::Expansion expansion(experiment);
+      runner::check_layouts(experiment, expansion);  // what the bundled programs would refuse at start
       matrix::write_plan(stdout, experiment.name, expansion, experiment.repetitions, format);
       if (experiment.until && format == matrix::PlanFormat::table)
         fmt::print("adaptive: up to {} repetitions per point, until the 95% CI of {} is within {}% of its mean\n",

@@ -7,7 +7,9 @@
 #include "runner/bundled_path.h"
 #include "runner/job_environment.h"
 #include "runner/launchers.h"
+#include "runner/layout_check.h"
 #include "runner/array_script.h"
+#include "runner/workload_choice.h"
 #include "sched/executors.h"
 #include "sched/resources.h"
 #include "util/error.h"
@@ -37,7 +39,7 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
     commands_.push_back({templating::Template(command_template(w), w.command_where), launch_prefix(w)});
     commands_.back().command.check_names(with_run_variables(schema_.names));
   }
-  for (const matrix::Point& p : points_) point_command_.push_back(choose_workload(p));
+  for (const matrix::Point& p : points_) point_command_.push_back(choose_workload(experiment_, schema_, p.values));
   auto script_names = with_run_variables(schema_.names);
   script_names.insert(script_names.end(), {"command", "environment"});
   job_script_.check_names(script_names);
@@ -49,7 +51,8 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
   }
   // Every point's resources render to valid values, or Error, whichever the executor.
   for (const auto& point : points_) resources(point);
-  for (std::size_t i = 0; i < points_.size(); ++i) check_layout(points_[i], experiment_.workloads[point_command_[i]]);
+  const LayoutCheck layout(experiment_, schema_);
+  for (std::size_t i = 0; i < points_.size(); ++i) layout.check(points_[i].values, point_command_[i]);
   for (const spec::Workload& w : experiment_.workloads) require_built(w);
   if (sched::is_batch(experiment_.executor)) {
     array_script_.emplace(
@@ -58,14 +61,8 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
   }
 }
 
-templating::Variables CampaignPlan::parameter_variables(const matrix::Point& point) const {
-  templating::Variables vars;
-  for (std::size_t i = 0; i < schema_.names.size(); ++i) vars[schema_.names[i]] = point.values[i].text();
-  return vars;
-}
-
 std::vector<sched::Resource> CampaignPlan::resources(const matrix::Point& point) const {
-  const templating::Variables vars = parameter_variables(point);
+  const templating::Variables vars = point_variables(schema_, point.values);
   std::vector<sched::Resource> rendered;
   for (std::size_t i = 0; i < resources_.size(); ++i)
     rendered.push_back({experiment_.resources[i].key, resources_[i].render(vars, templating::Escape::none),
@@ -97,7 +94,7 @@ const matrix::Point& CampaignPlan::point(const std::string& point_id) const {
 }
 
 templating::Variables CampaignPlan::variables(const matrix::Point& point, const RunContext& run) const {
-  templating::Variables vars = parameter_variables(point);
+  templating::Variables vars = point_variables(schema_, point.values);
   vars["campaign"] = run.campaign;
   vars["experiment"] = experiment_.name;
   vars["point_id"] = point.id;
@@ -106,65 +103,6 @@ templating::Variables CampaignPlan::variables(const matrix::Point& point, const 
   vars["attempt"] = std::to_string(run.attempt);
   vars["run_dir"] = run.run_dir;
   return vars;
-}
-
-std::string CampaignPlan::describe(const matrix::Point& point) const {
-  std::vector<std::string> params;
-  for (std::size_t i = 0; i < schema_.parameter_count; ++i)
-    params.push_back(fmt::format("{}={}", schema_.names[i], point.values[i].text()));
-  return fmt::format("{} ({})", point.id, join(params, ", "));
-}
-
-std::size_t CampaignPlan::choose_workload(const matrix::Point& point) const {
-  const auto& entries = experiment_.workloads;
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    if (!entries[i].when) return i;
-    const Value v = entries[i].when->eval(point.values);
-    if (v.type() != ValueType::boolean)
-      fail_at(entries[i].when->where(), fmt::format("\"when\" must be true or false, got {} {} at point {}",
-                                                    type_name(v.type()), v.text(), describe(point)));
-    if (v.as_bool()) return i;
-  }
-  fail_at(experiment_.workloads_where,
-          fmt::format("no \"workload\" entry takes the point {}: every \"when\" is false (add a last entry "
-                      "without \"when\", or exclude the point)",
-                      describe(point)));
-}
-
-std::optional<std::string> CampaignPlan::resource(const matrix::Point& point, std::string_view key) const {
-  const templating::Variables vars = parameter_variables(point);
-  for (std::size_t i = 0; i < resources_.size(); ++i)
-    if (experiment_.resources[i].key == key) return resources_[i].render(vars, templating::Escape::none);
-  return std::nullopt;
-}
-
-void CampaignPlan::check_layout(const matrix::Point& point, const spec::Workload& workload) const {
-  const spec::BundledProgram* program = spec::find_bundled(workload.program);
-  if (!program || program->layout.empty()) return;
-  const auto ntasks = resource(point, "ntasks"), nodes = resource(point, "nodes"),
-             per_node = resource(point, "ntasks-per-node");
-  if (!ntasks && !nodes && !per_node) return;
-  // The values were checked to be positive integers (resources()).
-  const long ranks = ntasks ? std::stol(*ntasks) : std::stol(nodes.value_or("1")) * std::stol(per_node.value_or("1"));
-  const std::string given = ntasks ? "ntasks " + *ntasks
-                                   : fmt::format("nodes {} x ntasks-per-node {}", nodes.value_or("1"), per_node.value_or("1"));
-  const templating::Variables vars = parameter_variables(point);
-  long product = 1;
-  std::vector<std::string> factors;
-  for (std::string_view option : program->layout) {
-    std::string value = "1";
-    for (const spec::BundledArg& a : workload.args)
-      if (a.name == option) value = templating::Template(a.value, workload.command_where).render(vars, templating::Escape::none);
-    if (!sched::is_count(value))
-      fail_at(workload.command_where, fmt::format("{} --{} must be a positive integer, got \"{}\" at point {}",
-                                                  program->name, option, value, describe(point)));
-    product *= std::stol(value);
-    factors.push_back(fmt::format("{} {}", option, value));
-  }
-  if (product != ranks)
-    fail_at(workload.command_where,
-            fmt::format("{}'s {} = {} ranks, but the resources give {} = {} at point {}", program->name,
-                        join(factors, " x "), product, given, ranks, describe(point)));
 }
 
 void CampaignPlan::compile_environment(const std::string& template_path) {

@@ -1,7 +1,8 @@
 #pragma once
 // A campaign's plan: the validated experiment, its expanded points and its compiled templates.
 // Building a plan touches nothing on disk except reading the job-script template, so an invalid
-// experiment (bad expression, unknown template variable) fails here, before anything is written.
+// experiment (bad expression, unknown template variable, a layout that a bundled program would refuse:
+// runner/layout_check.h) fails here, before anything is written.
 #include <string>
 #include <optional>
 #include <unordered_map>
@@ -52,21 +53,8 @@ class CampaignPlan {
   const templating::Template& array_script() const;
 
  private:
-  /// "<point id> (name=value, ...)" of the point's parameters, for messages.
-  std::string describe(const matrix::Point& point) const;
-  /// The point's parameters and derived values by name.
-  templating::Variables parameter_variables(const matrix::Point& point) const;
-  /// Those and the run variables of `run`.
+  /// The point's parameters and derived values, and the run variables of `run`.
   templating::Variables variables(const matrix::Point& point, const RunContext& run) const;
-  /// The index of the first workload entry whose `when` holds at `point`; Error(invalid_experiment) at
-  /// the `workload` list when none does, or at a `when` that is not true or false.
-  std::size_t choose_workload(const matrix::Point& point) const;
-  /// For a bundled program with a layout (trainbench's dp x tp x pp): Error(invalid_experiment) at its
-  /// args when the product differs from the ranks the point's resources give (`ntasks`, else `nodes` x
-  /// `ntasks-per-node`; no check when the resources give none of them).
-  void check_layout(const matrix::Point& point, const spec::Workload& workload) const;
-  /// The resource `key` rendered at `point`, or nullopt when the experiment does not set it.
-  std::optional<std::string> resource(const matrix::Point& point, std::string_view key) const;
 
   /// One workload entry, compiled.
   struct Command {

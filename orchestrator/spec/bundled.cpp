@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "spec/trainbench_args.h"
+
 namespace sweep::spec {
 namespace {
 
@@ -21,7 +23,8 @@ constexpr std::array<BundledOption, 27> kTrainbenchOptions{{
 constexpr std::array<std::string_view, 3> kTrainbenchLayout{"dp", "tp", "pp"};
 
 constexpr std::array<BundledProgram, 2> kPrograms{
-    {{"collbench", kCollbenchOptions, {}}, {"trainbench", kTrainbenchOptions, kTrainbenchLayout}}};
+    {{"collbench", kCollbenchOptions, {}, nullptr},
+     {"trainbench", kTrainbenchOptions, kTrainbenchLayout, &trainbench_refusals}}};
 
 std::string quote_literal(std::string_view text) {
   if (text.empty()) return "";

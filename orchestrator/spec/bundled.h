@@ -1,6 +1,9 @@
 #pragma once
-// The bundled programs that `workload.bundled` may name, with the options each accepts, and the
-// rendering of `workload.args` into the argument part of a command template. Pure.
+// The bundled programs that `workload.bundled` may name, with the options each accepts and what each
+// refuses before it starts, and the rendering of `workload.args` into the argument part of a command
+// template. Pure.
+#include <functional>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -15,12 +18,30 @@ struct BundledOption {
   bool flag = false;
 };
 
+/// The options given at one point, each rendered: name (without "--") -> value, "true" or "false" for
+/// a flag; nullopt for a value that depends on the run (a run variable such as {{run_dir}}), which is
+/// unknown before it. An option left out is absent.
+using BundledValues = std::map<std::string, std::optional<std::string>, std::less<>>;
+
+/// A reason a bundled program refuses to start, in its own words, and the options it is about (those
+/// left out included: the program's defaults break rules too).
+struct BundledRefusal {
+  std::string message;
+  std::vector<std::string> options;
+
+  friend bool operator==(const BundledRefusal&, const BundledRefusal&) = default;
+};
+
 struct BundledProgram {
   std::string_view name;
   std::span<const BundledOption> options;
   /// Options whose values multiply to the number of ranks (trainbench: dp x tp x pp), each 1 when
-  /// left out; runner::CampaignPlan checks the product against the ranks the resources give.
+  /// left out; runner's layout check compares the product with the ranks the resources give.
   std::span<const std::string_view> layout;
+  /// Every reason the program would refuse to start with these values on the ranks the `layout`
+  /// options multiply to, by the program's own rules; empty when it would start, or when a value the
+  /// rules read is unknown before the run. Null: it has none to check before it runs.
+  std::vector<BundledRefusal> (*refusals)(const BundledValues& values) = nullptr;
 };
 
 /// The table of bundled programs. Adding one is one entry (plus the program in workloads/).

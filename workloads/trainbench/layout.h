@@ -7,8 +7,13 @@
 #include <vector>
 
 #include "trainbench/model_config.h"
+#include "trainbench/refusal.h"
 
 namespace sweep::trainbench {
+
+/// The batch per data-parallel rank and its micro-batches when --batch and --microbatches are left out.
+inline constexpr int kDefaultBatch = 8;
+inline constexpr int kDefaultMicrobatches = 1;
 
 struct Layout {
   int dp = 1;
@@ -44,8 +49,9 @@ StageLayers stage_layers(int layers, int stages, int stage);
 
 /// Every reason the layout cannot run this model on `world` ranks, each naming the options at fault
 /// and what they need; empty when it can. `batch` is per data-parallel rank, split into
-/// `microbatches` when there is more than one stage.
-std::vector<std::string> layout_errors(const Layout& layout, int world, const ModelConfig& model, int batch,
+/// `microbatches` when there is more than one stage. A rule about the model's shape names the shape
+/// option ("heads", "layers") among its options, whether it was given or came from the preset.
+std::vector<Refusal> layout_errors(const Layout& layout, int world, const ModelConfig& model, int batch,
                                        int microbatches);
 
 }  // namespace sweep::trainbench

@@ -91,7 +91,7 @@ comm::RankInfo checked_rank(const Options& o) {
   const int world_size = rank.source == "none" ? 1 : rank.world_size;
   if (const auto errors = layout_errors(o.layout, world_size, o.model, o.batch, o.microbatches); !errors.empty()) {
     std::string message;
-    for (const auto& e : errors) message += (message.empty() ? "" : "; ") + e;
+    for (const auto& e : errors) message += (message.empty() ? "" : "; ") + e.message;
     fail(2, "error: ", message);
   }
   return rank;

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include <fmt/format.h>
+
 namespace sweep::trainbench {
 namespace {
 
@@ -33,6 +35,20 @@ std::int64_t resnet18_parameters(int classes) {
   return n + 512 * classes + classes;
 }
 
+// The shape options, each with where ShapeOverrides and ModelConfig hold its value.
+struct ShapeOption {
+  std::string_view name;
+  std::optional<int> ShapeOverrides::*given;
+  int ModelConfig::*value;
+};
+constexpr std::array<ShapeOption, 5> kShapeOptions{{
+    {"layers", &ShapeOverrides::layers, &ModelConfig::layers},
+    {"width", &ShapeOverrides::width, &ModelConfig::width},
+    {"heads", &ShapeOverrides::heads, &ModelConfig::heads},
+    {"seq", &ShapeOverrides::seq, &ModelConfig::seq},
+    {"vocab", &ShapeOverrides::vocab, &ModelConfig::vocab},
+}};
+
 }  // namespace
 
 std::optional<ModelConfig> preset(std::string_view name) {
@@ -45,6 +61,32 @@ std::string preset_names() {
   std::string names;
   for (const auto& p : kPresets) names += (names.empty() ? "" : ", ") + p.name;
   return names;
+}
+
+std::variant<ModelConfig, Refusal> resolve_model(std::string_view name, const ShapeOverrides& shape) {
+  auto model = preset(name);
+  if (!model) return Refusal{fmt::format("--model: \"{}\" is not one of {}", name, preset_names()), {"model"}};
+  for (const ShapeOption& option : kShapeOptions) {
+    const std::optional<int>& given = shape.*option.given;
+    if (!given) continue;
+    if (model->family == Family::resnet)
+      return Refusal{fmt::format("--{} shapes GPT models; {} has a fixed shape", option.name, model->name),
+                     {option.name, "model"}};
+    if (*given < 1) return Refusal{fmt::format("--{} must be at least 1, got {}", option.name, *given), {option.name}};
+    if (*given != (*model).*option.value) model->name = "custom";  // the preset's own value keeps its name
+    (*model).*option.value = *given;
+  }
+  if (model->family == Family::gpt && model->width % model->heads != 0)
+    return Refusal{fmt::format("--width {} must divide by --heads {} (each head takes width/heads channels)",
+                               model->width, model->heads),
+                   {"width", "heads"}};
+  return *model;
+}
+
+bool from_preset(const ShapeOverrides& shape, std::string_view option) {
+  for (const ShapeOption& o : kShapeOptions)
+    if (o.name == option) return !(shape.*o.given);
+  return false;
 }
 
 std::int64_t parameter_count_without_embeddings(const ModelConfig& m) {

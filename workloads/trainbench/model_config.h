@@ -5,10 +5,16 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
+
+#include "trainbench/refusal.h"
 
 namespace sweep::trainbench {
 
 enum class Family { gpt, resnet };
+
+/// The model trainbench trains when --model is left out.
+inline constexpr std::string_view kDefaultModel = "gpt2-tiny";
 
 struct ModelConfig {
   std::string name;  // preset name, or "custom"
@@ -25,6 +31,20 @@ struct ModelConfig {
 std::optional<ModelConfig> preset(std::string_view name);
 /// The preset names, comma-separated (for messages).
 std::string preset_names();
+
+/// The GPT shape options --layers, --width, --heads, --seq and --vocab; nullopt: left out (the preset's).
+struct ShapeOverrides {
+  std::optional<int> layers, width, heads, seq, vocab;
+};
+
+/// The model that `--model name` and the shape options give, as trainbench builds it: the preset with
+/// each given value in place, named "custom" unless every given value is the preset's own. Refused
+/// (trainbench's first reason, as at start): an unknown name, a shape option for resnet18, a value
+/// below 1, a width that does not divide by the heads.
+std::variant<ModelConfig, Refusal> resolve_model(std::string_view name, const ShapeOverrides& shape);
+
+/// Whether `option` (without "--") is a shape option that `shape` leaves out, whose value the preset gives.
+bool from_preset(const ShapeOverrides& shape, std::string_view option);
 
 /// GPT-2 parameters with tied input and output embeddings: V·C + T·C (embeddings) plus
 /// L·(12C² + 13C) + 2C (blocks and final norm). ResNet-18: its conv, batch-norm and fc weights.

@@ -30,19 +30,20 @@ T parse_named(const std::array<std::pair<T, std::string_view>, N>& table, const 
 }
 
 struct Raw {
-  std::string model = "gpt2-tiny", schedule = "1f1b", dtype = "fp32", backend = "gloo", data;
-  std::optional<int> layers, width, heads, seq, vocab, steps, epochs;
+  std::string model{kDefaultModel}, schedule = "1f1b", dtype = "fp32", backend = "gloo", data;
+  ShapeOverrides shape;
+  std::optional<int> steps, epochs;
   double timeout_s = 120;
   bool overlap = true;
 };
 
 void define(CLI::App& app, Raw& raw, Options& o) {
   app.add_option("--model", raw.model, "gpt2-tiny|gpt2|gpt2-medium|gpt2-large|gpt2-xl|resnet18 (default gpt2-tiny)");
-  app.add_option("--layers", raw.layers, "GPT: transformer blocks (overrides the preset)");
-  app.add_option("--width", raw.width, "GPT: embedding width");
-  app.add_option("--heads", raw.heads, "GPT: attention heads");
-  app.add_option("--seq", raw.seq, "GPT: sequence length");
-  app.add_option("--vocab", raw.vocab, "GPT: vocabulary size");
+  app.add_option("--layers", raw.shape.layers, "GPT: transformer blocks (overrides the preset)");
+  app.add_option("--width", raw.shape.width, "GPT: embedding width");
+  app.add_option("--heads", raw.shape.heads, "GPT: attention heads");
+  app.add_option("--seq", raw.shape.seq, "GPT: sequence length");
+  app.add_option("--vocab", raw.shape.vocab, "GPT: vocabulary size");
   app.add_option("--dp", o.layout.dp, "data-parallel replicas (default 1)");
   app.add_option("--tp", o.layout.tp, "tensor-parallel slices (default 1)");
   app.add_option("--pp", o.layout.pp, "pipeline stages (default 1)");
@@ -72,27 +73,9 @@ void define(CLI::App& app, Raw& raw, Options& o) {
 }
 
 void apply_model(const Raw& raw, Options& o) {
-  const auto model = preset(raw.model);
-  if (!model) throw UsageError("--model: \"" + raw.model + "\" is not one of " + preset_names());
-  o.model = *model;
-  const std::array<std::pair<const char*, std::pair<const std::optional<int>*, int*>>, 5> overrides{{
-      {"--layers", {&raw.layers, &o.model.layers}},
-      {"--width", {&raw.width, &o.model.width}},
-      {"--heads", {&raw.heads, &o.model.heads}},
-      {"--seq", {&raw.seq, &o.model.seq}},
-      {"--vocab", {&raw.vocab, &o.model.vocab}},
-  }};
-  for (const auto& [option, target] : overrides) {
-    if (!*target.first) continue;
-    if (o.model.family == Family::resnet)
-      throw UsageError(std::string(option) + " shapes GPT models; resnet18 has a fixed shape");
-    if (**target.first < 1) throw UsageError(std::string(option) + " must be at least 1, got " + std::to_string(**target.first));
-    if (**target.first != *target.second) o.model.name = "custom";  // the preset's own value keeps its name
-    *target.second = **target.first;
-  }
-  if (o.model.family == Family::gpt && o.model.width % o.model.heads != 0)
-    throw UsageError("--width " + std::to_string(o.model.width) + " must divide by --heads " +
-                     std::to_string(o.model.heads) + " (each head takes width/heads channels)");
+  auto model = resolve_model(raw.model, raw.shape);
+  if (const auto* refusal = std::get_if<Refusal>(&model)) throw UsageError(refusal->message);
+  o.model = std::get<ModelConfig>(std::move(model));
 }
 
 void apply_data(const Raw& raw, Options& o) {

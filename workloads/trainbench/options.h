@@ -21,11 +21,11 @@ enum class Precision { fp32, bf16 };
 struct Options {
   ModelConfig model;
   Layout layout;
-  int microbatches = 1;
+  int microbatches = kDefaultMicrobatches;
   Schedule schedule = Schedule::one_f_one_b;
   Precision dtype = Precision::fp32;
   comm::Backend backend = comm::Backend::gloo;
-  int batch = 8;  // sequences (or images) per data-parallel rank and step
+  int batch = kDefaultBatch;  // sequences (or images) per data-parallel rank and step
   int epochs = 1;
   int steps_per_epoch = 20;
   int warmup = 2;  // steps excluded from the step-time statistics

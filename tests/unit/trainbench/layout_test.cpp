@@ -43,20 +43,23 @@ TEST_CASE("invalid layouts are rejected with the options at fault") {
 
   const auto product = layout_errors({2, 1, 1}, 4, gpt, 8, 1);
   REQUIRE(product.size() == 1);
-  CHECK(product[0] == "--dp 2 x --tp 1 x --pp 1 = 2 ranks, but the world has 4 (their product must equal it)");
+  CHECK(product[0].message == "--dp 2 x --tp 1 x --pp 1 = 2 ranks, but the world has 4 (their product must equal it)");
   const auto heads = layout_errors({1, 3, 1}, 3, gpt, 8, 1);
   REQUIRE(heads.size() == 1);
-  CHECK(heads[0] == "--tp 3 must divide the 4 attention heads (each tensor slice holds whole heads)");
+  CHECK(heads[0].message == "--tp 3 must divide the 4 attention heads (each tensor slice holds whole heads)");
+  CHECK(heads[0].options == std::vector<std::string_view>{"tp", "heads"});
   CHECK(layout_errors({1, 8, 1}, 8, gpt, 8, 1).size() == 1);
   const auto stages = layout_errors({1, 1, 3}, 3, gpt, 8, 1);
   REQUIRE(stages.size() == 1);
-  CHECK(stages[0] == "--pp 3 stages exceed the 2 layers (every stage needs at least one)");
+  CHECK(stages[0].message == "--pp 3 stages exceed the 2 layers (every stage needs at least one)");
+  CHECK(stages[0].options == std::vector<std::string_view>{"pp", "layers"});
   const auto micro = layout_errors({1, 1, 2}, 2, gpt, 6, 4);
   REQUIRE(micro.size() == 1);
-  CHECK(micro[0] == "--batch 6 does not divide into --microbatches 4");
+  CHECK(micro[0].message == "--batch 6 does not divide into --microbatches 4");
+  CHECK(micro[0].options == std::vector<std::string_view>{"batch", "microbatches"});
   CHECK(layout_errors({0, 1, 1}, 1, gpt, 8, 1).size() == 1);
   CHECK(layout_errors({1, 1, 1}, 1, *preset("resnet18"), 8, 1).empty());
   const auto resnet = layout_errors({1, 2, 1}, 2, *preset("resnet18"), 8, 1);
   REQUIRE(resnet.size() == 1);
-  CHECK_THAT(resnet[0], Catch::StartsWith("resnet18 supports data parallelism only"));
+  CHECK_THAT(resnet[0].message, Catch::StartsWith("resnet18 supports data parallelism only"));
 }

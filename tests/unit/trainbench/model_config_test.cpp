@@ -31,3 +31,50 @@ TEST_CASE("an unknown preset is absent, and the names list them all") {
   CHECK_FALSE(preset("gpt3"));
   CHECK(preset_names() == "gpt2-tiny, gpt2, gpt2-medium, gpt2-large, gpt2-xl, resnet18");
 }
+
+namespace {
+
+/// Shape options with one or two of them given.
+ShapeOverrides given(std::optional<int> ShapeOverrides::*option, int value,
+                     std::optional<int> ShapeOverrides::*other = nullptr, int other_value = 0) {
+  ShapeOverrides shape;
+  shape.*option = value;
+  if (other) shape.*other = other_value;
+  return shape;
+}
+
+}  // namespace
+
+TEST_CASE("resolve_model applies the shape options to the preset, renaming it only when a value differs") {
+  const auto tiny = std::get<ModelConfig>(resolve_model("gpt2-tiny", {}));
+  CHECK(tiny.name == "gpt2-tiny");
+  CHECK(tiny.heads == 4);
+  const auto same = std::get<ModelConfig>(resolve_model("gpt2-xl", given(&ShapeOverrides::layers, 48, &ShapeOverrides::heads, 25)));
+  CHECK(same.name == "gpt2-xl");
+  const auto custom = std::get<ModelConfig>(resolve_model("gpt2-xl", given(&ShapeOverrides::heads, 32)));
+  CHECK(custom.name == "custom");
+  CHECK(custom.heads == 32);
+  CHECK(custom.width == 1600);
+}
+
+TEST_CASE("resolve_model refuses what trainbench refuses, naming the options at fault") {
+  const auto refusal = [](std::string_view name, const ShapeOverrides& shape) {
+    const auto r = resolve_model(name, shape);
+    REQUIRE(std::holds_alternative<Refusal>(r));
+    return std::get<Refusal>(r);
+  };
+  CHECK(refusal("gpt3", {}) ==
+        Refusal{"--model: \"gpt3\" is not one of gpt2-tiny, gpt2, gpt2-medium, gpt2-large, gpt2-xl, resnet18", {"model"}});
+  CHECK(refusal("resnet18", given(&ShapeOverrides::seq, 64)) ==
+        Refusal{"--seq shapes GPT models; resnet18 has a fixed shape", {"seq", "model"}});
+  CHECK(refusal("gpt2", given(&ShapeOverrides::vocab, 0)) == Refusal{"--vocab must be at least 1, got 0", {"vocab"}});
+  CHECK(refusal("gpt2", given(&ShapeOverrides::width, 100)) ==
+        Refusal{"--width 100 must divide by --heads 12 (each head takes width/heads channels)", {"width", "heads"}});
+}
+
+TEST_CASE("a shape option comes from the preset exactly when it is left out") {
+  CHECK(from_preset({}, "heads"));
+  CHECK_FALSE(from_preset(given(&ShapeOverrides::heads, 25), "heads"));
+  CHECK(from_preset(given(&ShapeOverrides::heads, 25), "layers"));
+  CHECK_FALSE(from_preset({}, "tp"));  // not a shape option
+}
