@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "report/baseline.h"
 #include "report/derived.h"
 #include "report/units.h"
 #include "util/error.h"
@@ -116,7 +117,7 @@ Table columns_table(std::vector<PointResult> results, const spec::ReportTable& s
   // Baselines are looked up among all selected points, by parameters, once per table.
   const bool derives = std::any_of(spec.columns.begin(), spec.columns.end(),
                                    [](const auto& c) { return c.derived != spec::DerivedMetric::none; });
-  const Bases bases = derives ? at_location(spec.at, [&] { return baseline_indices(results, spec.baseline); })
+  const Bases bases = derives ? at_location(where_of(spec.baseline, spec.at), [&] { return baseline_indices(results, spec.baseline); })
                               : Bases(results.size());
   Table t;
   t.name = spec.name;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 
+#include "report/baseline.h"
 #include "report/declared_tables.h"
 #include "report/derived.h"
 #include "report/table.h"
@@ -152,8 +153,11 @@ std::vector<Entry> entries_of(const std::vector<PointResult>& results, std::size
 
 Layout lay_out(const std::vector<PointResult>& results, const spec::ReportFigure& g) {
   Layout layout;
-  const auto bases = g.kind == spec::FigureKind::scaling ? baseline_indices(results, g.baseline)
-                                                        : std::vector<std::optional<std::size_t>>(results.size());
+  const auto bases = g.kind != spec::FigureKind::scaling
+                         ? std::vector<std::optional<std::size_t>>(results.size())
+                         : at_location(where_of(g.baseline, g.at), [&] {
+                             return baseline_indices(results, g.baseline);
+                           });
   std::vector<std::vector<Entry>> entries;
   for (std::size_t i = 0; i < results.size(); ++i) entries.push_back(entries_of(results, i, bases[i], g));
   lay_out_x(entries, layout);
