@@ -151,6 +151,8 @@ TEST_CASE("baseline: derived columns and scaling figures show S_n of DP, TP and 
   std::vector<PointResult> model_a(results.begin(), results.begin() + 7);
   const FigureText f = build_figure(model_a, g, "par");
   CHECK(f.points == 7);  // every point has its scaling factor; none lacks a baseline
+  g.baseline.ignore.clear();
+  CHECK(build_figure(model_a, g, "par").points == 3);  // matching parallelism too: only DP's points scale
 }
 
 TEST_CASE("baseline: the default scaling table shares the 1x1 point when the campaign ran it once") {
