@@ -98,6 +98,19 @@ std::optional<std::size_t> baseline_index(const std::vector<PointResult>& result
   return baseline_indices(results, baseline).at(i);
 }
 
+std::vector<const PointResult*> baselines_of(const std::vector<PointResult>& selected, const std::vector<PointResult>& all,
+                                             const spec::Baseline& baseline) {
+  const auto bases = baseline_indices(all, baseline);
+  std::unordered_map<const store::PointRecord*, const PointResult*> base_of;
+  for (std::size_t j = 0; j < all.size(); ++j) base_of[all[j].point] = bases[j] ? &all[*bases[j]] : nullptr;
+  std::vector<const PointResult*> out;
+  for (const auto& r : selected) {
+    const auto it = base_of.find(r.point);
+    out.push_back(it == base_of.end() ? nullptr : it->second);
+  }
+  return out;
+}
+
 std::string describe(const spec::Baseline& baseline) {
   std::vector<std::string> values;
   for (const auto& [name, value] : baseline.match) values.push_back(name + ": " + value);

@@ -39,6 +39,12 @@ std::vector<std::optional<std::size_t>> baseline_indices(const std::vector<Point
 std::optional<std::size_t> baseline_index(const std::vector<PointResult>& results, std::size_t i,
                                           const spec::Baseline& baseline);
 
+/// The baseline point of each of `selected` (points of `all`, e.g. those a table's `where` keeps), found
+/// among every point of `all`: a selection need not keep its baselines. nullptr where none; errors as
+/// baseline_indices over `all`.
+std::vector<const PointResult*> baselines_of(const std::vector<PointResult>& selected, const std::vector<PointResult>& all,
+                                             const spec::Baseline& baseline);
+
 /// "{nodes: 1, gpus_per_node: 1} ignoring [parallelism]": the baseline as written, for messages.
 std::string describe(const spec::Baseline& baseline);
 

@@ -155,6 +155,32 @@ TEST_CASE("baseline: derived columns and scaling figures show S_n of DP, TP and 
   CHECK(build_figure(model_a, g, "par").points == 3);  // matching parallelism too: only DP's points scale
 }
 
+TEST_CASE("baseline: a table or figure that selects TP points alone still finds the 1x1 point it left out") {
+  const auto d = parallelism_campaign();
+  const auto results = point_results(d);
+  spec::ReportTable t;
+  t.name = "tp";
+  t.where = {{"model", "b"}, {"parallelism", "tp"}};
+  t.baseline = shared_1x1();
+  t.columns = {param_column("setup"), scaling_column()};
+  const auto tables = build_declared(results, t);
+  REQUIRE(tables[0].row_values.size() == 2);
+  const auto* cells = row(tables[0], {"2x2"});
+  REQUIRE(cells);
+  REQUIRE(cells->at(0).present);
+  CHECK(cells->at(0).stats.summary.mean == Approx(0.8));
+  spec::ReportFigure g;
+  g.name = "tp";
+  g.kind = spec::FigureKind::scaling;
+  g.x = "setup";
+  g.y = "samples_per_s";
+  g.where = {{"model", "b"}, {"parallelism", "pp"}};
+  g.baseline = shared_1x1();
+  const FigureText f = build_figure(results, g, "par");
+  CHECK(f.points == 2);
+  CHECK_THAT(f.data, Catch::Contains("1\t0.7\t0.7\t0.7\tNaN\t\"2x2\""));  // S_4 of PP: 280/400
+}
+
 TEST_CASE("baseline: the default scaling table shares the 1x1 point when the campaign ran it once") {
   for (const bool repeated : {false, true}) {
     const auto d = parallelism_campaign(repeated);
