@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "report/baseline.h"
 #include "report/derived.h"
 #include "report/units.h"
 #include "util/error.h"
@@ -14,7 +15,7 @@ namespace {
 
 std::vector<std::string> param_names(const std::vector<PointResult>& results) { return param_info(results).all; }
 
-using Bases = std::vector<std::optional<std::size_t>>;
+using Bases = std::vector<const PointResult*>;  // each row's baseline point, or nullptr
 
 /// Orders points by the `rows` parameters (numerically when both values are numbers), keeping point
 /// order among equals.
@@ -83,8 +84,7 @@ Cell metric_cell(const spec::ReportColumn& c, const Shown& unit, const spec::Rep
   cell.digits = c.digits > 0 ? c.digits : spec.digits;
   if (c.derived != spec::DerivedMetric::none) {
     if (!bases[i]) return cell;
-    const auto stats =
-        at_location(c.at, [&] { return derive(c.derived, c.metric, results[i], results[*bases[i]], spec.baseline); });
+    const auto stats = at_location(c.at, [&] { return derive(c.derived, c.metric, results[i], *bases[i], spec.baseline); });
     if (stats) cell.present = true, cell.stats = *stats;
     return cell;
   }
@@ -109,14 +109,15 @@ std::vector<Shown> add_headers(const spec::ReportTable& spec, const std::vector<
   return units;
 }
 
-Table columns_table(std::vector<PointResult> results, const spec::ReportTable& spec) {
+/// One row per point of `results` (those the table selects from `all`).
+Table columns_table(std::vector<PointResult> results, const spec::ReportTable& spec, const std::vector<PointResult>& all) {
   check_columns(spec, results);
   require_known_at(spec.at, spec.rows, param_names(results), "row parameter");
   sort_rows(results, spec.rows);
-  // Baselines are looked up among all selected points, by parameters, once per table.
+  // Baselines are looked up among all points, whatever `where` selects, once per table.
   const bool derives = std::any_of(spec.columns.begin(), spec.columns.end(),
                                    [](const auto& c) { return c.derived != spec::DerivedMetric::none; });
-  const Bases bases = derives ? at_location(spec.at, [&] { return baseline_indices(results, spec.baseline); })
+  const Bases bases = derives ? at_location(where_of(spec.baseline, spec.at), [&] { return baselines_of(results, all, spec.baseline); })
                               : Bases(results.size());
   Table t;
   t.name = spec.name;
@@ -169,7 +170,7 @@ std::vector<Table> build_declared(const std::vector<PointResult>& results, const
   const std::vector<PointResult> selected = select_points(results, spec.where, spec.at);
   if (!spec.columns.empty()) {
     std::vector<Table> one;  // (push_back: a braced list would copy the table)
-    one.push_back(columns_table(selected, spec));
+    one.push_back(columns_table(selected, spec, results));
     return one;
   }
   auto tables = at_location(spec.at, [&] { return build_tables(selected, TableSpec{spec.rows, spec.cols, spec.metrics}); });

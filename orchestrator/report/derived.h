@@ -1,9 +1,8 @@
 #pragma once
 // Metrics derived across points against a baseline point (docs/reports.md#derived-metrics). Pure.
 //
-// The baseline of a point p under `baseline: {nodes: 1, gpus_per_node: 1}` is the point whose baseline
-// parameters take those values and whose every other non-derived parameter equals p's. The scale n is
-// the product over the baseline parameters of p's value divided by the baseline's (2 nodes x 2 GPUs
+// The baseline point of a point p is found by report/baseline.h. The scale n is the product over the
+// matched baseline parameters of p's value divided by the baseline's (2 nodes x 2 GPUs
 // against 1 x 1: n = 4). With r = mean_p/mean_base for a higher-is-better metric (throughput) and
 // mean_base/mean_p for a lower-is-better one (time):
 //   speedup = r;   scaling factor S_n = r/n;   parallel efficiency = 100·r/n (%).
@@ -12,30 +11,24 @@
 #include <string>
 #include <vector>
 
+#include "report/baseline.h"
 #include "report/campaign_data.h"
 #include "spec/report_spec.h"
 
 namespace sweep::report {
 
-/// The index in `results` of every point's baseline point (nullopt where the campaign has none), found in
-/// one pass. Error(usage) when a baseline parameter is not a parameter of the points.
-std::vector<std::optional<std::size_t>> baseline_indices(const std::vector<PointResult>& results,
-                                                         const spec::ParamMatch& baseline);
-/// The same for results[i] alone.
-std::optional<std::size_t> baseline_index(const std::vector<PointResult>& results, std::size_t i,
-                                          const spec::ParamMatch& baseline);
-
-/// n of results[i] against its baseline; Error(usage) when a baseline parameter is not a number.
-double scale_against(const PointResult& point, const PointResult& base, const spec::ParamMatch& baseline);
+/// n of `point` against `base`: the product over the matched parameters (ignored ones count for
+/// nothing); Error(usage) when a matched parameter is not a number.
+double scale_against(const PointResult& point, const PointResult& base, const spec::Baseline& baseline);
 
 /// The derived value of `metric` at `point` against `base` as MetricStats (mean = the value,
 /// ci_low/ci_high = its interval, n = the smaller sample, unit "" or "%"); nullopt when either lacks
 /// the metric.
 std::optional<MetricStats> derive(spec::DerivedMetric kind, const std::string& metric, const PointResult& point,
-                                  const PointResult& base, const spec::ParamMatch& baseline);
+                                  const PointResult& base, const spec::Baseline& baseline);
 /// The same at results[i] against its baseline point; nullopt also when it has none.
 std::optional<MetricStats> derive(spec::DerivedMetric kind, const std::string& metric,
                                   const std::vector<PointResult>& results, std::size_t i,
-                                  const spec::ParamMatch& baseline);
+                                  const spec::Baseline& baseline);
 
 }  // namespace sweep::report

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 
+#include "report/baseline.h"
 #include "report/declared_tables.h"
 #include "report/derived.h"
 #include "report/table.h"
@@ -82,12 +83,12 @@ T& slot_named(std::vector<T>& items, const std::string& label) {
   return items.back();
 }
 
-Point3 value_at(const std::vector<PointResult>& results, std::size_t i, std::optional<std::size_t> base,
+Point3 value_at(const std::vector<PointResult>& results, std::size_t i, const PointResult* base,
                const spec::ReportFigure& g) {
   Point3 v;
   std::optional<MetricStats> stats;
   if (g.kind == spec::FigureKind::scaling) {
-    if (base) stats = derive(spec::DerivedMetric::scaling, g.y, results[i], results[*base], g.baseline);
+    if (base) stats = derive(spec::DerivedMetric::scaling, g.y, results[i], *base, g.baseline);
   } else if (const auto it = results[i].metrics.find(g.y); it != results[i].metrics.end()) {
     stats = it->second;
   }
@@ -143,17 +144,19 @@ std::vector<Entry> indexed_entries(const PointResult& r, const spec::ReportFigur
   return out;
 }
 
-std::vector<Entry> entries_of(const std::vector<PointResult>& results, std::size_t i, std::optional<std::size_t> base,
+std::vector<Entry> entries_of(const std::vector<PointResult>& results, std::size_t i, const PointResult* base,
                               const spec::ReportFigure& g) {
   const auto* x = find_param(*results[i].point, g.x);
   if (!x) return indexed_entries(results[i], g);
   return {Entry{x->value, is_number(*x), value_at(results, i, base, g)}};
 }
 
-Layout lay_out(const std::vector<PointResult>& results, const spec::ReportFigure& g) {
+/// The figure's points `results` (those it selects from `all`) laid out; baselines come from `all`.
+Layout lay_out(const std::vector<PointResult>& results, const spec::ReportFigure& g, const std::vector<PointResult>& all) {
   Layout layout;
-  const auto bases = g.kind == spec::FigureKind::scaling ? baseline_indices(results, g.baseline)
-                                                        : std::vector<std::optional<std::size_t>>(results.size());
+  const auto bases = g.kind != spec::FigureKind::scaling
+                         ? std::vector<const PointResult*>(results.size())
+                         : at_location(where_of(g.baseline, g.at), [&] { return baselines_of(results, all, g.baseline); });
   std::vector<std::vector<Entry>> entries;
   for (std::size_t i = 0; i < results.size(); ++i) entries.push_back(entries_of(results, i, bases[i], g));
   lay_out_x(entries, layout);
@@ -328,7 +331,7 @@ FigureText build_figure(const std::vector<PointResult>& all, const spec::ReportF
   f.name = g.name;
   if (results.empty()) return f;
   check_names(results, g);
-  const Layout layout = lay_out(results, g);
+  const Layout layout = lay_out(results, g, all);
   const std::string what = g.kind == spec::FigureKind::scaling ? "scaling factor of " + g.y : g.y;
   f.title = !g.title.empty() ? g.title : fmt::format("{}: {} vs {}", campaign, what, g.x);
   f.data = data_text(layout, g, f.points);

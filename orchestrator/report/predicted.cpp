@@ -10,6 +10,7 @@
 #include "model/dtype.h"
 #include "model/interconnect.h"
 #include "model/predict.h"
+#include "report/baseline.h"
 #include "report/declared_tables.h"
 #include "report/derived.h"
 #include "report/table.h"
@@ -236,7 +237,7 @@ std::optional<Predictions> predict_at(const Context& c, const PointResult& point
 void add_predictions(std::vector<PointResult>& results, const spec::ReportModel& model,
                      const std::vector<model::Interconnect>& interconnects) {
   if (!model.declared || results.empty()) return;
-  const auto bases = at_location(model.at, [&] { return baseline_indices(results, model.baseline); });
+  const auto bases = at_location(where_of(model.baseline, model.at), [&] { return baseline_indices(results, model.baseline); });
   const Context c = make_context(results, model, interconnects);
   std::vector<std::optional<Predictions>> predictions(results.size());
   for (std::size_t i = 0; i < results.size(); ++i)

@@ -9,6 +9,7 @@
 #include <array>
 #include <string_view>
 
+#include "report/baseline.h"
 #include "report/size_tables.h"
 #include "report/table.h"
 
@@ -89,13 +90,25 @@ spec::ReportColumn column(std::string param, std::string metric, DerivedMetric d
   return c;
 }
 
-spec::ReportTable table_of(const Preset& p, const ParamInfo& params, const std::vector<std::string>& metrics) {
+/// The default tables' baseline, 1 x 1 (docs/reports.md#default-tables): one 1 x 1 point shared by every
+/// `parallelism` when the campaign ran it once, else each parallelism's own (campaigns that repeated it).
+spec::Baseline default_baseline(const std::vector<PointResult>& results, const ParamInfo& params) {
+  spec::Baseline own;
+  own.match = {{"nodes", "1"}, {"gpus_per_node", "1"}};
+  if (!contains(params.all, "parallelism")) return own;
+  spec::Baseline shared = own;
+  shared.ignore = {"parallelism"};
+  return match_baselines(results, shared).conflict ? own : shared;
+}
+
+spec::ReportTable table_of(const Preset& p, const std::vector<PointResult>& results, const ParamInfo& params,
+                           const std::vector<std::string>& metrics) {
   spec::ReportTable t;
   t.name = std::string(p.name);
   t.title = std::string(p.title);
   t.spread = spec::Spread::ci95;
   const bool can_scale = contains(params.all, "nodes") && contains(params.all, "gpus_per_node");
-  if (can_scale) t.baseline = {{"nodes", "1"}, {"gpus_per_node", "1"}};
+  if (can_scale) t.baseline = default_baseline(results, params);
   std::vector<std::string> shown;
   for (const auto& c : p.columns) {
     if (!c.param.empty() && contains(params.all, c.param)) {
@@ -125,7 +138,7 @@ std::vector<spec::ReportTable> default_tables(const std::vector<PointResult>& re
   for (const Preset& p : presets())
     if (std::all_of(p.requires_metrics.begin(), p.requires_metrics.end(),
                     [&](std::string_view m) { return contains(metrics, m) && !contains(per_size, m); }))
-      out.push_back(table_of(p, params, metrics));
+      out.push_back(table_of(p, results, params, metrics));
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "spec/load_baseline.h"
 #include "spec/load_sections.h"
 #include "util/names.h"
 #include "util/strings.h"
@@ -68,12 +69,6 @@ std::vector<std::string> names_at(const Field& f, const Source& src) {
   std::vector<std::string> out;
   if (!f.value.IsSequence()) return {name_at(f, src)};
   for (const Field& item : list_items(f, src)) out.push_back(name_at(item, src));
-  return out;
-}
-
-ParamMatch match_at(const Field& f, const Source& src) {
-  ParamMatch out;
-  for (const Field& e : map_fields(f, src)) out.emplace_back(key_name(e), scalar_value(e, src).text());
   return out;
 }
 
@@ -168,13 +163,13 @@ ReportTable read_table(const Field& item, const Source& src, bool has_model) {
   if (!name) fail_at(t.at, fmt::format("\"{}\" needs a \"name\" (it names the table's files)", item.path));
   t.name = file_name_at(*name, src);
   if (const Field* f = find_field(fields, "title")) t.title = scalar_text(*f, src, "a title");
-  if (const Field* f = find_field(fields, "where")) t.where = match_at(*f, src);
+  if (const Field* f = find_field(fields, "where")) t.where = param_match_at(*f, src);
   if (const Field* f = find_field(fields, "rows")) t.rows = names_at(*f, src);
   if (const Field* f = find_field(fields, "cols")) t.cols = names_at(*f, src);
   if (const Field* f = find_field(fields, "metrics")) t.metrics = names_at(*f, src);
   if (const Field* f = find_field(fields, "columns"))
     for (const Field& c : list_items(*f, src)) t.columns.push_back(read_column(c, src, has_model));
-  if (const Field* f = find_field(fields, "baseline")) t.baseline = match_at(*f, src);
+  if (const Field* f = find_field(fields, "baseline")) t.baseline = baseline_at(*f, src);
   if (const Field* f = find_field(fields, "spread")) t.spread = enum_at(*f, src, kSpreads, "a spread");
   if (const Field* f = find_field(fields, "digits")) t.digits = digits_at(*f, src);
   if (!t.columns.empty() && (!t.cols.empty() || !t.metrics.empty()))
@@ -222,8 +217,8 @@ ReportFigure read_figure(const Field& item, const Source& src) {
   if (const Field* f = find_field(fields, "predicted")) g.predicted = name_at(*f, src);
   if (const Field* f = find_field(fields, "series")) g.series = names_at(*f, src);
   if (const Field* f = find_field(fields, "facets")) g.facets = name_at(*f, src);
-  if (const Field* f = find_field(fields, "where")) g.where = match_at(*f, src);
-  if (const Field* f = find_field(fields, "baseline")) g.baseline = match_at(*f, src);
+  if (const Field* f = find_field(fields, "where")) g.where = param_match_at(*f, src);
+  if (const Field* f = find_field(fields, "baseline")) g.baseline = baseline_at(*f, src);
   read_figure_axis_options(fields, src, g);
   if (g.kind == FigureKind::model && g.predicted.empty())
     fail_at(g.at, fmt::format("\"{}\" is a model figure; it needs \"predicted\" (a parameter or metric)", item.path));
@@ -286,8 +281,7 @@ ReportModel read_model(const Field& item, const Source& src) {
     fail_at(m.at, fmt::format("\"{}\" needs \"baseline\" (the single-GPU point, e.g. {{nodes: 1, gpus_per_node: 1}}) "
                               "and \"time\" (its measured epoch-time metric)",
                               item.path));
-  m.baseline = match_at(*baseline, src);
-  if (m.baseline.empty()) fail_expected(*baseline, src, "a map of parameter values, e.g. {nodes: 1, gpus_per_node: 1}");
+  m.baseline = baseline_at(*baseline, src);
   m.time = name_at(*time, src);
   if (const Field* f = find_field(fields, "link")) m.link = scalar_text(*f, src, "an interconnect or a parameter");
   if (const Field* f = find_field(fields, "transfers"))

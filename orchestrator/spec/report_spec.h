@@ -29,6 +29,18 @@ enum class DerivedMetric { none, speedup, scaling, efficiency };
 /// Parameter values by name, as written (compared with the canonical text of stored values).
 using ParamMatch = std::vector<std::pair<std::string, std::string>>;
 
+/// The baseline point of a point p (docs/reports.md#baselines): the point whose `match` parameters take
+/// these values and whose every other non-derived parameter equals p's, except the parameters in
+/// `ignore`. `baseline: {nodes: 1, gpus_per_node: 1}` is `match` alone; `baseline: {match: {...},
+/// ignore: [parallelism]}` lets one 1x1 point serve the DP, TP and PP points alike. Two points that
+/// could both serve are an error at `at`.
+struct Baseline {
+  ParamMatch match;
+  std::vector<std::string> ignore;
+  SourceLocation at;
+  bool empty() const { return match.empty(); }
+};
+
 /// An input of the report's model: a constant, or the name of a parameter (its numeric value at the
 /// point) or of a metric (its mean at the point). Neither set: the default (report/predicted.h).
 struct ModelInput {
@@ -43,7 +55,7 @@ struct ModelInput {
 /// columns) and `kind: model` figures show next to the measured values.
 struct ReportModel {
   bool declared = false;
-  ParamMatch baseline;   // the point whose `time` is the single-GPU time, the other parameters matched
+  Baseline baseline;      // the point whose `time` is the single-GPU time
   std::string time;      // the measured epoch-time metric
   std::string link;      // an interconnect (sweep model --list-interconnects), or a parameter holding one
   ModelInput bandwidth;  // GB/s one direction; replaces the link's
@@ -79,7 +91,7 @@ struct ReportTable {
   std::vector<std::string> rows, cols, metrics;
   // The explicit-columns form: one row per point (ordered by `rows`, then point order).
   std::vector<ReportColumn> columns;
-  ParamMatch baseline;  // the baseline point of derived columns: these values, the other parameters matched
+  Baseline baseline;  // the baseline point of derived columns
   Spread spread = Spread::ci95;
   int digits = 4;
   SourceLocation at;
@@ -100,7 +112,7 @@ struct ReportFigure {
   std::vector<std::string> series;  // parameters; one series per combination of their values
   std::string facets;               // a parameter: one panel per value; "" = one panel
   ParamMatch where;
-  ParamMatch baseline;  // scaling: as for tables
+  Baseline baseline;  // scaling: as for tables
   bool log_x = false, log_y = false;
   std::string x_label, y_label;  // "" = the name (and unit)
   SourceLocation at;

@@ -43,7 +43,7 @@ CampaignData scaling_campaign() {
   return d;
 }
 
-const spec::ParamMatch kBaseline{{"nodes", "1"}, {"gpus", "1"}};
+const spec::Baseline kBaseline{{{"nodes", "1"}, {"gpus", "1"}}, {}, {}};
 
 }  // namespace
 
@@ -66,8 +66,8 @@ TEST_CASE("derived metrics: speedup, scaling factor and efficiency against the m
   const auto e = derive(spec::DerivedMetric::efficiency, "time", results, 1, kBaseline);
   CHECK(e->summary.mean == Approx(100 * 60.1 / (2 * (60 / 1.8 + 0.1))));
   CHECK(e->unit == "%");
-  CHECK_THROWS_WITH(baseline_index(results, 0, {{"node", "1"}}), Catch::Contains("unknown baseline parameter \"node\""));
-  CHECK_THROWS_WITH(derive(spec::DerivedMetric::scaling, "time", results, 0, {{"model", "gpt2"}}),
+  CHECK_THROWS_WITH(baseline_index(results, 0, spec::Baseline{{{"node", "1"}}, {}, {}}), Catch::Contains("unknown baseline parameter \"node\""));
+  CHECK_THROWS_WITH(derive(spec::DerivedMetric::scaling, "time", results, 0, spec::Baseline{{{"model", "gpt2"}}, {}, {}}),
                     Catch::Contains("baseline parameter \"model\" must be a number"));
 }
 
@@ -261,6 +261,6 @@ TEST_CASE("a metric as x plots one value per index: busbw vs message size per ba
   CHECK_THAT(f.data, Catch::Contains("# panel  series mpi\n1024\t3\t") && Catch::Contains("\n16384\t7\t"));
   CHECK_THAT(f.script, Catch::Contains("set logscale x"));
   g.kind = spec::FigureKind::scaling;
-  g.baseline = {{"backend", "gloo"}};
+  g.baseline.match = {{"backend", "gloo"}};
   CHECK_THROWS_WITH(build_figure(results, g, "coll"), Catch::Contains("a scaling figure needs a parameter as x"));
 }

@@ -123,6 +123,19 @@ TEST_CASE("report model: a wider epoch counts as more work than the single-GPU o
   CHECK(metric(results[1], "model:compute_time").summary.mean == Approx(498.37));
 }
 
+TEST_CASE("report model: a baseline that ignores a parameter is shared by the points that differ in it") {
+  // The 1-node point runs as dp, the 2-node one as tp: only ignoring parallelism pairs them.
+  auto d = seed_campaign();
+  d.points[0].params.push_back({"parallelism", "dp", "string", false});
+  d.points[1].params.push_back({"parallelism", "tp", "string", false});
+  const std::string model = "time: epoch_time_headline, bandwidth: 25, dtype: bf16, steps: 1108, "
+                            "parameters: parameters_without_embeddings}\n";
+  const auto own = predicted(d, "report:\n  model: {baseline: {nodes: 1}, " + model);
+  CHECK_FALSE(own[1].metrics.count("model:compute_time"));
+  const auto shared = predicted(d, "report:\n  model: {baseline: {match: {nodes: 1}, ignore: [parallelism]}, " + model);
+  CHECK(metric(shared[1], "model:compute_time").summary.mean == Approx(498.37));
+}
+
 TEST_CASE("report model: predicted columns and model figures show the predictions") {
   const auto d = seed_campaign();
   const std::string yaml = kSeedModel + R"(  tables:
@@ -162,7 +175,7 @@ TEST_CASE("report model: mistakes are reported at the model section") {
   fails("report:\n  model: {baseline: {nodes: 1}, time: epoch_time_headline, link: ib-hdrr, parameters: parameters_without_embeddings}\n",
         "the model's link \"ib-hdrr\" is not an interconnect (did you mean \"ib-hdr\"?)");
   fails("report:\n  model: {baseline: {node: 1}, time: epoch_time_headline, link: ib-hdr, parameters: parameters_without_embeddings}\n",
-        "r.yaml:2:10: unknown baseline parameter \"node\"");
+        "r.yaml:2:21: unknown baseline parameter \"node\"");  // at the baseline itself
   fails("report:\n  model: {baseline: {nodes: 1}, time: epoch_time_headline, link: ib-hdr, dtype: int3, parameters: parameters_without_embeddings}\n",
         "the model's dtype \"int3\" is not bf16, fp16, fp32 or fp64");
   // The default `parameters` is trainbench's metric, which this campaign lacks.

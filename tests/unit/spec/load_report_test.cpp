@@ -42,7 +42,7 @@ TEST_CASE("report: tables in both forms, figures and their options") {
   const ReportTable& t = r.tables[0];
   CHECK(t.name == "training");
   CHECK(t.where == ParamMatch{{"batch", "16"}});
-  CHECK(t.baseline == ParamMatch{{"nodes", "1"}, {"gpus_per_node", "1"}});
+  CHECK(t.baseline.match == ParamMatch{{"nodes", "1"}, {"gpus_per_node", "1"}});
   CHECK(t.spread == Spread::sd);
   REQUIRE(t.columns.size() == 4);
   CHECK(t.columns[0].param == "model");
@@ -102,7 +102,7 @@ TEST_CASE("report: the model section and predicted columns") {
       "          parameters: 124M_params, steps: 20, latency_us: 1.5}\n"
       "  tables: [{name: t, baseline: {nodes: 1}, columns: [{param: nodes}, {predicted: epoch_time}, {predicted: epoch_time, derived: scaling}]}]\n");
   REQUIRE(s.model.declared);
-  CHECK(s.model.baseline == ParamMatch{{"nodes", "1"}});
+  CHECK(s.model.baseline.match == ParamMatch{{"nodes", "1"}});
   CHECK(s.model.time == "epoch_time");
   CHECK(s.model.link == "nodes_link");
   CHECK(s.model.transfers == 2);
