@@ -184,7 +184,8 @@ void CampaignPlan::compile_environment(const std::string& template_path) {
 
 void CampaignPlan::compile_network(const std::string& template_path) {
   const spec::Network& n = experiment_.network;
-  nic_ = nic_sampling(experiment_.executor, n.counters, n.interfaces);
+  // Opt-in: an experiment without `network` samples nothing.
+  nic_ = nic_sampling(experiment_.executor, n.counters && !n.where.file.empty(), n.interfaces);
   const auto& names = job_script_.names();
   const bool has = std::find(names.begin(), names.end(), "nic_start") != names.end() &&
                    std::find(names.begin(), names.end(), "nic_end") != names.end();

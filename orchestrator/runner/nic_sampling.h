@@ -11,7 +11,7 @@
 //   - Under the slurm executor, a job with more than one node ($SLURM_JOB_NUM_NODES > 1) samples every
 //     node with one `srun --ntasks-per-node=1` step per moment instead.
 //   - A killed workload leaves no end snapshot, and its run no network metrics.
-//   - Both are empty when the experiment turns the counters off.
+//   - Both are empty unless the experiment asks for counters (`network`, opt-in).
 #include <string>
 #include <vector>
 

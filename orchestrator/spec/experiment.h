@@ -170,7 +170,7 @@ struct Success {
 
 /// `network`: the network-card counters sampled around each run's workload (runner/nic_sampling.h).
 struct Network {
-  bool counters = true;                 // `counters: false` samples nothing
+  bool counters = true;                 // `counters:`; runs sample only when `network` is given (where) and this holds
   std::vector<std::string> interfaces;  // `interfaces`: names of interfaces or IB ports (dev/port); empty: the default rule
   SourceLocation where;                 // no file: not given
 };

@@ -1,5 +1,6 @@
 // Reader of `network`: which network-card counters are sampled around each run's workload, e.g.
-// `network: {interfaces: [lo]}` or `network: {counters: false}` (docs/experiment-format.md).
+// `network: {}` (the default rule), `network: {interfaces: [lo]}` or `network: {counters: false}`
+// (docs/experiment-format.md).
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -53,6 +54,7 @@ void read_network(const Field& f, const Source& src, LoadState& st) {
   const std::vector<Field> fields = map_fields(f, src);
   check_keys(fields, names, src);
   Network n;
+  n.counters = true;
   n.where = location(f, src);
   for (const auto& [key, read] : kNetworkKeys)
     if (const Field* field = find_field(fields, key)) read(*field, src, n);

@@ -1,5 +1,6 @@
 // Network counters per run on the local executor: nic_volume and nic_throughput in the database, a
-// workload's own TCP traffic over lo counted, and `network: {counters: false}` sampling nothing.
+// workload's own TCP traffic over lo counted, and nothing sampled without `network` or with
+// `network: {counters: false}`.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -75,9 +76,9 @@ TEST_CASE("a run's TCP traffic over lo is in its nic_volume, and nic_throughput 
   CHECK(rate == Approx(volume * 8 / span).epsilon(1e-3));
 }
 
-TEST_CASE("every local run has network metrics by the default rule, and none with the counters off") {
+TEST_CASE("a local run with an empty network key has network metrics, and none without it or with the counters off") {
   Sandbox box;
-  const auto on = box.sweep({"run", box.write("on.yaml", "name: on\nmatrix:\n  n: [1]\nworkload:\n  command: \"true\"\n"),
+  const auto on = box.sweep({"run", box.write("on.yaml", "name: on\nmatrix:\n  n: [1]\nnetwork: {}\nworkload:\n  command: \"true\"\n"),
                              "--label", "on"});
   INFO(on.out << on.err);
   REQUIRE(on.exit_code == 0);
@@ -87,16 +88,19 @@ TEST_CASE("every local run has network metrics by the default rule, and none wit
     CHECK(metric(db, "nic_throughput") >= 0);
     CHECK(scalar(db, "SELECT count(*) FROM run_provenance WHERE key = 'ingest_warnings'") == 0);
   }
-  const auto off = box.sweep({"run", box.write("off.yaml", "name: off\nmatrix:\n  n: [1]\nnetwork: {counters: false}\n"
-                                                           "workload:\n  command: \"true\"\n"),
-                              "--label", "off"});
-  INFO(off.out << off.err);
-  REQUIRE(off.exit_code == 0);
-  auto db = box.db();
-  CHECK(scalar(db, "SELECT count(*) FROM metrics m JOIN runs r ON r.id = m.run_id JOIN campaigns c ON c.id = r.campaign_id "
-                   "WHERE c.label = 'off' AND m.name LIKE 'nic_%'") == 0);
-  SQLite::Statement dir(db, "SELECT r.run_dir FROM runs r JOIN campaigns c ON c.id = r.campaign_id WHERE c.label = 'off'");
-  REQUIRE(dir.executeStep());
-  for (const auto& e : std::filesystem::directory_iterator(dir.getColumn(0).getString()))
-    CHECK(e.path().filename().string().rfind("nic.", 0) != 0);
+  for (const std::string& off : {std::string("network: {counters: false}\n"), std::string()}) {
+    const std::string label = off.empty() ? "none" : "off";
+    const auto run = box.sweep({"run", box.write(label + ".yaml", "name: " + label + "\nmatrix:\n  n: [1]\n" + off +
+                                                                      "workload:\n  command: \"true\"\n"),
+                                "--label", label});
+    INFO(run.out << run.err);
+    REQUIRE(run.exit_code == 0);
+    auto db = box.db();
+    CHECK(scalar(db, "SELECT count(*) FROM metrics m JOIN runs r ON r.id = m.run_id JOIN campaigns c ON c.id = r.campaign_id "
+                     "WHERE c.label = '" + label + "' AND m.name LIKE 'nic_%'") == 0);
+    SQLite::Statement dir(db, "SELECT r.run_dir FROM runs r JOIN campaigns c ON c.id = r.campaign_id WHERE c.label = '" + label + "'");
+    REQUIRE(dir.executeStep());
+    for (const auto& e : std::filesystem::directory_iterator(dir.getColumn(0).getString()))
+      CHECK(e.path().filename().string().rfind("nic.", 0) != 0);
+  }
 }

@@ -177,4 +177,6 @@ TEST_CASE("the network sampling goes around the command, and a template without 
                                       "/local/run.sh.mustache has no {{{nic_start}}} and {{{nic_end}}}"));
   CHECK_NOTHROW(runner::CampaignPlan(off, no_slots));
   CHECK_NOTHROW(runner::CampaignPlan(experiment("run"), no_slots));  // the default: nothing asked for
+  runner::CampaignPlan plain(experiment("run"), slots);
+  CHECK(plain.render_script(plain.points()[0], {"c", 1, 0, 1, "/r"}).find("sweep_nic") == std::string::npos);
 }

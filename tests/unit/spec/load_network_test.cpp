@@ -4,11 +4,13 @@
 using namespace spec_test;
 using sweep::spec::Experiment;
 
-TEST_CASE("network: counters on by default, with the default rule") {
-  const Experiment e = load(kHead);
+TEST_CASE("network: off without the key, on with the default rule when given empty") {
+  const Experiment none = load(kHead);
+  CHECK(none.network.where.file.empty());  // not given: runner samples nothing
+  const Experiment e = load(kHead + "network: {}\n");
   CHECK(e.network.counters);
   CHECK(e.network.interfaces.empty());
-  CHECK(e.network.where.file.empty());
+  CHECK(e.network.where.str() == "x.yaml:6:10");
 }
 
 TEST_CASE("network: named interfaces and IB ports, or off") {
