@@ -41,8 +41,9 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
   }
   for (const matrix::Point& p : points_) point_command_.push_back(choose_workload(experiment_, schema_, p.values));
   auto script_names = with_run_variables(schema_.names);
-  script_names.insert(script_names.end(), {"command", "environment"});
+  script_names.insert(script_names.end(), {"command", "environment", "nic_start", "nic_end"});
   job_script_.check_names(script_names);
+  compile_network(fmt::format("{}/{}/run.sh.mustache", template_dir, experiment_.executor));
   compile_environment(fmt::format("{}/{}/run.sh.mustache", template_dir, experiment_.executor));
   for (const spec::Resource& r : experiment_.resources) {
     templating::Template t(r.value, r.where);
@@ -119,6 +120,19 @@ void CampaignPlan::compile_environment(const std::string& template_path) {
                           template_path));
 }
 
+void CampaignPlan::compile_network(const std::string& template_path) {
+  const spec::Network& n = experiment_.network;
+  // Opt-in: an experiment without `network` samples nothing.
+  nic_ = nic_sampling(experiment_.executor, n.counters && !n.where.file.empty(), n.interfaces);
+  const auto& names = job_script_.names();
+  const bool has = std::find(names.begin(), names.end(), "nic_start") != names.end() &&
+                   std::find(names.begin(), names.end(), "nic_end") != names.end();
+  if (has || !n.counters || n.where.file.empty()) return;
+  fail_at(n.where, fmt::format("the job-script template {} has no {{{{{{nic_start}}}}}} and {{{{{{nic_end}}}}}}, so "
+                               "\"network\" would be ignored; put them around {{{{{{command}}}}}}",
+                               template_path));
+}
+
 std::string CampaignPlan::environment(const templating::Variables& vars) const {
   JobEnvironment e;
   for (std::size_t i = 0; i < env_.size(); ++i)
@@ -133,6 +147,8 @@ std::string CampaignPlan::render_script(const matrix::Point& point, const RunCon
   const Command& c = commands_[point_command_[index_.at(point.id)]];
   vars["command"] = c.launch + c.command.render(vars, templating::Escape::shell);
   vars["environment"] = environment(vars);
+  vars["nic_start"] = nic_.start;
+  vars["nic_end"] = nic_.end;
   return job_script_.render(vars, templating::Escape::shell);
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "matrix/expand.h"
+#include "runner/nic_sampling.h"
 #include "sched/resources.h"
 #include "spec/experiment.h"
 #include "store/records.h"
@@ -67,6 +68,9 @@ class CampaignPlan {
   /// Compiles `env` and `setup`; Error(invalid_experiment) for an undefined variable in them, or when
   /// the experiment sets either but the job-script template has no {{{environment}}} to put them in.
   void compile_environment(const std::string& template_path);
+  /// Renders the network sampling; throws Error when the experiment sets `network` with counters on but
+  /// the job-script template has no {{{nic_start}}} and {{{nic_end}}}.
+  void compile_network(const std::string& template_path);
 
   spec::Experiment experiment_;
   matrix::Schema schema_;
@@ -79,6 +83,7 @@ class CampaignPlan {
   std::vector<templating::Template> env_;        // experiment_.env[i].value, compiled
   std::vector<templating::Template> setup_;      // experiment_.setup[i].text, compiled
   std::optional<templating::Template> array_script_;
+  NicSampling nic_;  // {{{nic_start}}} and {{{nic_end}}}, the same for every run
 };
 
 }  // namespace sweep::runner

@@ -7,11 +7,15 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 
 #include "runner/job_environment.h"
+#include "runner/nic_counters.h"
+#include "runner/nic_sampling.h"
 #include "runner/success_criterion.h"
+#include "util/error.h"
 #include "util/strings.h"
 
 namespace sweep::runner {
@@ -88,6 +92,37 @@ std::optional<store::AttemptResult> setup_failure(const std::string& run_dir) {
                                              fields["line"], fields["status"], fields["text"]));
 }
 
+/// nic_volume and nic_throughput from the run's network-counter snapshots (runner/nic_counters.h).
+/// None when the run wrote no end snapshot (counters off, or the workload was killed); a snapshot that
+/// cannot be read or a node without both moments is a warning.
+void add_nic_metrics(const std::string& run_dir, store::AttemptResult& result, std::vector<std::string>& warnings) {
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(run_dir, ec))
+    if (entry.path().filename().string().rfind(kNicSnapshotPrefix, 0) == 0) files.push_back(entry.path());
+  const auto is_end = [](const auto& p) { return p.filename().string().rfind(std::string(kNicSnapshotPrefix) + "end.", 0) == 0; };
+  if (std::none_of(files.begin(), files.end(), is_end)) return;
+  for (const char* name : {"nic_volume", "nic_throughput"})
+    if (std::any_of(result.metrics.begin(), result.metrics.end(), [&](const auto& m) { return m.name == name; })) {
+      warnings.push_back(fmt::format("{}: the workload reported its own {}, so the network counters were not stored", run_dir, name));
+      return;
+    }
+  try {
+    std::vector<NicSnapshot> snapshots;
+    for (const auto& path : files) {
+      std::ifstream in(path, std::ios::binary);
+      const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      snapshots.push_back(parse_nic_snapshot(text, path.string()));
+    }
+    const NicMeasure m = nic_measure(snapshots);
+    result.metrics.push_back({"nic_volume", 0, m.volume_bytes, "B", ""});
+    result.metrics.push_back({"nic_throughput", 0, m.throughput_bps, "b/s", ""});
+    result.provenance.emplace_back("nic_span_s", fmt::format("{:.6f}", m.span_s));
+  } catch (const Error& e) {
+    warnings.push_back(fmt::format("{}: network counters: {}", run_dir, e.what()));
+  }
+}
+
 }  // namespace
 
 store::AttemptResult judge(const exec::Outcome& outcome, const parse::Extraction& extraction,
@@ -142,6 +177,7 @@ store::AttemptResult ingest(const exec::Outcome& outcome, const std::string& run
     result = std::move(*setup);
   }
   for (auto& kv : job_provenance(run_dir)) result.provenance.push_back(std::move(kv));
+  add_nic_metrics(run_dir, result, warnings);
   write_exit_status(run_dir, outcome, result);
   if (!warnings.empty()) {
     std::ofstream out(run_dir + "/ingest_warnings");

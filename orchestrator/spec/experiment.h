@@ -168,6 +168,13 @@ struct Success {
   SourceLocation where;
 };
 
+/// `network`: the network-card counters sampled around each run's workload (runner/nic_sampling.h).
+struct Network {
+  bool counters = true;                 // `counters:`; runs sample only when `network` is given (where) and this holds
+  std::vector<std::string> interfaces;  // `interfaces`: names of interfaces or IB ports (dev/port); empty: the default rule
+  SourceLocation where;                 // no file: not given
+};
+
 struct Experiment {
   std::string path;         // as given to the loader; used in every error message
   std::string text;         // the exact file content, stored with the campaign and hashed
@@ -205,6 +212,7 @@ struct Experiment {
   /// The site file applied (spec/site.h) as "PATH sha256:HEX", recorded with every run; "" when none.
   std::string site;
   Success success;
+  Network network;
   std::string executor = "local";
   SourceLocation executor_where;  // no file: not given (the default, or the site's)
 

@@ -53,7 +53,7 @@ struct TopKey {
   Reader read;
 };
 
-constexpr std::array<TopKey, 20> kTopKeys{{
+constexpr std::array<TopKey, 21> kTopKeys{{
     {"format", 1, false, false, read_format},
     {"name", 1, true, true, read_name},
     {"description", 1, false, true, read_description},
@@ -69,6 +69,7 @@ constexpr std::array<TopKey, 20> kTopKeys{{
     {"references", 3, false, false, read_references},  // after derived: `where` reads them
     {"env", 1, false, false, read_env},
     {"setup", 1, false, false, read_setup},
+    {"network", 1, false, false, read_network},
     {"report", 1, false, false, read_report},  // validated here; read by `sweep report` (spec/load_report.h)
     {"zip", 2, false, false, read_zip},
     {"derived", 2, false, false, read_derived},

@@ -57,6 +57,9 @@ model::Interconnect read_interconnect(const Field& item, const Source& src);
 /// Reads `path` into text and parses it as one YAML map (its "what" names it in messages: "site file").
 YAML::Node read_yaml_map_file(const std::string& path, std::string_view what, std::string& text);
 
+// load_network.cpp
+void read_network(const Field& f, const Source& src, LoadState& st);
+
 // load_retries.cpp
 void read_retries(const Field& f, const Source& src, LoadState& st);
 void read_escalate(const Field& f, const Source& src, LoadState& st);  // after read_retries

@@ -156,3 +156,27 @@ TEST_CASE("env and setup are rendered per point into the job script's environmen
   const auto undefined = spec::load_text("name: t\nmatrix: {n: [1]}\nworkload: {command: run}\nenv: {X: \"{{m}}\"}\n", "t.yaml");
   CHECK_THROWS_WITH(runner::CampaignPlan(undefined, dir_with_slot), Catch::StartsWith("t.yaml:4:11: unknown template variable \"m\""));
 }
+
+TEST_CASE("the network sampling goes around the command, and a template without its slots refuses `network`") {
+  TempDir dir;
+  const std::string slots = template_dir(dir, "{{{nic_start}}}\n{{{command}}}\n{{{nic_end}}}\n");
+  const auto named = spec::load_text("name: t\nmatrix: {n: [1]}\nworkload: {command: run}\nnetwork: {interfaces: [lo]}\n", "t.yaml");
+  runner::CampaignPlan plan(named, slots);
+  const std::string script = plan.render_script(plan.points()[0], {"c", 1, 0, 1, "/r"});
+  CHECK_THAT(script, Catch::Contains("\nsweep_nic_interfaces=lo\n"));
+  CHECK(script.find("\nsweep_nic start\nrun\nsweep_nic end $?\n") != std::string::npos);
+
+  const auto off = spec::load_text("name: t\nmatrix: {n: [1]}\nworkload: {command: run}\nnetwork: {counters: false}\n", "t.yaml");
+  runner::CampaignPlan quiet(off, slots);
+  CHECK(quiet.render_script(quiet.points()[0], {"c", 1, 0, 1, "/r"}).find("sweep_nic") == std::string::npos);
+
+  TempDir other;
+  const std::string no_slots = template_dir(other, "{{{command}}}\n");
+  CHECK_THROWS_WITH(runner::CampaignPlan(named, no_slots),
+                    Catch::StartsWith("t.yaml:4:10: the job-script template " + no_slots +
+                                      "/local/run.sh.mustache has no {{{nic_start}}} and {{{nic_end}}}"));
+  CHECK_NOTHROW(runner::CampaignPlan(off, no_slots));
+  CHECK_NOTHROW(runner::CampaignPlan(experiment("run"), no_slots));  // the default: nothing asked for
+  runner::CampaignPlan plain(experiment("run"), slots);
+  CHECK(plain.render_script(plain.points()[0], {"c", 1, 0, 1, "/r"}).find("sweep_nic") == std::string::npos);
+}

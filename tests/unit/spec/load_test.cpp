@@ -151,8 +151,8 @@ TEST_CASE("load: unknown keys suggest the closest valid key") {
         "x.yaml:6:1: unknown key \"repetitons\" (did you mean \"repetitions\"?)");
   CHECK(load_error(kHead + "zzzzzz: 1\n") ==
         "x.yaml:6:1: unknown key \"zzzzzz\" (valid keys: format, name, description, matrix, repetitions, workload, "
-        "resources, metrics, executor, retries, escalate, thresholds, references, env, setup, report, zip, derived, exclude, "
-        "success)");
+        "resources, metrics, executor, retries, escalate, thresholds, references, env, setup, network, report, zip, derived, "
+        "exclude, success)");
 }
 
 TEST_CASE("load: duplicate keys at any level name the first definition") {
