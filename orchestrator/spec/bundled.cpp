@@ -14,9 +14,9 @@ constexpr std::array<BundledOption, 16> kCollbenchOptions{{
     {"rendezvous"}}};
 
 // trainbench's options (workloads/trainbench/options.cpp).
-constexpr std::array<BundledOption, 27> kTrainbenchOptions{{
+constexpr std::array<BundledOption, 28> kTrainbenchOptions{{
     {"model"}, {"layers"}, {"width"}, {"heads"}, {"seq"}, {"vocab"}, {"dp"}, {"tp"}, {"pp"}, {"microbatches"},
-    {"schedule"}, {"dtype"}, {"backend"}, {"batch"}, {"steps"}, {"epochs"}, {"steps-per-epoch"}, {"warmup"},
+    {"schedule"}, {"dtype"}, {"grad-dtype"}, {"backend"}, {"batch"}, {"steps"}, {"epochs"}, {"steps-per-epoch"}, {"warmup"},
     {"seed"}, {"lr"}, {"bucket-mb"}, {"overlap", true}, {"data"}, {"threads"}, {"peak-tflops"}, {"timeout"},
     {"rendezvous"}}};
 

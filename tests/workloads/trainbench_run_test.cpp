@@ -99,6 +99,32 @@ TEST_CASE("bf16 computes under autocast and sends activations in bf16, and the p
   }
 }
 
+TEST_CASE("gradients all-reduced in bf16 (--grad-dtype) move half the bytes, keeps the replicas identical, and still trains") {
+  for (const std::string backend : {"gloo", "mpi"}) {
+    INFO(backend);
+    const std::string args = "--backend " + backend + " --dp 2 --bucket-mb 0.05" + kShort;
+    const Run fp32 = trainbench(2, args);
+    const Run bf16 = trainbench(2, args + " --grad-dtype bf16");
+    CHECK_THAT(bf16.result.out, Catch::Contains("gradients all-reduced in bf16 buckets"));
+    const auto h = hashes(bf16.result.out);
+    REQUIRE(h.size() == 2);
+    CHECK(h[0] == h[1]);
+    CHECK(h[0] != hashes(fp32.result.out).at(0));  // the rounding really happened
+    const double counted = bf16.metrics.at("comm_bytes_per_step").at(0).at("value");
+    CHECK(counted * 2 == fp32.metrics.at("comm_bytes_per_step").at(0).at("value").get<double>());
+    CHECK(counted == bf16.metrics.at("comm_bytes_per_step_model").at(0).at("value").get<double>());
+    CHECK(counted == 2 * bf16.metrics.at("parameters").at(0).at("value").get<double>());
+    const auto curve = losses(bf16), reference = losses(fp32);
+    REQUIRE(curve.size() == reference.size());
+    CHECK(curve.back() < curve.front());
+    CHECK(curve.back() == Approx(reference.back()).epsilon(2e-2));
+  }
+  // The tied embedding of a 2-stage pipeline is summed in bf16 too, as the model counts it.
+  const Run pp = trainbench(2, "--pp 2 --microbatches 2 --grad-dtype bf16" + kShort);
+  CHECK(pp.metrics.at("comm_bytes_per_step").at(0).at("value").get<double>() ==
+        pp.metrics.at("comm_bytes_per_step_model").at(0).at("value").get<double>());
+}
+
 TEST_CASE("ResNet-18 trains data-parallel: identical replicas, falling loss, traffic as modelled") {
   const Run run = trainbench(2, "--model resnet18 --dp 2 --steps 16 --warmup 1 --batch 8");
   const auto h = hashes(run.result.out);

@@ -16,16 +16,16 @@ std::int64_t stage_parameters(const ModelConfig& m, const Layout& l, const Coord
 }
 
 CommPrediction predict_comm(const ModelConfig& m, const Layout& l, const Coordinates& c, int batch, int microbatches,
-                            int activation_bytes) {
+                            WireBytes bytes) {
   CommPrediction p;
-  if (l.dp > 1) p.data_parallel = 4.0 * static_cast<double>(stage_parameters(m, l, c));
+  if (l.dp > 1) p.data_parallel = bytes.gradient * static_cast<double>(stage_parameters(m, l, c));
   if (m.family == Family::resnet) return p;
-  const double activation = static_cast<double>(batch / microbatches) * m.seq * m.width * activation_bytes;
+  const double activation = static_cast<double>(batch / microbatches) * m.seq * m.width * bytes.activation;
   const int layers = stage_layers(m.layers, l.pp, c.pp).count;
   if (l.tp > 1) p.tensor_parallel = static_cast<double>(layers) * microbatches * 4 * activation;
   const int edges = (c.pp > 0 ? 1 : 0) + (c.pp < l.pp - 1 ? 1 : 0);
   p.pipeline = 2.0 * edges * microbatches * activation;
-  if (l.pp > 1 && (c.pp == 0 || c.pp == l.pp - 1)) p.embedding = 4.0 * static_cast<double>(m.vocab) * m.width;
+  if (l.pp > 1 && (c.pp == 0 || c.pp == l.pp - 1)) p.embedding = bytes.gradient * static_cast<double>(m.vocab) * m.width;
   return p;
 }
 

@@ -66,13 +66,14 @@ class Trainer {
 };
 
 // The tied embedding on P > 1: the first stage's wte and the last stage's copy get the sum of both
-// gradients, so they stay equal.
-void sync_embedding(GptStage& stage, comm::Communicator* group, CommClock& clock) {
+// gradients, so they stay equal; sent in `wire` precision (--grad-dtype), summed and applied in fp32.
+void sync_embedding(GptStage& stage, comm::Communicator* group, torch::ScalarType wire, CommClock& clock) {
   if (!group || group->size() < 2) return;
   torch::Tensor& weight = stage->first ? stage->wte : stage->head;
-  torch::Tensor grad = weight.grad().contiguous();
+  torch::Tensor grad = weight.grad().to(wire).contiguous();
+  const comm::DType type = wire == torch::kBFloat16 ? comm::DType::bf16 : comm::DType::fp32;
   clock.blocking([&] {
-    group->all_reduce(grad.data_ptr(), grad.data_ptr(), static_cast<std::size_t>(grad.numel()), comm::DType::fp32,
+    group->all_reduce(grad.data_ptr(), grad.data_ptr(), static_cast<std::size_t>(grad.numel()), type,
                       comm::ReduceOp::sum);
   });
   weight.mutable_grad().copy_(grad);
@@ -90,7 +91,9 @@ class GptRank final : public Trainer {
   }
   std::vector<torch::Tensor> parameters() override { return stage_->parameters(); }
   int backwards_per_step() const override { return o_.microbatches; }
-  void after_sync(CommClock& clock) override { sync_embedding(stage_, g_.embedding.get(), clock); }
+  void after_sync(CommClock& clock) override {
+    sync_embedding(stage_, g_.embedding.get(), wire_of(o_.grad_dtype), clock);
+  }
   double inner_comm_seconds() const override { return tensor_seconds_; }
 
   double step(int step_index, CommClock& clock) override {
@@ -348,7 +351,8 @@ RankResult train(const Options& o, Groups& g) {
   const auto rank = make_trainer(o, g);
   std::vector<torch::Tensor> params = rank->parameters();
   for (const auto& p : params) r.parameters += p.numel();
-  GradientSync sync(params, g.data.get(), o.bucket_mib * 1024 * 1024, rank->backwards_per_step(), o.overlap);
+  GradientSync sync(params, g.data.get(), o.bucket_mib * 1024 * 1024, rank->backwards_per_step(), o.overlap,
+                    wire_of(o.grad_dtype));
   r.overlapped = sync.overlapping();
   torch::optim::AdamW optimizer(params, torch::optim::AdamWOptions(o.lr).weight_decay(0.0));
   Meter meter;

@@ -11,7 +11,7 @@ double since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 GradientSync::GradientSync(const std::vector<torch::Tensor>& params, comm::Communicator* group, double bucket_bytes,
-                           int backwards_per_step, bool overlap)
+                           int backwards_per_step, bool overlap, torch::ScalarType wire)
     : group_(group && group->size() > 1 ? group : nullptr) {
   if (!group_) return;
   std::size_t limit = std::size_t{1} << 20, filled = 0;
@@ -40,6 +40,8 @@ GradientSync::GradientSync(const std::vector<torch::Tensor>& params, comm::Commu
     elements += it->numel();
   }
   buckets_.back().flat = torch::zeros({elements});
+  if (wire != torch::kFloat)
+    for (auto& b : buckets_) b.wire = torch::empty({b.flat.numel()}, torch::TensorOptions().dtype(wire));
   if (overlap && group_->concurrent()) thread_ = std::thread([this] { loop(); });
 }
 
@@ -79,8 +81,14 @@ void GradientSync::arrive(std::size_t bucket, std::int64_t offset, const torch::
 
 void GradientSync::reduce(Bucket& b) {
   const auto start = std::chrono::steady_clock::now();
-  group_->all_reduce(b.flat.data_ptr(), b.flat.data_ptr(), static_cast<std::size_t>(b.flat.numel()), comm::DType::fp32,
-                     comm::ReduceOp::avg);
+  const auto count = static_cast<std::size_t>(b.flat.numel());
+  if (b.wire.defined()) {
+    b.wire.copy_(b.flat);
+    group_->all_reduce(b.wire.data_ptr(), b.wire.data_ptr(), count, comm::DType::bf16, comm::ReduceOp::avg);
+    b.flat.copy_(b.wire);
+  } else {
+    group_->all_reduce(b.flat.data_ptr(), b.flat.data_ptr(), count, comm::DType::fp32, comm::ReduceOp::avg);
+  }
   const double took = since(start);
   std::lock_guard lock(mutex_);
   busy_ += took;

@@ -1,7 +1,8 @@
 #pragma once
 // The data-parallel gradient all-reduce of trainbench (internal; includes torch). Gradients are
 // gathered, as backward produces them, into fp32 buckets in reverse registration order (the first
-// 1 MiB, then `bucket_bytes` each, as PyTorch DDP); each bucket is averaged over the data group. With
+// 1 MiB, then `bucket_bytes` each, as PyTorch DDP); each bucket is averaged over the data group, sent in
+// fp32 or, with a bf16 wire, rounded to bf16 for the all-reduce and widened back after it. With
 // overlap, a communication thread all-reduces a bucket as soon as backward has filled it, while
 // backward goes on; without, all buckets are all-reduced after backward.
 #include <torch/torch.h>
@@ -36,8 +37,9 @@ class GradientSync {
  public:
   /// `group` nullptr or of size 1: nothing to do. `backwards_per_step`: how many backward passes
   /// reach every parameter in one step (the micro-batches). Overlap needs group->concurrent().
+  /// `wire`: the precision the buckets are all-reduced in (kFloat or kBFloat16).
   GradientSync(const std::vector<torch::Tensor>& params, comm::Communicator* group, double bucket_bytes,
-               int backwards_per_step, bool overlap);
+               int backwards_per_step, bool overlap, torch::ScalarType wire);
   ~GradientSync();
   GradientSync(const GradientSync&) = delete;
   GradientSync& operator=(const GradientSync&) = delete;
@@ -55,6 +57,7 @@ class GradientSync {
     std::vector<torch::Tensor> params;
     std::vector<std::int64_t> offsets;
     torch::Tensor flat;  // fp32, the sum of the gradients backward produced this step
+    torch::Tensor wire;  // flat in the wire precision when that is not fp32; undefined otherwise
     int expected = 0;    // gradient arrivals that fill it: parameters x backwards per step
     int arrived = 0;
     bool full = false;   // every arrival came, or the step's backward ended

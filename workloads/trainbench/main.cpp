@@ -60,7 +60,9 @@ Summary summarize(const Options& o, comm::Communicator& world, const RankResult&
   s.losses = combine(world, losses, comm::ReduceOp::sum);
   s.peak_memory_mib = combine(world, {r.peak_memory_mib}, comm::ReduceOp::max)[0];
   s.comm_bytes_per_step = r.comm_bytes_per_step;
-  s.comm_model = predict_comm(o.model, o.layout, c, o.batch, o.microbatches, o.dtype == Precision::bf16 ? 2 : 4);
+  s.comm_model = predict_comm(o.model, o.layout, c, o.batch, o.microbatches,
+                              {.activation = o.dtype == Precision::bf16 ? 2 : 4,
+                               .gradient = o.grad_dtype == Precision::bf16 ? 2 : 4});
   s.comm_seconds_per_step = r.comm_seconds_per_step;
   s.exposed_comm_seconds_per_step = r.exposed_comm_seconds_per_step;
   s.overlapped = r.overlapped;

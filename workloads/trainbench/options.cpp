@@ -30,7 +30,7 @@ T parse_named(const std::array<std::pair<T, std::string_view>, N>& table, const 
 }
 
 struct Raw {
-  std::string model{kDefaultModel}, schedule = "1f1b", dtype = "fp32", backend = "gloo", data;
+  std::string model{kDefaultModel}, schedule = "1f1b", dtype = "fp32", grad_dtype = "fp32", backend = "gloo", data;
   ShapeOverrides shape;
   std::optional<int> steps, epochs;
   double timeout_s = 120;
@@ -50,6 +50,8 @@ void define(CLI::App& app, Raw& raw, Options& o) {
   app.add_option("--microbatches", o.microbatches, "micro-batches per step for the pipeline (default 1)");
   app.add_option("--schedule", raw.schedule, "pipeline schedule: gpipe|1f1b (default 1f1b)");
   app.add_option("--dtype", raw.dtype, "compute precision: fp32|bf16 (default fp32)");
+  app.add_option("--grad-dtype", raw.grad_dtype,
+                 "precision of the all-reduced gradients: fp32|bf16 (default fp32; accumulated and applied in fp32)");
   app.add_option("--backend", raw.backend, "mpi|gloo|nccl (default gloo)");
   app.add_option("--batch", o.batch, "samples per data-parallel rank and step (default 8)");
   app.add_option("--steps", raw.steps, "steps in total, as one epoch (excludes --epochs)");
@@ -94,6 +96,7 @@ void resolve(const Raw& raw, Options& o) {
   apply_model(raw, o);
   o.schedule = parse_named(kSchedules, "--schedule", raw.schedule);
   o.dtype = parse_named(kPrecisions, "--dtype", raw.dtype);
+  o.grad_dtype = parse_named(kPrecisions, "--grad-dtype", raw.grad_dtype);
   if (auto b = comm::parse_backend(raw.backend)) o.backend = *b;
   else throw UsageError("--backend: \"" + raw.backend + "\" is not one of mpi, gloo, nccl");
   if (raw.steps && raw.epochs) throw UsageError("--steps gives the total as one epoch; it excludes --epochs");

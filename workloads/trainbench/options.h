@@ -24,6 +24,10 @@ struct Options {
   int microbatches = kDefaultMicrobatches;
   Schedule schedule = Schedule::one_f_one_b;
   Precision dtype = Precision::fp32;
+  /// The precision the data-parallel gradients (and the tied embedding's) are all-reduced in: bf16
+  /// halves the bytes, as seed 000 counts them and as PyTorch DDP's bf16 compression hook sends them.
+  /// Gradients are accumulated and applied in fp32 either way.
+  Precision grad_dtype = Precision::fp32;
   comm::Backend backend = comm::Backend::gloo;
   int batch = kDefaultBatch;  // sequences (or images) per data-parallel rank and step
   int epochs = 1;

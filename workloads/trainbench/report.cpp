@@ -30,12 +30,12 @@ std::string header(const Options& o, const Summary& s) {
   h += fmt::format("# batch {} per data-parallel rank | steps {} ({} epochs of {}) | warmup {} | dtype {} | seed {}\n",
                    o.batch, o.steps(), o.epochs, o.steps_per_epoch, o.warmup, name_of(o.dtype), o.seed);
   h += fmt::format("# data {}\n", describe(o.data));
-  h += fmt::format("# backend {} ({}) | {} | gradients all-reduced in fp32 buckets of {} MiB, {}\n",
-                   comm::name_of(o.backend), s.backend_library, s.torch_version, o.bucket_mib,
+  h += fmt::format("# backend {} ({}) | {} | gradients all-reduced in {} buckets of {} MiB, {}\n",
+                   comm::name_of(o.backend), s.backend_library, s.torch_version, name_of(o.grad_dtype), o.bucket_mib,
                    s.overlapped ? "overlapping backward" : "after backward");
   if (o.dtype == Precision::bf16)
     h += "# bf16: autocast compute; activations and tensor-parallel sums sent in bf16; weights, gradients and "
-         "optimizer in fp32\n";
+         "optimizer in fp32 (--grad-dtype sets the all-reduced gradients' precision)\n";
   h += s.peak_flops ? fmt::format("# peak {:.4g} TFLOPS per rank ({})\n", *s.peak_flops / 1e12, s.peak_flops_source)
                     : std::string("# peak FLOPS unknown, so MFU is unknown (give --peak-tflops)\n");
   for (std::size_t r = 0; r < s.hosts.size(); ++r)

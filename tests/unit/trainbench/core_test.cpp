@@ -96,14 +96,23 @@ TEST_CASE("the communication model counts what each parallelism hands to the bac
   const ModelConfig m = *preset("gpt2-tiny");  // L 2, C 64, T 32, V 256
   const Coordinates first{0, 0, 0};
   // DP 2: every parameter's fp32 gradient once.
-  CHECK(predict_comm(m, {2, 1, 1}, first, 8, 1, 4).total() == 4.0 * static_cast<double>(parameter_count(m)));
+  CHECK(predict_comm(m, {2, 1, 1}, first, 8, 1, {}).total() == 4.0 * static_cast<double>(parameter_count(m)));
+  // With --grad-dtype bf16, 2 bytes each; bf16 activations do not change the gradients' bytes.
+  CHECK(predict_comm(m, {2, 1, 1}, first, 8, 1, {.activation = 4, .gradient = 2}).total() ==
+        2.0 * static_cast<double>(parameter_count(m)));
+  CHECK(predict_comm(m, {2, 1, 1}, first, 8, 1, {.activation = 2, .gradient = 4}).total() ==
+        4.0 * static_cast<double>(parameter_count(m)));
   // PP 2, 4 micro-batches of 2: stage 0 sends each output and receives its gradient (2·4·2·32·64·4
   // bytes), and all-reduces the tied embedding's gradient (256·64·4).
-  const CommPrediction pp = predict_comm(m, {1, 1, 2}, first, 8, 4, 4);
+  const CommPrediction pp = predict_comm(m, {1, 1, 2}, first, 8, 4, {});
   CHECK(pp.pipeline == 2.0 * 4 * 2 * 32 * 64 * 4);
   CHECK(pp.embedding == 256.0 * 64 * 4);
+  // The tied embedding's gradient follows --grad-dtype, the activations --dtype.
+  const CommPrediction pp16 = predict_comm(m, {1, 1, 2}, first, 8, 4, {.activation = 4, .gradient = 2});
+  CHECK(pp16.pipeline == pp.pipeline);
+  CHECK(pp16.embedding == 256.0 * 64 * 2);
   // TP 2 in bf16: 4 all-reduces per layer of the whole micro-batch's activations, 2 bytes each.
-  CHECK(predict_comm(m, {1, 2, 1}, first, 8, 1, 2).tensor_parallel == 2.0 * 4 * 8 * 32 * 64 * 2);
+  CHECK(predict_comm(m, {1, 2, 1}, first, 8, 1, {.activation = 2, .gradient = 4}).tensor_parallel == 2.0 * 4 * 8 * 32 * 64 * 2);
   CHECK(wire_factor(1) == 0);
   CHECK(wire_factor(4) == Approx(1.5));
 }

@@ -46,6 +46,8 @@ TEST_CASE("steps, epochs and parallelism parse") {
   const Options b = parse({"--epochs", "3", "--steps-per-epoch", "5", "--dtype", "bf16", "--backend", "mpi"});
   CHECK(b.steps() == 15);
   CHECK(b.dtype == Precision::bf16);
+  CHECK(b.grad_dtype == Precision::fp32);  // bf16 compute keeps fp32 gradients unless asked
+  CHECK(parse({"--grad-dtype", "bf16"}).grad_dtype == Precision::bf16);
   CHECK(b.backend == sweep::comm::Backend::mpi);
   CHECK(b.slowdown_ms == 0);
   CHECK(parse({"--slowdown-ms", "2.5"}).slowdown_ms == 2.5);
@@ -81,6 +83,7 @@ TEST_CASE("bad options name the option and what it expects") {
   fails({"--model", "gpt5"}, "--model: \"gpt5\" is not one of gpt2-tiny, gpt2, gpt2-medium");
   fails({"--schedule", "zb"}, "--schedule: \"zb\" is not one of gpipe, 1f1b");
   fails({"--dtype", "fp8"}, "--dtype: \"fp8\" is not one of fp32, bf16");
+  fails({"--grad-dtype", "fp16"}, "--grad-dtype: \"fp16\" is not one of fp32, bf16");
   fails({"--backend", "ucc"}, "--backend: \"ucc\" is not one of mpi, gloo, nccl");
   fails({"--steps", "4", "--epochs", "2"}, "--steps gives the total as one epoch; it excludes --epochs");
   fails({"--steps", "2", "--warmup", "2"}, "--warmup 2 must leave at least one of the 2 steps to measure");

@@ -46,6 +46,7 @@ TEST_CASE("the header states the model, layout, precision and how gradients are 
   CHECK_THAT(plain, Catch::Contains("after backward"));
   CHECK_THAT(plain, Catch::Contains("# model resnet18 | 3x32x32 images | 10 classes"));
   CHECK_THAT(plain, !Catch::Contains("bf16"));
+  CHECK_THAT(header(parse({"--grad-dtype", "bf16"}), s), Catch::Contains("gradients all-reduced in bf16 buckets of 25 MiB"));
   CHECK_THAT(h, Catch::Contains("\n# data synthetic\n"));
   CHECK_THAT(header(parse({"--model", "resnet18", "--data", "cifar10:/d/cifar"}), s), Catch::Contains("\n# data cifar10:/d/cifar\n"));
 }
