@@ -36,10 +36,12 @@ constexpr const char* kSampleFunction = R"sh(sweep_nic_sample() {
 constexpr const char* kLocalDispatch = R"sh(sweep_nic() { sweep_nic_sample "$@"; }
 )sh";
 
-// Every node of a multi-node Slurm job, by one step; a one-node job like the local executor.
+// Every node of a multi-node Slurm job, by one step; a one-node job like the local executor. The step
+// takes the job's GPUs with it (no --gres=none: Slurm refuses that in a job that asked --gpus-per-node,
+// "Invalid Trackable RESource (TRES) specification"); it runs alone, before or after the workload.
 constexpr const char* kSlurmDispatch = R"sh(sweep_nic() {
   if [ "${SLURM_JOB_NUM_NODES:-1}" -gt 1 ]; then
-    srun --ntasks-per-node=1 --ntasks="$SLURM_JOB_NUM_NODES" --gres=none \
+    srun --ntasks-per-node=1 --ntasks="$SLURM_JOB_NUM_NODES" \
       bash -c "sweep_nic_interfaces=$(printf '%q' "$sweep_nic_interfaces"); $(declare -f sweep_nic_sample); sweep_nic_sample $1"
     return "${2:-0}"
   fi
