@@ -123,6 +123,16 @@ class NcclCommunicator final : public Communicator {
     nccl_check(ncclAllReduce(barrier_->data(), barrier_->data(), 1, ncclFloat32, ncclSum, comm_, stream_), "ncclAllReduce");
     synchronize();
   }
+  // Host data travels through a device buffer: NCCL reads and writes device memory only.
+  void host_all_gather(const std::int32_t* in, std::int32_t* out, std::size_t count) override {
+    const std::size_t block = count * sizeof(std::int32_t);
+    DeviceBuffer staging(block * static_cast<std::size_t>(size()));
+    void* own = static_cast<char*>(staging.data()) + block * static_cast<std::size_t>(rank());
+    cuda_check(cudaMemcpy(own, in, block, cudaMemcpyHostToDevice), "cudaMemcpy to the device");
+    nccl_check(ncclAllGather(own, staging.data(), count, ncclInt32, comm_, stream_), "ncclAllGather");
+    synchronize();
+    staging.download(out, staging.bytes());
+  }
   std::unique_ptr<Communicator> do_split(int color, const std::vector<int>& members) override {
     const int key = static_cast<int>(std::find(members.begin(), members.end(), rank()) - members.begin());
     ncclComm_t group;
