@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "comm/backends.h"
+#include "comm/device.h"
 #include "comm/rendezvous.h"
 
 namespace sweep::comm::detail {
@@ -151,11 +152,7 @@ class NcclCommunicator final : public Communicator {
 }  // namespace
 
 std::unique_ptr<Communicator> connect_nccl(const RankInfo& rank, const Options& options) {
-  int devices = 0;
-  if (const cudaError_t e = cudaGetDeviceCount(&devices); e != cudaSuccess || devices == 0)
-    throw std::runtime_error(std::string("the nccl backend needs a GPU, and this node has none usable (") +
-                             (e != cudaSuccess ? cudaGetErrorString(e) : "no devices") + ")");
-  cuda_check(cudaSetDevice(rank.local_rank % devices), "cudaSetDevice");
+  use_cuda_device(rank.local_rank, "the nccl backend");  // before the rendezvous: no GPU fails at once
   const auto env = [](std::string_view name) -> std::optional<std::string> {
     const char* v = std::getenv(std::string(name).c_str());
     return v && *v ? std::optional<std::string>(v) : std::nullopt;
