@@ -44,16 +44,20 @@ ncclRedOp_t nccl_op(ReduceOp op) {
   return ncclSum;
 }
 
+// Zero-filled at construction and uploaded by upload() before either returns: the collectives run on a
+// non-blocking stream, which does not wait for the default stream that cudaMemset and cudaMemcpy use.
 class DeviceBuffer final : public Buffer {
  public:
   explicit DeviceBuffer(std::size_t bytes) {
     bytes_ = bytes;
     cuda_check(cudaMalloc(&data_, bytes == 0 ? 1 : bytes), "cudaMalloc");
     cuda_check(cudaMemset(data_, 0, bytes == 0 ? 1 : bytes), "cudaMemset");
+    cuda_check(cudaStreamSynchronize(nullptr), "cudaStreamSynchronize after cudaMemset");
   }
   ~DeviceBuffer() override { cudaFree(data_); }
   void upload(const void* host, std::size_t bytes) override {
     cuda_check(cudaMemcpy(data_, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy to the device");
+    cuda_check(cudaStreamSynchronize(nullptr), "cudaStreamSynchronize after cudaMemcpy");
   }
   void download(void* host, std::size_t bytes) const override {
     cuda_check(cudaMemcpy(host, data_, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy from the device");
@@ -124,15 +128,17 @@ class NcclCommunicator final : public Communicator {
     nccl_check(ncclAllReduce(barrier_->data(), barrier_->data(), 1, ncclFloat32, ncclSum, comm_, stream_), "ncclAllReduce");
     synchronize();
   }
-  // Host data travels through a device buffer: NCCL reads and writes device memory only.
+  // Host data travels through a device buffer (NCCL reads and writes device memory only), every step
+  // on this communicator's stream, so each waits for the one before.
   void host_all_gather(const std::int32_t* in, std::int32_t* out, std::size_t count) override {
     const std::size_t block = count * sizeof(std::int32_t);
     DeviceBuffer staging(block * static_cast<std::size_t>(size()));
     void* own = static_cast<char*>(staging.data()) + block * static_cast<std::size_t>(rank());
-    cuda_check(cudaMemcpy(own, in, block, cudaMemcpyHostToDevice), "cudaMemcpy to the device");
+    cuda_check(cudaMemcpyAsync(own, in, block, cudaMemcpyHostToDevice, stream_), "cudaMemcpyAsync to the device");
     nccl_check(ncclAllGather(own, staging.data(), count, ncclInt32, comm_, stream_), "ncclAllGather");
+    cuda_check(cudaMemcpyAsync(out, staging.data(), staging.bytes(), cudaMemcpyDeviceToHost, stream_),
+               "cudaMemcpyAsync from the device");
     synchronize();
-    staging.download(out, staging.bytes());
   }
   std::unique_ptr<Communicator> do_split(int color, const std::vector<int>& members) override {
     const int key = static_cast<int>(std::find(members.begin(), members.end(), rank()) - members.begin());
