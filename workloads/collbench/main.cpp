@@ -12,6 +12,7 @@
 #include "collbench/output.h"
 #include "collbench/pattern.h"
 #include "comm/communicator.h"
+#include "comm/device.h"
 
 #ifndef SWEEP_VERSION
 #define SWEEP_VERSION "0"
@@ -30,7 +31,15 @@ using namespace sweep;
   std::_Exit(code);
 }
 
+// A GPU run on a node without a usable GPU ends here, before any rank waits for its peers.
+void check_gpu(const collbench::Options& o) {
+  if (o.backend != comm::Backend::nccl || !comm::compiled_in(o.backend)) return;  // connect() says "not built"
+  if (const comm::CudaDevices devices = comm::cuda_devices(); devices.count == 0)
+    fail(1, "error: ", "--backend nccl needs a CUDA GPU, but " + devices.problem);
+}
+
 int run(const collbench::Options& o, const comm::RankInfo& rank) {
+  check_gpu(o);
   comm::Options copts;
   copts.timeout = o.timeout;
   copts.rendezvous_dir = o.rendezvous_dir;

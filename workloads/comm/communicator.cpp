@@ -154,7 +154,8 @@ std::vector<int> Communicator::members(const std::vector<int>& colors_and_keys, 
 std::unique_ptr<Communicator> Communicator::split(int color, int key) {
   const std::array<std::int32_t, 2> mine{color, key};
   std::vector<std::int32_t> all(2 * static_cast<std::size_t>(size_));
-  all_gather(mine.data(), all.data(), 2, DType::int32);
+  this->count(Collective::allgather, sizeof mine);
+  host_all_gather(mine.data(), all.data(), mine.size());
   const auto ranks = members(std::vector<int>(all.begin(), all.end()), color);
   auto group = do_split(color, ranks);
   std::vector<std::string> hosts;

@@ -113,7 +113,8 @@ class Communicator {
   /// Collective over this communicator: the ranks that pass the same `color` form a new communicator,
   /// ordered by `key`, then by their rank here. Used for the groups of a parallel layout (data, tensor
   /// and pipeline parallel ranks). The new communicator counts its own traffic; the exchange that sets
-  /// it up is counted here.
+  /// it up (every rank's color and key, through host_all_gather() on every backend) is counted here as
+  /// one all-gather of 2 int32.
   std::unique_ptr<Communicator> split(int color, int key);
   /// Ranks of this communicator that form the new one of split(), in its rank order.
   static std::vector<int> members(const std::vector<int>& colors_and_keys, int color);
@@ -135,6 +136,11 @@ class Communicator {
   virtual void do_barrier() = 0;
   /// `members`: this communicator's ranks in the new one, in its rank order (this rank among them).
   virtual std::unique_ptr<Communicator> do_split(int color, const std::vector<int>& members) = 0;
+  /// Gathers `count` int32 of host memory from every rank: `out` (host, size()·count) gets rank r's `in`
+  /// as block r, complete on return. Setup exchanges (split) go through it, never through a collective
+  /// on host memory: CPU backends use their all-gather, nccl stages through device memory. Not counted
+  /// in traffic(); the caller counts what it exchanges.
+  virtual void host_all_gather(const std::int32_t* in, std::int32_t* out, std::size_t count) = 0;
 
  private:
   void count(Collective c, std::size_t bytes);

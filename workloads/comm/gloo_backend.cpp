@@ -135,6 +135,9 @@ class GlooCommunicator final : public Communicator {
     guarded([&] { gloo::barrier(options); });
   }
   std::unique_ptr<Communicator> do_split(int, const std::vector<int>& members) override;
+  void host_all_gather(const std::int32_t* in, std::int32_t* out, std::size_t count) override {
+    do_all_gather(in, out, count, DType::int32);
+  }
 
  private:
   std::uint32_t next_tag() { return tag_++; }

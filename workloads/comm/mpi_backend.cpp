@@ -150,6 +150,9 @@ class MpiCommunicator final : public Communicator {
           "MPI_Recv");
   }
   void do_barrier() override { check(MPI_Barrier(comm_), "MPI_Barrier"); }
+  void host_all_gather(const std::int32_t* in, std::int32_t* out, std::size_t count) override {
+    do_all_gather(in, out, count, DType::int32);
+  }
   std::unique_ptr<Communicator> do_split(int color, const std::vector<int>& members) override {
     const int key = static_cast<int>(std::find(members.begin(), members.end(), rank()) - members.begin());
     MPI_Comm group;

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "comm/backends.h"
+#include "comm/device.h"
 #include "comm/rendezvous.h"
 
 namespace sweep::comm::detail {
@@ -43,16 +44,20 @@ ncclRedOp_t nccl_op(ReduceOp op) {
   return ncclSum;
 }
 
+// Zero-filled at construction and uploaded by upload() before either returns: the collectives run on a
+// non-blocking stream, which does not wait for the default stream that cudaMemset and cudaMemcpy use.
 class DeviceBuffer final : public Buffer {
  public:
   explicit DeviceBuffer(std::size_t bytes) {
     bytes_ = bytes;
     cuda_check(cudaMalloc(&data_, bytes == 0 ? 1 : bytes), "cudaMalloc");
     cuda_check(cudaMemset(data_, 0, bytes == 0 ? 1 : bytes), "cudaMemset");
+    cuda_check(cudaStreamSynchronize(nullptr), "cudaStreamSynchronize after cudaMemset");
   }
   ~DeviceBuffer() override { cudaFree(data_); }
   void upload(const void* host, std::size_t bytes) override {
     cuda_check(cudaMemcpy(data_, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy to the device");
+    cuda_check(cudaStreamSynchronize(nullptr), "cudaStreamSynchronize after cudaMemcpy");
   }
   void download(void* host, std::size_t bytes) const override {
     cuda_check(cudaMemcpy(host, data_, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy from the device");
@@ -123,6 +128,18 @@ class NcclCommunicator final : public Communicator {
     nccl_check(ncclAllReduce(barrier_->data(), barrier_->data(), 1, ncclFloat32, ncclSum, comm_, stream_), "ncclAllReduce");
     synchronize();
   }
+  // Host data travels through a device buffer (NCCL reads and writes device memory only), every step
+  // on this communicator's stream, so each waits for the one before.
+  void host_all_gather(const std::int32_t* in, std::int32_t* out, std::size_t count) override {
+    const std::size_t block = count * sizeof(std::int32_t);
+    DeviceBuffer staging(block * static_cast<std::size_t>(size()));
+    void* own = static_cast<char*>(staging.data()) + block * static_cast<std::size_t>(rank());
+    cuda_check(cudaMemcpyAsync(own, in, block, cudaMemcpyHostToDevice, stream_), "cudaMemcpyAsync to the device");
+    nccl_check(ncclAllGather(own, staging.data(), count, ncclInt32, comm_, stream_), "ncclAllGather");
+    cuda_check(cudaMemcpyAsync(out, staging.data(), staging.bytes(), cudaMemcpyDeviceToHost, stream_),
+               "cudaMemcpyAsync from the device");
+    synchronize();
+  }
   std::unique_ptr<Communicator> do_split(int color, const std::vector<int>& members) override {
     const int key = static_cast<int>(std::find(members.begin(), members.end(), rank()) - members.begin());
     ncclComm_t group;
@@ -141,11 +158,7 @@ class NcclCommunicator final : public Communicator {
 }  // namespace
 
 std::unique_ptr<Communicator> connect_nccl(const RankInfo& rank, const Options& options) {
-  int devices = 0;
-  if (const cudaError_t e = cudaGetDeviceCount(&devices); e != cudaSuccess || devices == 0)
-    throw std::runtime_error(std::string("the nccl backend needs a GPU, and this node has none usable (") +
-                             (e != cudaSuccess ? cudaGetErrorString(e) : "no devices") + ")");
-  cuda_check(cudaSetDevice(rank.local_rank % devices), "cudaSetDevice");
+  use_cuda_device(rank.local_rank, "the nccl backend");  // before the rendezvous: no GPU fails at once
   const auto env = [](std::string_view name) -> std::optional<std::string> {
     const char* v = std::getenv(std::string(name).c_str());
     return v && *v ? std::optional<std::string>(v) : std::nullopt;

@@ -4,9 +4,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -45,7 +47,57 @@ void on_gloo_ranks(int ranks, const std::function<void(Communicator&)>& body) {
   std::filesystem::remove_all(dir);
 }
 
+// A stand-in for a backend whose collectives take device memory only (as nccl's do): every collective
+// fails, so a host array handed to one is caught. host_all_gather() plays the other ranks from a table.
+class DeviceOnly final : public Communicator {
+ public:
+  DeviceOnly(int rank, std::vector<std::int32_t> colors_and_keys)
+      : Communicator(rank, static_cast<int>(colors_and_keys.size() / 2)), table_(std::move(colors_and_keys)) {}
+  std::string_view backend() const override { return "device-only"; }
+  std::string library_version() const override { return "none"; }
+  std::vector<int> split_members;  // what do_split was given
+
+ protected:
+  [[noreturn]] static void refuse() { throw std::runtime_error("a collective was handed host memory"); }
+  void do_all_reduce(const void*, void*, std::size_t, DType, ReduceOp) override { refuse(); }
+  void do_all_gather(const void*, void*, std::size_t, DType) override { refuse(); }
+  void do_reduce_scatter(const void*, void*, std::size_t, DType, ReduceOp) override { refuse(); }
+  void do_broadcast(const void*, void*, std::size_t, DType, int) override { refuse(); }
+  void do_all_to_all(const void*, void*, std::size_t, DType) override { refuse(); }
+  void do_send_recv(const void*, int, void*, int, std::size_t, DType) override { refuse(); }
+  void do_send(const void*, std::size_t, DType, int) override { refuse(); }
+  void do_recv(void*, std::size_t, DType, int) override { refuse(); }
+  void do_barrier() override { refuse(); }
+  void host_all_gather(const std::int32_t* in, std::int32_t* out, std::size_t count) override {
+    REQUIRE(count == 2);
+    std::copy(table_.begin(), table_.end(), out);
+    std::copy(in, in + count, out + 2 * rank());  // this rank's own entry comes from the caller
+  }
+  std::unique_ptr<Communicator> do_split(int, const std::vector<int>& members) override {
+    split_members = members;
+    const auto me = std::find(members.begin(), members.end(), rank()) - members.begin();
+    return std::make_unique<DeviceOnly>(static_cast<int>(me), std::vector<std::int32_t>(2 * members.size(), 0));
+  }
+
+ private:
+  std::vector<std::int32_t> table_;
+};
+
 }  // namespace
+
+TEST_CASE("split exchanges colors and keys host-side, never through a collective, and counts it") {
+  // Ranks 0..3 as (color, key): rank 1 is this one and passes (7, 2); the table's own entry is ignored.
+  DeviceOnly world(1, {7, 9, -1, -1, 8, 0, 7, 1});
+  const auto group = world.split(7, 2);
+  CHECK(world.split_members == std::vector<int>{3, 1, 0});  // keys 1, 2, 9
+  CHECK(group->rank() == 1);
+  CHECK(group->size() == 3);
+  const Traffic& t = world.traffic();
+  CHECK(t.calls[static_cast<std::size_t>(Collective::allgather)] == 1);
+  CHECK(t.bytes[static_cast<std::size_t>(Collective::allgather)] == 2 * sizeof(std::int32_t));
+  CHECK(t.total_bytes() == 2 * sizeof(std::int32_t));
+  CHECK(group->traffic().total_bytes() == 0);
+}
 
 TEST_CASE("gloo rings reduce counts that do not divide by the rank count, in place and out of place") {
   for (const std::size_t count : {1u, 2u, 7u, 1000003u}) {

@@ -1,0 +1,16 @@
+// device.h in a build without the CUDA toolkit: no device is ever usable.
+#include <stdexcept>
+
+#include "comm/device.h"
+
+namespace sweep::comm {
+
+bool cuda_compiled_in() { return false; }
+
+CudaDevices cuda_devices() { return {0, "this build has no CUDA (the CUDA toolkit was not found when it was configured)"}; }
+
+int use_cuda_device(int, const std::string& who) {
+  throw std::runtime_error(who + " needs a CUDA GPU, but " + cuda_devices().problem);
+}
+
+}  // namespace sweep::comm
