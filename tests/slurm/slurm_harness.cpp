@@ -52,6 +52,18 @@ std::string query(const e2e::Sandbox& box, const std::string& sql) {
   }
 }
 
+std::vector<std::vector<std::string>> rows_of(const e2e::Sandbox& box, const std::string& sql) {
+  INFO(sql);
+  auto db = box.db();
+  SQLite::Statement q(db, sql);
+  std::vector<std::vector<std::string>> rows;
+  while (q.executeStep()) {
+    rows.emplace_back();
+    for (int c = 0; c < q.getColumnCount(); ++c) rows.back().push_back(q.getColumn(c).getString());
+  }
+  return rows;
+}
+
 NodesRestored::~NodesRestored() {
   shell("scontrol update nodename=n1,n2 state=resume 2>/dev/null; true");
 }

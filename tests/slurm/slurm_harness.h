@@ -30,6 +30,9 @@ std::string squeue_field(const std::string& name_prefix, const std::string& form
 
 /// A single value of an SQL query on the sandbox's results database ("" when no row).
 std::string query(const e2e::Sandbox& box, const std::string& sql);
+/// Every row of an SQL query on the sandbox's results database, each column as text; fails the test
+/// when the query cannot run.
+std::vector<std::vector<std::string>> rows_of(const e2e::Sandbox& box, const std::string& sql);
 
 /// Puts both nodes back in service when it goes out of scope (tests that take a node down).
 struct NodesRestored {
