@@ -14,11 +14,11 @@ constexpr std::array<BundledOption, 16> kCollbenchOptions{{
     {"rendezvous"}}};
 
 // trainbench's options (workloads/trainbench/options.cpp).
-constexpr std::array<BundledOption, 28> kTrainbenchOptions{{
+constexpr std::array<BundledOption, 29> kTrainbenchOptions{{
     {"model"}, {"layers"}, {"width"}, {"heads"}, {"seq"}, {"vocab"}, {"dp"}, {"tp"}, {"pp"}, {"microbatches"},
-    {"schedule"}, {"dtype"}, {"grad-dtype"}, {"backend"}, {"batch"}, {"steps"}, {"epochs"}, {"steps-per-epoch"}, {"warmup"},
-    {"seed"}, {"lr"}, {"bucket-mb"}, {"overlap", true}, {"data"}, {"threads"}, {"peak-tflops"}, {"timeout"},
-    {"rendezvous"}}};
+    {"schedule"}, {"dtype"}, {"grad-dtype"}, {"backend"}, {"device"}, {"batch"}, {"steps"}, {"epochs"},
+    {"steps-per-epoch"}, {"warmup"}, {"seed"}, {"lr"}, {"bucket-mb"}, {"overlap", true}, {"data"}, {"threads"},
+    {"peak-tflops"}, {"timeout"}, {"rendezvous"}}};
 
 constexpr std::array<std::string_view, 3> kTrainbenchLayout{"dp", "tp", "pp"};
 

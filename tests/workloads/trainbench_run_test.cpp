@@ -3,6 +3,8 @@
 // layouts that cannot run are refused before any work.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -214,4 +216,32 @@ TEST_CASE("layouts that cannot run are refused with their reason before any work
   refused(2, "--pp 2 --batch 6 --microbatches 4", "--batch 6 does not divide into --microbatches 4");
   refused(1, "--schedule zigzag", "--schedule: \"zigzag\" is not one of gpipe, 1f1b");
   refused(2, "--model resnet18 --tp 2", "resnet18 supports data parallelism only");
+}
+
+TEST_CASE("trainbench asked for a GPU (--device cuda, --backend nccl) where it cannot use one ends every rank at once") {
+  for (const std::string who : {"--device cuda", "--backend nccl"}) {
+    INFO(who);
+    const e2e::Sandbox box;
+    const std::string args = " " + who + " --dp 2" + kShort + " --timeout 60";
+    // This libtorch is a CPU build (or the node has no GPU): the line names what is missing. A CUDA
+    // libtorch on a GPU gets the other answer: training on CUDA is not built yet.
+    const std::string line = "trainbench: error: " + who + " needs a CUDA GPU and a CUDA libtorch, but libtorch ";
+    const std::string not_built = "trainbench: error: " + who + ": training on a CUDA device is not built";
+    // Rank 0 of a world of two, alone: waiting for its peer would take the whole --timeout.
+    const auto start = std::chrono::steady_clock::now();
+    const e2e::Result alone = e2e::shell("cd " + box.dir().string() + " && export RANK=0 WORLD_SIZE=2 "
+                                         "MASTER_ADDR=127.0.0.1 MASTER_PORT=29518; " + TRAINBENCH_BIN + args);
+    INFO(alone.err);
+    CHECK(alone.exit_code == 1);
+    CHECK((alone.err.rfind(line, 0) == 0 || alone.err.rfind(not_built, 0) == 0));
+    CHECK(std::count(alone.err.begin(), alone.err.end(), '\n') == 1);
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(15));
+    // Two ranks under mpirun.
+    const auto both_start = std::chrono::steady_clock::now();
+    const e2e::Result both = mpirun(TRAINBENCH_BIN, 2, args);
+    INFO(both.err);
+    CHECK(both.exit_code != 0);
+    CHECK_THAT(both.err, Catch::Contains(alone.err.substr(0, alone.err.find(", but "))));
+    CHECK(std::chrono::steady_clock::now() - both_start < std::chrono::seconds(15));
+  }
 }

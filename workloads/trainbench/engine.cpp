@@ -12,6 +12,7 @@
 
 #include <ATen/autocast_mode.h>
 
+#include "comm/device.h"
 #include "trainbench/cifar10.h"
 #include "trainbench/data.h"
 #include "trainbench/grad_sync.h"
@@ -341,9 +342,23 @@ void run_steps(const Options& o, Groups& g, Trainer& rank, GradientSync& sync, t
 
 }  // namespace
 
+std::string device_problem(const Options& o) {
+  const bool nccl = o.backend == comm::Backend::nccl;
+  if (!nccl && o.device != DeviceChoice::cuda) return "";
+  const std::string who = nccl ? "--backend nccl" : "--device cuda";
+  if (!torch::cuda::is_available()) {
+    const comm::CudaDevices runtime = comm::cuda_devices();
+    return who + " needs a CUDA GPU and a CUDA libtorch, but libtorch " + TORCH_VERSION + " sees none: " +
+           (runtime.count == 0 ? runtime.problem
+                               : "the CUDA runtime sees " + std::to_string(runtime.count) +
+                                     " device(s), so this libtorch is a CPU build; build trainbench against a CUDA "
+                                     "libtorch (docs/trainbench.md)");
+  }
+  return who + ": training on a CUDA device is not built into trainbench yet; it trains on the CPU (--device cpu)";
+}
+
 RankResult train(const Options& o, Groups& g) {
-  if (o.backend == comm::Backend::nccl)
-    throw std::runtime_error("this trainbench is built against a CPU libtorch; the nccl backend needs CUDA tensors");
+  if (const std::string problem = device_problem(o); !problem.empty()) throw std::runtime_error(problem);
   torch::set_num_threads(o.threads);
   RankResult r;
   r.torch_version = TORCH_VERSION;

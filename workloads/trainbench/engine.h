@@ -35,6 +35,12 @@ struct RankResult {
   std::string torch_version;
 };
 
+/// Why this process cannot train on the device the options ask for (--device cuda, or the nccl
+/// backend, which needs one), as one line naming what is missing; "" when it can. Asked before
+/// connecting, so that a node without a usable GPU fails at once instead of waiting for its peers.
+/// Training on a CUDA device is not built yet: with a CUDA libtorch on a GPU the answer says so.
+std::string device_problem(const Options& options);
+
 /// Trains as the options say. Throws std::runtime_error (with what is wrong) for a failed collective,
 /// a backend that cannot carry the tensors of this build, or unreadable data.
 RankResult train(const Options& options, Groups& groups);

@@ -125,6 +125,7 @@ int main(int argc, char** argv) {
     fail(2, "error: ", e.what());
   }
   const comm::RankInfo rank = checked_rank(o);
+  if (const std::string problem = device_problem(o); !problem.empty()) fail(1, "error: ", problem);
   std::unique_ptr<comm::Communicator> world = connect(o, rank);
   try {
     Groups groups = make_groups(*world, o.layout);

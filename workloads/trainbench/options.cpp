@@ -17,6 +17,8 @@ constexpr std::array<std::pair<Schedule, std::string_view>, 2> kSchedules{{
     {Schedule::gpipe, "gpipe"}, {Schedule::one_f_one_b, "1f1b"}}};
 constexpr std::array<std::pair<Precision, std::string_view>, 2> kPrecisions{{
     {Precision::fp32, "fp32"}, {Precision::bf16, "bf16"}}};
+constexpr std::array<std::pair<DeviceChoice, std::string_view>, 3> kDevices{{
+    {DeviceChoice::automatic, "auto"}, {DeviceChoice::cpu, "cpu"}, {DeviceChoice::cuda, "cuda"}}};
 
 template <typename T, std::size_t N>
 T parse_named(const std::array<std::pair<T, std::string_view>, N>& table, const std::string& option,
@@ -30,7 +32,7 @@ T parse_named(const std::array<std::pair<T, std::string_view>, N>& table, const 
 }
 
 struct Raw {
-  std::string model{kDefaultModel}, schedule = "1f1b", dtype = "fp32", grad_dtype = "fp32", backend = "gloo", data;
+  std::string model{kDefaultModel}, schedule = "1f1b", dtype = "fp32", grad_dtype = "fp32", backend = "gloo", device = "auto", data;
   ShapeOverrides shape;
   std::optional<int> steps, epochs;
   double timeout_s = 120;
@@ -53,6 +55,7 @@ void define(CLI::App& app, Raw& raw, Options& o) {
   app.add_option("--grad-dtype", raw.grad_dtype,
                  "precision of the all-reduced gradients: fp32|bf16 (default fp32; accumulated and applied in fp32)");
   app.add_option("--backend", raw.backend, "mpi|gloo|nccl (default gloo)");
+  app.add_option("--device", raw.device, "auto|cpu|cuda (default auto: a CUDA GPU when there is one)");
   app.add_option("--batch", o.batch, "samples per data-parallel rank and step (default 8)");
   app.add_option("--steps", raw.steps, "steps in total, as one epoch (excludes --epochs)");
   app.add_option("--epochs", raw.epochs, "epochs (default 1)");
@@ -97,8 +100,11 @@ void resolve(const Raw& raw, Options& o) {
   o.schedule = parse_named(kSchedules, "--schedule", raw.schedule);
   o.dtype = parse_named(kPrecisions, "--dtype", raw.dtype);
   o.grad_dtype = parse_named(kPrecisions, "--grad-dtype", raw.grad_dtype);
+  o.device = parse_named(kDevices, "--device", raw.device);
   if (auto b = comm::parse_backend(raw.backend)) o.backend = *b;
   else throw UsageError("--backend: \"" + raw.backend + "\" is not one of mpi, gloo, nccl");
+  if (o.backend == comm::Backend::nccl && o.device == DeviceChoice::cpu)
+    throw UsageError("--backend nccl trains on GPUs: it excludes --device cpu");
   if (raw.steps && raw.epochs) throw UsageError("--steps gives the total as one epoch; it excludes --epochs");
   if (raw.steps) {
     o.epochs = 1;
@@ -125,6 +131,7 @@ void resolve(const Raw& raw, Options& o) {
 
 std::string_view name_of(Schedule schedule) { return kSchedules[static_cast<std::size_t>(schedule)].second; }
 std::string_view name_of(Precision precision) { return kPrecisions[static_cast<std::size_t>(precision)].second; }
+std::string_view name_of(DeviceChoice device) { return kDevices[static_cast<std::size_t>(device)].second; }
 
 Options parse_options(const std::vector<std::string>& args) {
   CLI::App app("trainbench: a training benchmark for GPT-2 and ResNet-18 with data, tensor and pipeline "

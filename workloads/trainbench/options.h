@@ -17,6 +17,8 @@ namespace sweep::trainbench {
 
 enum class Schedule { gpipe, one_f_one_b };
 enum class Precision { fp32, bf16 };
+/// --device: auto takes a CUDA GPU when libtorch and the node have one, else the CPU.
+enum class DeviceChoice { automatic, cpu, cuda };
 
 struct Options {
   ModelConfig model;
@@ -29,6 +31,7 @@ struct Options {
   /// Gradients are accumulated and applied in fp32 either way.
   Precision grad_dtype = Precision::fp32;
   comm::Backend backend = comm::Backend::gloo;
+  DeviceChoice device = DeviceChoice::automatic;
   int batch = kDefaultBatch;  // sequences (or images) per data-parallel rank and step
   int epochs = 1;
   int steps_per_epoch = 20;
@@ -59,5 +62,6 @@ Options parse_options(const std::vector<std::string>& args);
 
 std::string_view name_of(Schedule schedule);
 std::string_view name_of(Precision precision);
+std::string_view name_of(DeviceChoice device);
 
 }  // namespace sweep::trainbench

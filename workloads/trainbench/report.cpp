@@ -30,7 +30,8 @@ std::string header(const Options& o, const Summary& s) {
   h += fmt::format("# batch {} per data-parallel rank | steps {} ({} epochs of {}) | warmup {} | dtype {} | seed {}\n",
                    o.batch, o.steps(), o.epochs, o.steps_per_epoch, o.warmup, name_of(o.dtype), o.seed);
   h += fmt::format("# data {}\n", describe(o.data));
-  h += fmt::format("# backend {} ({}) | {} | gradients all-reduced in {} buckets of {} MiB, {}\n",
+  // Always the CPU: device_problem() refuses a CUDA device before training starts.
+  h += fmt::format("# backend {} ({}) | {} | device cpu | gradients all-reduced in {} buckets of {} MiB, {}\n",
                    comm::name_of(o.backend), s.backend_library, s.torch_version, name_of(o.grad_dtype), o.bucket_mib,
                    s.overlapped ? "overlapping backward" : "after backward");
   if (o.dtype == Precision::bf16)

@@ -48,6 +48,9 @@ TEST_CASE("steps, epochs and parallelism parse") {
   CHECK(b.dtype == Precision::bf16);
   CHECK(b.grad_dtype == Precision::fp32);  // bf16 compute keeps fp32 gradients unless asked
   CHECK(parse({"--grad-dtype", "bf16"}).grad_dtype == Precision::bf16);
+  CHECK(b.device == DeviceChoice::automatic);
+  CHECK(parse({"--device", "cuda"}).device == DeviceChoice::cuda);
+  CHECK(parse({"--device", "cpu"}).device == DeviceChoice::cpu);
   CHECK(b.backend == sweep::comm::Backend::mpi);
   CHECK(b.slowdown_ms == 0);
   CHECK(parse({"--slowdown-ms", "2.5"}).slowdown_ms == 2.5);
@@ -83,6 +86,8 @@ TEST_CASE("bad options name the option and what it expects") {
   fails({"--model", "gpt5"}, "--model: \"gpt5\" is not one of gpt2-tiny, gpt2, gpt2-medium");
   fails({"--schedule", "zb"}, "--schedule: \"zb\" is not one of gpipe, 1f1b");
   fails({"--dtype", "fp8"}, "--dtype: \"fp8\" is not one of fp32, bf16");
+  fails({"--device", "tpu"}, "--device: \"tpu\" is not one of auto, cpu, cuda");
+  fails({"--backend", "nccl", "--device", "cpu"}, "--backend nccl trains on GPUs: it excludes --device cpu");
   fails({"--grad-dtype", "fp16"}, "--grad-dtype: \"fp16\" is not one of fp32, bf16");
   fails({"--backend", "ucc"}, "--backend: \"ucc\" is not one of mpi, gloo, nccl");
   fails({"--steps", "4", "--epochs", "2"}, "--steps gives the total as one epoch; it excludes --epochs");
