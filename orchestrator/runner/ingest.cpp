@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 
+#include "runner/gpu_facts.h"
 #include "runner/job_environment.h"
 #include "runner/nic_counters.h"
 #include "runner/nic_sampling.h"
@@ -64,9 +65,11 @@ store::AttemptResult failed(std::string_view cls, std::string reason) {
 /// Largest provenance file stored per key.
 constexpr std::size_t kMaxProvenanceBytes = 64u << 10;
 
-/// The files the job script wrote under <run_dir>/provenance/, as `job.<file>` keys.
+/// The files the job script wrote under <run_dir>/provenance/, as `job.<file>` keys, and the GPU facts
+/// read from its nvidia-smi files (runner/gpu_facts.h).
 store::KeyValues job_provenance(const std::string& run_dir) {
   store::KeyValues out;
+  std::string gpu_list, gpu_banner;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(run_dir + "/provenance", ec)) {
     if (!entry.is_regular_file()) continue;
@@ -75,8 +78,12 @@ store::KeyValues job_provenance(const std::string& run_dir) {
     in.read(text.data(), static_cast<std::streamsize>(text.size()));
     text.resize(static_cast<std::size_t>(in.gcount()));
     while (!text.empty() && text.back() == '\n') text.pop_back();
-    out.emplace_back("job." + entry.path().filename().string(), text);
+    const std::string name = entry.path().filename().string();
+    if (name == "nvidia_smi_L") gpu_list = text;
+    if (name == "nvidia_smi") gpu_banner = text;
+    out.emplace_back("job." + name, std::move(text));
   }
+  for (auto& kv : gpu_facts(gpu_list, gpu_banner)) out.push_back(std::move(kv));
   return out;
 }
 
