@@ -7,6 +7,8 @@
 
 namespace sweep::comm::detail {
 
+// Each backend is compiled in when its library is (SWEEP_WITH_MPI and SWEEP_WITH_GLOO in every build
+// of sweep; only a build of the bundled programs alone may leave them out).
 std::unique_ptr<Communicator> connect_mpi(const RankInfo& rank, const Options& options);
 std::unique_ptr<Communicator> connect_gloo(const RankInfo& rank, const Options& options);
 #ifdef SWEEP_WITH_NCCL

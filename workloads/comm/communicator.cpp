@@ -18,16 +18,25 @@ using Connect = std::unique_ptr<Communicator> (*)(const RankInfo&, const Options
 struct BackendInfo {
   Backend backend;
   std::string_view name;
-  Connect connect;  // nullptr: not compiled into this build
+  Connect connect;        // nullptr: not compiled into this build
+  std::string_view needs;  // what a build needs to have it
 };
 
 constexpr std::array<BackendInfo, 3> kBackends{{
-    {Backend::mpi, "mpi", detail::connect_mpi},
-    {Backend::gloo, "gloo", detail::connect_gloo},
-#ifdef SWEEP_WITH_NCCL
-    {Backend::nccl, "nccl", detail::connect_nccl},
+#ifdef SWEEP_WITH_MPI
+    {Backend::mpi, "mpi", detail::connect_mpi, "Open MPI (SWEEP_MPI)"},
 #else
-    {Backend::nccl, "nccl", nullptr},
+    {Backend::mpi, "mpi", nullptr, "Open MPI (SWEEP_MPI)"},
+#endif
+#ifdef SWEEP_WITH_GLOO
+    {Backend::gloo, "gloo", detail::connect_gloo, "libgloo (SWEEP_GLOO)"},
+#else
+    {Backend::gloo, "gloo", nullptr, "libgloo (SWEEP_GLOO)"},
+#endif
+#ifdef SWEEP_WITH_NCCL
+    {Backend::nccl, "nccl", detail::connect_nccl, "CUDA and NCCL 2.18.1+"},
+#else
+    {Backend::nccl, "nccl", nullptr, "CUDA and NCCL 2.18.1+"},
 #endif
 }};
 
@@ -70,10 +79,14 @@ std::uint64_t Traffic::total_bytes() const { return std::accumulate(bytes.begin(
 
 std::unique_ptr<Communicator> connect(Backend backend, const RankInfo& rank, const Options& options) {
   const BackendInfo& b = info(backend);
-  if (!b.connect)
-    throw std::runtime_error("backend \"" + std::string(b.name) +
-                             "\" is not available in this build (it needs CUDA and NCCL at build time; "
-                             "available: mpi, gloo)");
+  if (!b.connect) {
+    std::string available;
+    for (const auto& other : kBackends)
+      if (other.connect) available += (available.empty() ? "" : ", ") + std::string(other.name);
+    throw std::runtime_error("backend \"" + std::string(b.name) + "\" is not available in this build (it needs " +
+                             std::string(b.needs) + " at build time; available: " +
+                             (available.empty() ? "none" : available) + ")");
+  }
   return b.connect(rank, options);
 }
 

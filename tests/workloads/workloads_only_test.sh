@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The bundled programs build on their own, as scripts/gpu-check builds them on a GPU node: configure with
+# SWEEP_WORKLOADS_ONLY (none of sweep's own dependencies looked for) and the mpi and gloo backends left
+# out, build collbench, and check that it names what this build lacks. Usage: SOURCE_DIR WORK_DIR
+set -euo pipefail
+src=$1 work=$2
+rm -rf "$work"
+cmake -S "$src" -B "$work" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWEEP_WERROR=ON -DSWEEP_WORKLOADS_ONLY=ON \
+  -DSWEEP_TRAINBENCH=OFF -DSWEEP_MPI=OFF -DSWEEP_GLOO=OFF > "$work.configure.log" 2>&1 ||
+  { cat "$work.configure.log"; exit 1; }
+if grep -q -i 'yaml-cpp\|SQLiteCpp\|pcre2' "$work/CMakeCache.txt"; then
+  echo "a workloads-only configure looked for one of sweep's own dependencies:" >&2
+  grep -i 'yaml-cpp\|SQLiteCpp\|pcre2' "$work/CMakeCache.txt" >&2
+  exit 1
+fi
+cmake --build "$work" --target collbench -j 2 > "$work.build.log" 2>&1 || { tail -n 40 "$work.build.log"; exit 1; }
+if [ -e "$work/orchestrator" ] || [ -e "$work/tests" ]; then echo "sweep itself was configured" >&2; exit 1; fi
+err=$("$work/bin/collbench" --backend mpi 2>&1 && exit 1 || true)
+case $err in
+  *'backend "mpi" is not available in this build (it needs Open MPI (SWEEP_MPI) at build time; available: '*) ;;
+  *) echo "collbench --backend mpi said: $err" >&2; exit 1 ;;
+esac
+echo "workloads-only build: collbench built alone; $err"
