@@ -18,6 +18,9 @@ struct ForeignJobs {
   explicit ForeignJobs(int count) {
     const auto r = shell("for i in $(seq " + std::to_string(count) + "); do runuser -u nobody -- sbatch --hold "
                          "--parsable -D /tmp -o /dev/null -J foreign-busy --wrap true || exit 1; done > /dev/null");
+    // User nobody must reach the cluster's slurm.conf: a checkout under a directory only root may enter
+    // (mktemp -d makes one) cannot run this test.
+    INFO("sbatch as nobody: " << r.err);
     REQUIRE(r.exit_code == 0);
   }
   ~ForeignJobs() { shell("scancel -u nobody"); }
