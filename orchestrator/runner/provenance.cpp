@@ -49,16 +49,6 @@ void add_environment(store::KeyValues& out) {
   }
 }
 
-/// This machine's GPUs when it has nvidia-smi (runner/gpu_facts.h), and their topology; nothing otherwise.
-void add_gpu_facts(store::KeyValues& out) {
-  const auto list = exec::capture({"nvidia-smi", "-L"});
-  if (!list || list->exit_code != 0) return;
-  const auto banner = exec::capture({"nvidia-smi"});
-  for (auto& kv : gpu_facts(list->out, banner && banner->exit_code == 0 ? banner->out : "")) out.push_back(std::move(kv));
-  const auto topo = exec::capture({"nvidia-smi", "topo", "-m"});
-  if (topo && topo->exit_code == 0) out.emplace_back("nvidia_smi_topo", std::string(trim(topo->out)));
-}
-
 }  // namespace
 
 HostFacts host_facts() {
@@ -77,8 +67,18 @@ HostFacts host_facts() {
       {"os", first_field("/etc/os-release", "PRETTY_NAME", '=')},
   };
   add_environment(facts.run_provenance);
-  add_gpu_facts(facts.run_provenance);
   return facts;
+}
+
+store::KeyValues gpu_host_facts() {
+  store::KeyValues out;
+  const auto list = exec::capture({"nvidia-smi", "-L"});
+  if (!list || list->exit_code != 0) return out;
+  const auto banner = exec::capture({"nvidia-smi"});
+  out = gpu_facts(list->out, banner && banner->exit_code == 0 ? banner->out : "");
+  const auto topo = exec::capture({"nvidia-smi", "topo", "-m"});
+  if (topo && topo->exit_code == 0) out.emplace_back("nvidia_smi_topo", std::string(trim(topo->out)));
+  return out;
 }
 
 GitState git_state(const std::string& dir) {

@@ -14,8 +14,15 @@ struct HostFacts {
                                     // CUDA_VISIBLE_DEVICES, NCCL_*, OMPI_*, UCX_*, GLOO_*, SLURM_*, OMP_NUM_THREADS
 };
 
-/// Reads this machine's facts (hostname, user, /proc/cpuinfo, uname, /etc/os-release).
+/// Reads this machine's facts (hostname, user, /proc/cpuinfo, uname, /etc/os-release). Runs no
+/// nvidia-smi: its GPUs are gpu_host_facts().
 HostFacts host_facts();
+
+/// This machine's GPUs when it has nvidia-smi: the keys of runner/gpu_facts.h and `nvidia_smi_topo`
+/// (`nvidia-smi topo -m`); empty otherwise, which is not an error. Runs nvidia-smi once for each of
+/// `-L`, the banner and `topo -m` (none after `-L` fails), so only the local runner, whose runs use
+/// this machine's GPUs, calls it.
+store::KeyValues gpu_host_facts();
 
 struct GitState {
   std::string commit;              // "" when `dir` is not in a git work tree or git is absent

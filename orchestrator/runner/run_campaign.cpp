@@ -38,6 +38,13 @@ namespace {
 
 std::atomic<bool> g_stop{false};
 
+/// This machine's facts with its GPUs (runner/provenance.h): the provenance of every local run.
+HostFacts local_host_facts() {
+  HostFacts facts = host_facts();
+  for (auto& kv : gpu_host_facts()) facts.run_provenance.push_back(std::move(kv));
+  return facts;
+}
+
 }  // namespace
 
 void request_stop() { g_stop = true; }
@@ -72,7 +79,7 @@ class CampaignRunner {
   exec::LocalExecutor executor_;
   Progress progress_;
   SystemClock clock_;
-  HostFacts host_ = host_facts();
+  HostFacts host_ = local_host_facts();
 
   store::CampaignRecord campaign_;
   std::deque<store::RunRecord> queue_;
