@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "util/strings.h"
+
 namespace sweep::runner {
 namespace {
 
@@ -30,10 +32,8 @@ std::string after(std::string_view text, std::string_view label) {
 /// Names with how many of each, in order of first appearance.
 std::vector<std::pair<std::string, int>> tally(std::string_view list) {
   std::vector<std::pair<std::string, int>> kinds;
-  while (!list.empty()) {
-    const auto nl = list.find('\n');
-    const std::string_view name = device_name(list.substr(0, nl));
-    list = nl == std::string_view::npos ? std::string_view{} : list.substr(nl + 1);
+  for (const auto& line : split(list, '\n')) {
+    const std::string_view name = device_name(line);
     if (name.empty()) continue;
     auto it = kinds.begin();
     while (it != kinds.end() && it->first != name) ++it;
@@ -50,13 +50,13 @@ store::KeyValues gpu_facts(std::string_view list, std::string_view banner) {
   const auto kinds = tally(list);
   if (!kinds.empty()) {
     int count = 0;
-    std::string model;
+    std::vector<std::string> model;
     for (const auto& [name, n] : kinds) {
       count += n;
-      model += (model.empty() ? "" : ", ") + std::to_string(n) + " x " + name;
+      model.push_back(std::to_string(n) + " x " + name);
     }
     out.emplace_back("gpu.count", std::to_string(count));
-    out.emplace_back("gpu.model", kinds.size() == 1 ? kinds.front().first : model);
+    out.emplace_back("gpu.model", kinds.size() == 1 ? kinds.front().first : join(model, ", "));
   }
   for (const auto& [key, label] : {std::pair{"gpu.driver", "Driver Version:"}, std::pair{"gpu.cuda", "CUDA Version:"}})
     if (std::string v = after(banner, label); !v.empty()) out.emplace_back(key, std::move(v));
