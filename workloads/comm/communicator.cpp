@@ -22,6 +22,8 @@ struct BackendInfo {
   std::string_view needs;  // what a build needs to have it
 };
 
+/// SWEEP_NCCL_MIN_VERSION, the oldest NCCL the nccl backend builds against, is a compile
+/// definition from workloads/comm/nccl_version.cmake: the one place it is written.
 constexpr std::array<BackendInfo, 3> kBackends{{
 #ifdef SWEEP_WITH_MPI
     {Backend::mpi, "mpi", detail::connect_mpi, "Open MPI (SWEEP_MPI)"},
@@ -34,9 +36,9 @@ constexpr std::array<BackendInfo, 3> kBackends{{
     {Backend::gloo, "gloo", nullptr, "libgloo (SWEEP_GLOO)"},
 #endif
 #ifdef SWEEP_WITH_NCCL
-    {Backend::nccl, "nccl", detail::connect_nccl, "CUDA and NCCL 2.18.1+"},
+    {Backend::nccl, "nccl", detail::connect_nccl, "CUDA and NCCL " SWEEP_NCCL_MIN_VERSION "+"},
 #else
-    {Backend::nccl, "nccl", nullptr, "CUDA and NCCL 2.18.1+"},
+    {Backend::nccl, "nccl", nullptr, "CUDA and NCCL " SWEEP_NCCL_MIN_VERSION "+"},
 #endif
 }};
 
