@@ -9,6 +9,11 @@
 // the name at the ';'. ctest then asks Catch for a test of the first half, none matches, Catch runs
 // nothing and exits 0, and the test "passes" without ever running. For the same reason every run is
 // told `--warn NoTests`: a filter that matches no test is a failure, not a pass.
+//
+// A refusal must reach ctest. Test discovery lists the names (--list-test-names-only) and reads Catch's
+// exit code as the number of tests, so a plain refusal there would register no test of the executable
+// at all, silently. So discovery is answered with one name per refused test, "REFUSED test name at
+// FILE:LINE"; ctest then runs it, this check refuses again, and the run fails with the reason.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
@@ -37,11 +42,14 @@ int main(int argc, char* argv[]) {
   char warn[] = "--warn", no_tests[] = "NoTests";
   args.insert(args.begin() + 1, {warn, no_tests});
   if (const int code = session.applyCommandLine(static_cast<int>(args.size()), args.data()); code != 0) return code;
+  const bool listing = session.configData().listTestNamesOnly;
   int bad = 0;
   for (const auto& test : Catch::getAllTestCasesSorted(session.config()))
     if (const char* problem = name_problem(test.name)) {
       std::fprintf(stderr, "%s:%zu: %s: \"%s\"\n", test.lineInfo.file, test.lineInfo.line, problem, test.name.c_str());
+      if (listing) std::printf("REFUSED test name at %s:%zu\n", test.lineInfo.file, test.lineInfo.line);
       ++bad;
     }
-  return bad ? 2 : session.run();
+  if (bad) return listing ? bad : 2;
+  return session.run();
 }

@@ -61,7 +61,7 @@ TEST_CASE("GPU facts: count and model from nvidia-smi -L, driver and CUDA from t
   CHECK(mig.at("gpu.cuda") == "12.4");
 }
 
-TEST_CASE("GPU facts: mixed models are tallied; missing or foreign text gives no keys") {
+TEST_CASE("GPU facts: mixed models are tallied, missing or foreign text gives no keys") {
   const std::string mixed = kQuadroList + "GPU 2: NVIDIA H100 80GB HBM3 (UUID: GPU-0000)\n";
   const auto f = facts(mixed, "");
   CHECK(f.at("gpu.count") == "3");
