@@ -1,6 +1,7 @@
 #include "comm/communicator.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -164,6 +165,12 @@ std::vector<int> Communicator::members(const std::vector<int>& colors_and_keys, 
     return colors_and_keys[static_cast<std::size_t>(2 * a + 1)] < colors_and_keys[static_cast<std::size_t>(2 * b + 1)];
   });
   return ranks;
+}
+
+double Communicator::timed(const std::function<void()>& calls) {
+  const auto start = std::chrono::steady_clock::now();
+  calls();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 std::unique_ptr<Communicator> Communicator::split(int color, int key) {

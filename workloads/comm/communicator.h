@@ -7,13 +7,16 @@
 // - Calls are collective: every rank makes the same calls in the same order with the same counts.
 // - `in == out` means in place. Buffers come from allocate() (device memory for nccl).
 // - CPU backends complete each call before returning; nccl enqueues on its stream, and synchronize()
-//   waits for everything enqueued.
+//   waits for everything enqueued. timed() runs calls to completion on every backend.
+// - Memory: mpi and gloo read and write host memory; nccl reads and writes device memory of its GPU
+//   (device_memory()). A caller with data on a GPU stages it through host memory for a CPU backend.
 // - Errors (a peer that never arrives, a mismatched world size, an unsupported dtype) throw
 //   std::runtime_error with a message that names the ranks or the value at fault.
 #include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -109,6 +112,14 @@ class Communicator {
   void barrier();
   /// Waits until every call made so far has completed (nccl); a no-op on CPU backends.
   virtual void synchronize() {}
+  /// Whether buffers are device memory (nccl: the GPU this rank uses) rather than host memory.
+  virtual bool device_memory() const { return false; }
+  /// Runs `calls` (calls on this communicator, made by the calling thread) to completion and returns
+  /// the seconds they took. CPU backends: the host clock around them. nccl: they are first ordered
+  /// after all work the process has enqueued so far on its GPU's default stream (where libtorch runs
+  /// its kernels, whichever thread enqueued them), then timed with CUDA events on the communicator's
+  /// stream, waited for before returning; so what they wrote may be read by any later work.
+  virtual double timed(const std::function<void()>& calls);
 
   /// Collective over this communicator: the ranks that pass the same `color` form a new communicator,
   /// ordered by `key`, then by their rank here. Used for the groups of a parallel layout (data, tensor

@@ -24,4 +24,26 @@ int use_cuda_device(int local_rank, const std::string& who);
 /// Whether this build has the CUDA runtime (device_cuda.cpp).
 bool cuda_compiled_in();
 
+/// The device's name as the CUDA runtime gives it, e.g. "NVIDIA H100 80GB HBM3". Throws
+/// std::runtime_error when it cannot be read (no CUDA, no such device).
+std::string cuda_device_name(int device);
+
+/// Times the work enqueued on a device's default stream (where libtorch runs its kernels) with CUDA
+/// events, as the GPU ran it: start() and stop() record an event each; stop() waits for the second and
+/// returns the seconds between them. Made on, and used from threads that made current, `device`.
+/// Throws std::runtime_error when CUDA fails or the build has none.
+class CudaEventTimer {
+ public:
+  explicit CudaEventTimer(int device);
+  ~CudaEventTimer();
+  CudaEventTimer(const CudaEventTimer&) = delete;
+  CudaEventTimer& operator=(const CudaEventTimer&) = delete;
+  void start();
+  double stop();
+
+ private:
+  void* start_ = nullptr;  // cudaEvent_t
+  void* stop_ = nullptr;
+};
+
 }  // namespace sweep::comm

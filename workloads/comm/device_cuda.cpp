@@ -6,8 +6,48 @@
 #include "comm/device.h"
 
 namespace sweep::comm {
+namespace {
+
+void check(cudaError_t code, const std::string& what) {
+  if (code != cudaSuccess) throw std::runtime_error(what + " failed: " + cudaGetErrorString(code));
+}
+
+cudaEvent_t event(void* e) { return static_cast<cudaEvent_t>(e); }
+
+}  // namespace
 
 bool cuda_compiled_in() { return true; }
+
+std::string cuda_device_name(int device) {
+  cudaDeviceProp properties{};
+  check(cudaGetDeviceProperties(&properties, device), "cudaGetDeviceProperties(" + std::to_string(device) + ")");
+  return properties.name;
+}
+
+CudaEventTimer::CudaEventTimer(int device) {
+  check(cudaSetDevice(device), "cudaSetDevice");
+  cudaEvent_t a = nullptr, b = nullptr;
+  check(cudaEventCreate(&a), "cudaEventCreate");
+  start_ = a;
+  check(cudaEventCreate(&b), "cudaEventCreate");
+  stop_ = b;
+}
+
+CudaEventTimer::~CudaEventTimer() {
+  if (start_) cudaEventDestroy(event(start_));
+  if (stop_) cudaEventDestroy(event(stop_));
+}
+
+// The null stream is the legacy default stream, libtorch's default CUDA stream.
+void CudaEventTimer::start() { check(cudaEventRecord(event(start_), nullptr), "cudaEventRecord"); }
+
+double CudaEventTimer::stop() {
+  check(cudaEventRecord(event(stop_), nullptr), "cudaEventRecord");
+  check(cudaEventSynchronize(event(stop_)), "cudaEventSynchronize");
+  float ms = 0;
+  check(cudaEventElapsedTime(&ms, event(start_), event(stop_)), "cudaEventElapsedTime");
+  return static_cast<double>(ms) / 1000.0;
+}
 
 CudaDevices cuda_devices() {
   CudaDevices found;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 
 #include "comm/backends.h"
@@ -68,12 +69,17 @@ char* at(void* p, std::size_t elements, DType type) { return static_cast<char*>(
 
 class NcclCommunicator final : public Communicator {
  public:
-  NcclCommunicator(int rank, int size, ncclComm_t comm, cudaStream_t stream, std::vector<std::string> hosts)
-      : Communicator(rank, size), comm_(comm), stream_(stream) {
+  NcclCommunicator(int rank, int size, ncclComm_t comm, int device, std::vector<std::string> hosts)
+      : Communicator(rank, size), comm_(comm), device_(device) {
     set_hosts(std::move(hosts));
+    cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+    cuda_check(cudaEventCreateWithFlags(&compute_, cudaEventDisableTiming), "cudaEventCreate");
+    cuda_check(cudaEventCreate(&start_), "cudaEventCreate");
+    cuda_check(cudaEventCreate(&stop_), "cudaEventCreate");
   }
   ~NcclCommunicator() override {
     ncclCommDestroy(comm_);
+    for (cudaEvent_t e : {compute_, start_, stop_}) cudaEventDestroy(e);
     cudaStreamDestroy(stream_);
   }
 
@@ -86,6 +92,24 @@ class NcclCommunicator final : public Communicator {
   }
   std::unique_ptr<Buffer> allocate(std::size_t bytes) override { return std::make_unique<DeviceBuffer>(bytes); }
   void synchronize() override { cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize"); }
+  bool device_memory() const override { return true; }
+  // NCCL allows calls on different communicators from different threads; trainbench overlaps only where
+  // a rank uses one communicator during backward (docs/trainbench.md).
+  bool concurrent() const override { return true; }
+  // The calling thread may be one that never chose a device (trainbench's all-reduce thread): the null
+  // stream and the events belong to the current device, so it is made current first.
+  double timed(const std::function<void()>& calls) override {
+    cuda_check(cudaSetDevice(device_), "cudaSetDevice");
+    cuda_check(cudaEventRecord(compute_, nullptr), "cudaEventRecord on the default stream");
+    cuda_check(cudaStreamWaitEvent(stream_, compute_, 0), "cudaStreamWaitEvent");
+    cuda_check(cudaEventRecord(start_, stream_), "cudaEventRecord");
+    calls();
+    cuda_check(cudaEventRecord(stop_, stream_), "cudaEventRecord");
+    cuda_check(cudaEventSynchronize(stop_), "cudaEventSynchronize");
+    float ms = 0;
+    cuda_check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
+    return static_cast<double>(ms) / 1000.0;
+  }
 
  protected:
   void do_all_reduce(const void* in, void* out, std::size_t count, DType type, ReduceOp op) override {
@@ -144,21 +168,22 @@ class NcclCommunicator final : public Communicator {
     const int key = static_cast<int>(std::find(members.begin(), members.end(), rank()) - members.begin());
     ncclComm_t group;
     nccl_check(ncclCommSplit(comm_, color, key, &group, nullptr), "ncclCommSplit");
-    cudaStream_t stream;
-    cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-    return std::make_unique<NcclCommunicator>(key, static_cast<int>(members.size()), group, stream, std::vector<std::string>{});
+    return std::make_unique<NcclCommunicator>(key, static_cast<int>(members.size()), group, device_, std::vector<std::string>{});
   }
 
  private:
   ncclComm_t comm_;
-  cudaStream_t stream_;
+  int device_;
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t compute_ = nullptr;  // the default stream's work that timed() calls wait for
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
   std::unique_ptr<DeviceBuffer> barrier_;
 };
 
 }  // namespace
 
 std::unique_ptr<Communicator> connect_nccl(const RankInfo& rank, const Options& options) {
-  use_cuda_device(rank.local_rank, "the nccl backend");  // before the rendezvous: no GPU fails at once
+  const int device = use_cuda_device(rank.local_rank, "the nccl backend");  // before the rendezvous: no GPU fails at once
   const auto env = [](std::string_view name) -> std::optional<std::string> {
     const char* v = std::getenv(std::string(name).c_str());
     return v && *v ? std::optional<std::string>(v) : std::nullopt;
@@ -178,9 +203,7 @@ std::unique_ptr<Communicator> connect_nccl(const RankInfo& rank, const Options& 
   std::memcpy(id.internal, published.data(), sizeof id.internal);
   ncclComm_t comm;
   nccl_check(ncclCommInitRank(&comm, rank.world_size, id, rank.rank), "ncclCommInitRank");
-  cudaStream_t stream;
-  cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-  return std::make_unique<NcclCommunicator>(rank.rank, rank.world_size, comm, stream, std::move(hosts));
+  return std::make_unique<NcclCommunicator>(rank.rank, rank.world_size, comm, device, std::move(hosts));
 }
 
 }  // namespace sweep::comm::detail

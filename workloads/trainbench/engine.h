@@ -31,6 +31,10 @@ struct RankResult {
   double comm_seconds_per_step = 0;   // time inside communication calls, measured steps only
   double exposed_comm_seconds_per_step = 0;  // the part the computation waited for
   double peak_memory_mib = 0;         // max RSS
+  double gpu_peak_allocated_mib = 0;  // the CUDA caching allocator's peaks (0 on the CPU)
+  double gpu_peak_reserved_mib = 0;
+  std::string device;                 // "cpu", or "cuda:0 (NVIDIA H100 80GB HBM3)"
+  std::string device_name;            // the GPU's name; "" on the CPU
   bool overlapped = false;            // the data-parallel all-reduce ran during backward
   std::string torch_version;
 };
@@ -38,11 +42,11 @@ struct RankResult {
 /// Why this process cannot train on the device the options ask for (--device cuda, or the nccl
 /// backend, which needs one), as one line naming what is missing; "" when it can. Asked before
 /// connecting, so that a node without a usable GPU fails at once instead of waiting for its peers.
-/// Training on a CUDA device is not built yet: with a CUDA libtorch on a GPU the answer says so.
 std::string device_problem(const Options& options);
 
-/// Trains as the options say. Throws std::runtime_error (with what is wrong) for a failed collective,
-/// a backend that cannot carry the tensors of this build, or unreadable data.
-RankResult train(const Options& options, Groups& groups);
+/// Trains as the options say, on the CPU or on GPU `local_rank` mod the visible GPUs (--device; auto
+/// takes a GPU when libtorch has CUDA and sees one). Throws std::runtime_error (with what is wrong) for
+/// a failed collective, a backend that cannot carry the tensors of this build, or unreadable data.
+RankResult train(const Options& options, Groups& groups, int local_rank);
 
 }  // namespace sweep::trainbench

@@ -1,25 +1,24 @@
 // The GPT-2 model of trainbench, sliced for tensor and pipeline parallelism, and Megatron's tensor-
 // group operators. One of the few files that include torch.
-#include <chrono>
 #include <cmath>
 
 #include "trainbench/models.h"
+#include "trainbench/tensor_comm.h"
 
 namespace sweep::trainbench {
 namespace {
 
-comm::DType dtype_of(const torch::Tensor& t) {
-  return t.scalar_type() == torch::kBFloat16 ? comm::DType::bf16 : comm::DType::fp32;
-}
-
-// Sums x over the group, sending it in `wire` precision (fp32 or bf16); returns x's dtype.
+// Sums x over the group, sending it in `wire` precision (fp32 or bf16), through host memory for a CPU
+// backend; returns x's dtype on x's device. Adds the collective's time to `seconds`.
 torch::Tensor all_reduce(const torch::Tensor& x, comm::Communicator& group, double* seconds, torch::ScalarType wire) {
-  const auto start = std::chrono::steady_clock::now();
-  torch::Tensor in = x.to(wire).contiguous();
+  torch::Tensor in = for_group(x.to(wire), group);
   torch::Tensor out = torch::empty_like(in);
-  group.all_reduce(in.data_ptr(), out.data_ptr(), static_cast<std::size_t>(in.numel()), dtype_of(in), comm::ReduceOp::sum);
-  if (seconds) *seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return out.to(x.scalar_type());
+  const double took = group.timed([&] {
+    group.all_reduce(in.data_ptr(), out.data_ptr(), static_cast<std::size_t>(in.numel()), comm_dtype(wire),
+                     comm::ReduceOp::sum);
+  });
+  if (seconds) *seconds += took;
+  return out.to(x.device(), x.scalar_type());
 }
 
 comm::Communicator* group_of(torch::autograd::AutogradContext* ctx) {
@@ -79,6 +78,21 @@ torch::Tensor column_slice(const torch::Tensor& w, int parts, int t, int j) {
   return torch::cat(pieces, 0).contiguous();
 }
 
+// softmax(q·kᵀ/√d + causal mask)·v over [b, heads, T, d]. libtorch 2 has it fused
+// (scaled_dot_product_attention: flash attention on a GPU); libtorch 1.13 (Debian's) computes it whole.
+torch::Tensor causal_attention(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v) {
+#if TORCH_VERSION_MAJOR >= 2
+  return torch::scaled_dot_product_attention(q, k, v, {}, 0.0, /*is_causal=*/true);
+#else
+  const auto T = q.size(2);
+  auto att = torch::matmul(q, k.transpose(-2, -1)) / std::sqrt(static_cast<double>(q.size(3)));
+  // Built here, not a buffer (see workloads.md), on the device of the scores.
+  const auto causal = torch::ones({T, T}, att.options().dtype(torch::kBool)).triu(1);
+  att = torch::softmax(att.masked_fill(causal, -std::numeric_limits<float>::infinity()), -1);
+  return torch::matmul(att, v);
+#endif
+}
+
 }  // namespace
 
 torch::Tensor copy_to_tensor_group(const torch::Tensor& x, const TensorGroup& g) {
@@ -116,10 +130,7 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x) {
   auto h = copy_to_tensor_group(ln1(x), tensor_group);
   auto qkv = torch::nn::functional::linear(h, qkv_w, qkv_b).view({b, T, 3, local_heads, head_dim});
   auto q = qkv.select(2, 0).transpose(1, 2), k = qkv.select(2, 1).transpose(1, 2), v = qkv.select(2, 2).transpose(1, 2);
-  auto att = torch::matmul(q, k.transpose(-2, -1)) / std::sqrt(static_cast<double>(head_dim));
-  const auto causal = torch::ones({T, T}, torch::kBool).triu(1);  // built here, not a buffer: see workloads.md
-  att = torch::softmax(att.masked_fill(causal, -std::numeric_limits<float>::infinity()), -1);
-  auto y = torch::matmul(att, v).transpose(1, 2).reshape({b, T, local_heads * head_dim});
+  auto y = causal_attention(q, k, v).transpose(1, 2).reshape({b, T, local_heads * head_dim});
   y = reduce_from_tensor_group(torch::nn::functional::linear(y, proj_w), tensor_group) + proj_b;
   auto r = x + y;
   // MLP: fc column-parallel, fc2 row-parallel.

@@ -1,6 +1,8 @@
 // The data-parallel gradient all-reduce (see grad_sync.h). One of the few files that include torch.
 #include "trainbench/grad_sync.h"
 
+#include "trainbench/tensor_comm.h"
+
 namespace sweep::trainbench {
 namespace {
 
@@ -11,16 +13,17 @@ double since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 GradientSync::GradientSync(const std::vector<torch::Tensor>& params, comm::Communicator* group, double bucket_bytes,
-                           int backwards_per_step, bool overlap, torch::ScalarType wire)
+                           int backwards_per_step, bool overlap, torch::ScalarType wire, torch::Device device)
     : group_(group && group->size() > 1 ? group : nullptr) {
   if (!group_) return;
+  const auto fp32 = torch::TensorOptions().dtype(torch::kFloat).device(device);
   std::size_t limit = std::size_t{1} << 20, filled = 0;
   std::int64_t elements = 0;
   buckets_.emplace_back();
   for (auto it = params.rbegin(); it != params.rend(); ++it) {
     const auto bytes = static_cast<std::size_t>(it->numel()) * sizeof(float);
     if (filled > 0 && filled + bytes > limit) {
-      buckets_.back().flat = torch::zeros({elements});
+      buckets_.back().flat = torch::zeros({elements}, fp32);
       buckets_.emplace_back();
       filled = 0;
       elements = 0;
@@ -39,9 +42,12 @@ GradientSync::GradientSync(const std::vector<torch::Tensor>& params, comm::Commu
     filled += bytes;
     elements += it->numel();
   }
-  buckets_.back().flat = torch::zeros({elements});
-  if (wire != torch::kFloat)
-    for (auto& b : buckets_) b.wire = torch::empty({b.flat.numel()}, torch::TensorOptions().dtype(wire));
+  buckets_.back().flat = torch::zeros({elements}, fp32);
+  const bool staged = device.is_cuda() && !group_->device_memory();
+  for (auto& b : buckets_) {
+    if (wire != torch::kFloat) b.wire = torch::empty({b.flat.numel()}, fp32.dtype(wire));
+    if (staged) b.host = torch::empty({b.flat.numel()}, torch::TensorOptions().dtype(wire).pinned_memory(true));
+  }
   if (overlap && group_->concurrent()) thread_ = std::thread([this] { loop(); });
 }
 
@@ -79,17 +85,19 @@ void GradientSync::arrive(std::size_t bucket, std::int64_t offset, const torch::
   }
 }
 
+// The copies run on the default stream, after the kernels that filled the bucket; a copy to the host
+// waits for them, and timed() orders nccl after them.
 void GradientSync::reduce(Bucket& b) {
-  const auto start = std::chrono::steady_clock::now();
-  const auto count = static_cast<std::size_t>(b.flat.numel());
-  if (b.wire.defined()) {
-    b.wire.copy_(b.flat);
-    group_->all_reduce(b.wire.data_ptr(), b.wire.data_ptr(), count, comm::DType::bf16, comm::ReduceOp::avg);
-    b.flat.copy_(b.wire);
-  } else {
-    group_->all_reduce(b.flat.data_ptr(), b.flat.data_ptr(), count, comm::DType::fp32, comm::ReduceOp::avg);
-  }
-  const double took = since(start);
+  torch::Tensor& sent = b.wire.defined() ? b.wire : b.flat;
+  if (b.wire.defined()) b.wire.copy_(b.flat);
+  if (b.host.defined()) b.host.copy_(sent);
+  torch::Tensor& buffer = b.host.defined() ? b.host : sent;
+  const double took = group_->timed([&] {
+    group_->all_reduce(buffer.data_ptr(), buffer.data_ptr(), static_cast<std::size_t>(buffer.numel()),
+                       comm_dtype(buffer.scalar_type()), comm::ReduceOp::avg);
+  });
+  if (b.host.defined()) sent.copy_(b.host);
+  if (b.wire.defined()) b.flat.copy_(b.wire);
   std::lock_guard lock(mutex_);
   busy_ += took;
 }

@@ -5,11 +5,15 @@
 // fp32 or, with a bf16 wire, rounded to bf16 for the all-reduce and widened back after it. With
 // overlap, a communication thread all-reduces a bucket as soon as backward has filled it, while
 // backward goes on; without, all buckets are all-reduced after backward.
+// On a GPU the buckets live on the device. nccl all-reduces them there, on its own stream, ordered
+// after the kernels that filled them (Communicator::timed); mpi and gloo get them through pinned host
+// copies. Either way a reduced bucket is complete before anything reads it.
 #include <torch/torch.h>
 
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -22,12 +26,9 @@ namespace sweep::trainbench {
 struct CommClock {
   double seconds = 0;
   double exposed = 0;
-  /// Runs a blocking communication call: all of its time is exposed.
-  template <typename F>
-  void blocking(F&& call) {
-    const auto start = std::chrono::steady_clock::now();
-    call();
-    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  /// Runs calls on `group` that the computation waits for, to completion: all of their time is exposed.
+  void blocking(comm::Communicator& group, const std::function<void()>& calls) {
+    const double took = group.timed(calls);
     seconds += took;
     exposed += took;
   }
@@ -37,9 +38,10 @@ class GradientSync {
  public:
   /// `group` nullptr or of size 1: nothing to do. `backwards_per_step`: how many backward passes
   /// reach every parameter in one step (the micro-batches). Overlap needs group->concurrent().
-  /// `wire`: the precision the buckets are all-reduced in (kFloat or kBFloat16).
+  /// `wire`: the precision the buckets are all-reduced in (kFloat or kBFloat16). `device`: where the
+  /// parameters live.
   GradientSync(const std::vector<torch::Tensor>& params, comm::Communicator* group, double bucket_bytes,
-               int backwards_per_step, bool overlap, torch::ScalarType wire);
+               int backwards_per_step, bool overlap, torch::ScalarType wire, torch::Device device);
   ~GradientSync();
   GradientSync(const GradientSync&) = delete;
   GradientSync& operator=(const GradientSync&) = delete;
@@ -58,6 +60,7 @@ class GradientSync {
     std::vector<std::int64_t> offsets;
     torch::Tensor flat;  // fp32, the sum of the gradients backward produced this step
     torch::Tensor wire;  // flat in the wire precision when that is not fp32; undefined otherwise
+    torch::Tensor host;  // pinned host copy of what is sent, for a CPU backend on a GPU; undefined otherwise
     int expected = 0;    // gradient arrivals that fill it: parameters x backwards per step
     int arrived = 0;
     bool full = false;   // every arrival came, or the step's backward ended

@@ -13,6 +13,7 @@
 #include "comm/communicator.h"
 #include "trainbench/comm_model.h"
 #include "trainbench/engine.h"
+#include "trainbench/gpu_peaks.h"
 #include "trainbench/options.h"
 #include "trainbench/report.h"
 
@@ -59,6 +60,9 @@ Summary summarize(const Options& o, comm::Communicator& world, const RankResult&
     for (std::size_t i = 0; i < losses.size(); ++i) losses[i] = r.losses[i] / o.layout.dp;
   s.losses = combine(world, losses, comm::ReduceOp::sum);
   s.peak_memory_mib = combine(world, {r.peak_memory_mib}, comm::ReduceOp::max)[0];
+  const auto gpu = combine(world, {r.gpu_peak_allocated_mib, r.gpu_peak_reserved_mib}, comm::ReduceOp::max);
+  if (!r.device_name.empty()) s.gpu_peak_memory_mib = {gpu[0], gpu[1]};
+  s.device = r.device;
   s.comm_bytes_per_step = r.comm_bytes_per_step;
   s.comm_model = predict_comm(o.model, o.layout, c, o.batch, o.microbatches,
                               {.activation = o.dtype == Precision::bf16 ? 2 : 4,
@@ -69,6 +73,10 @@ Summary summarize(const Options& o, comm::Communicator& world, const RankResult&
   if (o.peak_tflops > 0) {
     s.peak_flops = o.peak_tflops * 1e12;
     s.peak_flops_source = "given by --peak-tflops";
+  } else if (const auto peak = gpu_peak(r.device_name)) {
+    const bool bf16 = o.dtype == Precision::bf16;
+    s.peak_flops = (bf16 ? peak->bf16_tflops : peak->fp32_tflops) * 1e12;
+    s.peak_flops_source = std::string(bf16 ? "dense bf16" : "fp32") + " of " + peak->source;
   }
   return s;
 }
@@ -129,7 +137,7 @@ int main(int argc, char** argv) {
   std::unique_ptr<comm::Communicator> world = connect(o, rank);
   try {
     Groups groups = make_groups(*world, o.layout);
-    const RankResult result = train(o, groups);
+    const RankResult result = train(o, groups, rank.local_rank);
     const Summary summary = summarize(o, *world, result, rank);
     if (world->rank() == 0) {
       std::fputs(header(o, summary).c_str(), stdout);

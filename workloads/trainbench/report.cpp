@@ -30,9 +30,8 @@ std::string header(const Options& o, const Summary& s) {
   h += fmt::format("# batch {} per data-parallel rank | steps {} ({} epochs of {}) | warmup {} | dtype {} | seed {}\n",
                    o.batch, o.steps(), o.epochs, o.steps_per_epoch, o.warmup, name_of(o.dtype), o.seed);
   h += fmt::format("# data {}\n", describe(o.data));
-  // Always the CPU: device_problem() refuses a CUDA device before training starts.
-  h += fmt::format("# backend {} ({}) | {} | device cpu | gradients all-reduced in {} buckets of {} MiB, {}\n",
-                   comm::name_of(o.backend), s.backend_library, s.torch_version, name_of(o.grad_dtype), o.bucket_mib,
+  h += fmt::format("# backend {} ({}) | {} | device {} | gradients all-reduced in {} buckets of {} MiB, {}\n",
+                   comm::name_of(o.backend), s.backend_library, s.torch_version, s.device, name_of(o.grad_dtype), o.bucket_mib,
                    s.overlapped ? "overlapping backward" : "after backward");
   if (o.dtype == Precision::bf16)
     h += "# bf16: autocast compute; activations and tensor-parallel sums sent in bf16; weights, gradients and "
@@ -67,6 +66,10 @@ std::string metric_lines(const Options& o, const Summary& s) {
   if (!s.epoch_seconds.empty())
     out += line("epoch_time_headline", s.epoch_seconds[s.epoch_seconds.size() > 1 ? 1 : 0], "s", "lower");
   out += line("peak_memory", s.peak_memory_mib, "MiB", "lower");
+  if (s.gpu_peak_memory_mib) {
+    out += line("gpu_peak_memory_allocated", s.gpu_peak_memory_mib->first, "MiB", "lower");
+    out += line("gpu_peak_memory_reserved", s.gpu_peak_memory_mib->second, "MiB", "lower");
+  }
   out += line("comm_bytes_per_step", s.comm_bytes_per_step, "B", "lower");
   out += line("comm_bytes_per_step_model", s.comm_model.total(), "B", "lower");
   out += line("comm_time_per_step", s.comm_seconds_per_step, "s", "lower");

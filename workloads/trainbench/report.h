@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "trainbench/comm_model.h"
@@ -21,7 +22,9 @@ struct Summary {
   std::vector<double> step_seconds;               // per step, the slowest rank's
   std::vector<double> epoch_seconds;              // per epoch, the slowest rank's
   std::vector<double> losses;                     // per step, mean over data-parallel replicas
-  double peak_memory_mib = 0;                     // the largest rank's
+  double peak_memory_mib = 0;                     // the largest rank's host RSS
+  std::optional<std::pair<double, double>> gpu_peak_memory_mib;  // on GPUs: the largest rank's allocated, reserved
+  std::string device = "cpu";                     // rank 0's, e.g. "cuda:0 (NVIDIA H200)"
   double comm_bytes_per_step = 0;                 // rank 0's, counted
   CommPrediction comm_model;                      // rank 0's, predicted
   double comm_seconds_per_step = 0;               // rank 0's
