@@ -4,7 +4,7 @@ DistributedDataParallel over Gloo (torch.distributed), one rank per process.
 
 The model matches trainbench's shapes and arithmetic: token and position embeddings, pre-norm blocks
 (qkv and fc column linears with bias, proj and fc2 with bias), causal softmax attention, tanh GELU,
-final norm, output head tied to the token embedding; AdamW (lr 1e-3, no weight decay); DDP buckets of
+final norm, output head tied to the token embedding (bench/torch_ddp_gpt_cuda.py trains it on GPUs); AdamW (lr 1e-3, no weight decay); DDP buckets of
 25 MiB like trainbench's default. Data: random tokens (the cost does not depend on them). Each step is
 timed like trainbench's (zero_grad, forward, backward with DDP's all-reduce, optimizer step); the
 first --warmup steps are left out. Rank 0 prints one line:
@@ -38,10 +38,13 @@ class Block(nn.Module):
         b, t, c = x.shape
         q, k, v = self.qkv(self.ln1(x)).view(b, t, 3, self.heads, c // self.heads).unbind(2)
         q, k, v = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
-        att = q @ k.transpose(-2, -1) / math.sqrt(c // self.heads)
-        causal = torch.ones(t, t, dtype=torch.bool).triu(1)
-        att = att.masked_fill(causal, float("-inf")).softmax(-1)
-        x = x + self.proj((att @ v).transpose(1, 2).reshape(b, t, c))
+        if hasattr(F, "scaled_dot_product_attention"):  # torch 2, as trainbench on libtorch 2
+            y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        else:
+            att = q @ k.transpose(-2, -1) / math.sqrt(c // self.heads)
+            causal = torch.ones(t, t, dtype=torch.bool).triu(1)
+            y = att.masked_fill(causal, float("-inf")).softmax(-1) @ v
+        x = x + self.proj(y.transpose(1, 2).reshape(b, t, c))
         return x + self.fc2(F.gelu(self.fc(self.ln2(x)), approximate="tanh"))
 
 

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""scripts/gpu-check's verdicts and table, from the logs it left in OUT.
+Usage: gpu_check_table.py OUT GPUS C1 C2 C3 C4 C5  (Cn: 0 when check n's programs exited cleanly,
+1 when one failed, skip when it did not run). Exits 1 when a check failed or a target was missed."""
+import json
+import os
+import re
+import sys
+
+out, gpus = sys.argv[1], int(sys.argv[2])
+clean = dict(zip((1, 2, 3, 4, 5), sys.argv[3:8]))
+
+
+def metrics(name):
+    """trainbench's or collbench's metric lines in OUT/NAME.0.log: {metric: {index: value}}, and the header."""
+    found, header = {}, []
+    path = os.path.join(out, name + ".0.log")
+    if not os.path.exists(path):
+        return found, header
+    for line in open(path, errors="replace"):
+        if line.startswith("{"):
+            m = json.loads(line)
+            found.setdefault(m["metric"], {})[m.get("index", 0)] = m["value"]
+        elif line.startswith("#"):
+            header.append(line.rstrip())
+    return found, header
+
+
+def value(found, metric, index=0):
+    return found.get(metric, {}).get(index)
+
+
+def losses(found):
+    return [v for _, v in sorted(found.get("loss", {}).items())]
+
+
+rows, failed = [], False
+
+
+def verdict(check, ok, seen):
+    global failed
+    state = "SKIP" if ok is None else ("PASS" if ok else "FAIL")
+    failed |= ok is False
+    rows.append(f"| {check} | {state} | {seen} |")
+
+
+# 1. collbench nccl all-reduce against torch.distributed.
+ours, torch_, wrong = {}, {}, 0
+path = os.path.join(out, "collbench.0.log")
+if os.path.exists(path):
+    for line in open(path, errors="replace"):
+        if line.startswith("{"):
+            m = json.loads(line)
+            if m["metric"] == "busbw": ours[m["tags"]["size_bytes"]] = m["value"]
+            if m["metric"] == "wrong": wrong += m["value"]
+tpath = os.path.join(out, "torch_allreduce.jsonl")
+if os.path.exists(tpath):
+    for line in open(tpath):
+        m = json.loads(line)
+        torch_[m["size_bytes"]] = m["busbw"]
+        wrong += m["wrong"]
+sizes = sorted(set(ours) & set(torch_))
+missed = [s for s in sizes if gpus > 1 and s >= 64 << 20 and not (torch_[s] > 0 and ours[s] / torch_[s] >= 0.95)]
+big = [s for s in sizes if s >= 64 << 20]
+ratio = " ".join(f"{s >> 20} MiB {ours[s] / torch_[s]:.3f}" for s in big if torch_[s] > 0)
+seen = f"{len(sizes)} sizes, {wrong} wrong elements"
+seen += f"; busbw ratio {ratio}" if gpus > 1 else "; one GPU: busbw not measured (needs two or more GPUs)"
+verdict("1. collbench nccl all-reduce vs torch.distributed", clean[1] == "0" and sizes and not wrong and not missed, seen)
+
+# 2. the same losses on the GPU as on the CPU.
+cpu, cuda = losses(metrics("tiny_cpu")[0]), losses(metrics("tiny_cuda")[0])
+if cpu and len(cpu) == len(cuda):
+    worst = max(abs(a - b) / abs(a) for a, b in zip(cpu, cuda))
+    ok = clean[2] == "0" and worst < 1e-3 and cuda[-1] < cuda[0]
+    seen = f"{len(cpu)} steps, largest relative difference {worst:.2e}; loss {cuda[0]:.4f} -> {cuda[-1]:.4f}"
+else:
+    ok, seen = False, f"no loss curves to compare ({len(cpu)} on the CPU, {len(cuda)} on the GPU)"
+verdict("2. trainbench --device cuda vs cpu (gpt2-tiny fp32)", ok, seen)
+
+# 3. host staging over gloo.
+if clean[3] == "skip":
+    verdict("3. trainbench over gloo on the GPU (host staging)", None, "gloo not in this build")
+else:
+    found, header = metrics("staged")
+    hashes = {re.sub(r".*parameters hash ", "", h) for h in header if "parameters hash" in h}
+    curve = losses(found)
+    ok = clean[3] == "0" and len(hashes) == 1 and len(curve) > 1 and curve[-1] < curve[0]
+    seen = f"{len(hashes)} distinct parameter hash(es) over 2 ranks" + (f"; loss {curve[0]:.4f} -> {curve[-1]:.4f}" if curve else "")
+    verdict("3. trainbench over gloo on the GPU (host staging)", ok, seen)
+
+# 4. DP tokens/s against DDP, and MFU.
+found, header = metrics("gpt2")
+ours_tps, mfu = value(found, "tokens_per_s"), value(found, "mfu")
+device = next((re.search(r"device ([^|]*)", h).group(1).strip() for h in header if "| device " in h), "?")
+ddp = {}
+dpath = os.path.join(out, "torch_ddp.jsonl")
+if os.path.exists(dpath):
+    for line in open(dpath):
+        if line.startswith("{"): ddp = json.loads(line)
+if ours_tps and ddp.get("tokens_per_s"):
+    r = ours_tps / ddp["tokens_per_s"]
+    hopper = "H100" in device or "H200" in device
+    ok = clean[4] == "0" and r >= 1.0 and (mfu is None or not hopper or mfu >= 0.40)
+    seen = (f"{device}, {gpus} rank(s): trainbench {ours_tps:,.0f} tokens/s, DDP {ddp['tokens_per_s']:,.0f} "
+            f"(ratio {r:.3f}); MFU ")
+    seen += f"{mfu:.1%} (DDP's by the same count: {mfu / r:.1%})" if mfu is not None else "unknown"
+    memory = value(found, "gpu_peak_memory_allocated")
+    if memory is not None:
+        seen += f"; GPU memory {memory:,.0f} MiB vs DDP {ddp.get('gpu_peak_memory_allocated', 0):,.0f} MiB"
+else:
+    ok, seen = False, f"no figures (trainbench {ours_tps}, DDP {ddp.get('tokens_per_s')})"
+verdict("4. trainbench DP gpt2 bf16 vs PyTorch DDP; MFU", ok, seen)
+
+# 5. ResNet-18.
+found, _ = metrics("resnet")
+curve = losses(found)
+ok = clean[5] == "0" and len(curve) > 1 and curve[-1] < curve[0]
+seen = f"{value(found, 'images_per_s') or 0:,.0f} images/s" + (f"; loss {curve[0]:.3f} -> {curve[-1]:.3f}" if curve else "")
+verdict("5. trainbench ResNet-18 on the GPU", ok, seen)
+
+print("| check | verdict | seen |")
+print("|---|---|---|")
+print("\n".join(rows))
+sys.exit(1 if failed else 0)
