@@ -14,6 +14,7 @@
 #include <ATen/autocast_mode.h>
 
 #include "comm/device.h"
+#include "trainbench/adamw.h"
 #include "trainbench/cifar10.h"
 #include "trainbench/cuda_memory.h"
 #include "trainbench/data.h"
@@ -60,9 +61,10 @@ class Trainer {
   virtual std::vector<torch::Tensor> parameters() = 0;
   /// Backward passes per step that reach each parameter (the micro-batches).
   virtual int backwards_per_step() const = 0;
-  /// One optimizer step's forward and backward; returns the loss (meaningful where the loss is
-  /// computed) and adds the time of blocking messages to `clock`.
-  virtual double step(int step_index, CommClock& clock) = 0;
+  /// One optimizer step's forward and backward; returns the loss as a tensor on the device, read after
+  /// the optimizer has been enqueued so that the step runs without waiting for it (undefined on a
+  /// stage without the loss); adds the time of blocking messages to `clock`.
+  virtual torch::Tensor step(int step_index, CommClock& clock) = 0;
   /// After the data-parallel all-reduce, before the optimizer.
   virtual void after_sync(CommClock& /*clock*/) {}
   /// Seconds inside communication not reported through a CommClock (tensor-parallel all-reduces).
@@ -100,14 +102,14 @@ class GptRank final : public Trainer {
   }
   double inner_comm_seconds() const override { return tensor_seconds_; }
 
-  double step(int step_index, CommClock& clock) override {
+  torch::Tensor step(int step_index, CommClock& clock) override {
     const int m = o_.microbatches;
     const auto sequences = batch(step_index);
     const auto length = o_.model.seq + 1;
     auto all = torch::from_blob(const_cast<std::int64_t*>(sequences.data()), {o_.batch, length}, torch::kLong).to(device_);
     inputs_ = all.narrow(1, 0, o_.model.seq).chunk(m, 0);
     targets_ = all.narrow(1, 1, o_.model.seq).chunk(m, 0);
-    loss_ = 0;
+    loss_ = torch::Tensor();
     if (o_.schedule == Schedule::gpipe) gpipe(clock);
     else one_f_one_b(clock);
     return loss_;
@@ -179,7 +181,7 @@ class GptRank final : public Trainer {
     auto loss = torch::nn::functional::cross_entropy(y.reshape({-1, y.size(-1)}),
                                                      targets_[static_cast<std::size_t>(i)].reshape(-1)) /
                 o_.microbatches;
-    loss_ += loss.item<double>();
+    loss_ = loss_.defined() ? loss_ + loss.detach() : loss.detach();
     return loss;
   }
   // Backward of a stage output: the loss on the last stage, else with the gradient from the next.
@@ -245,7 +247,7 @@ class GptRank final : public Trainer {
   torch::Device device_;
   std::vector<std::int64_t> tokens_;
   std::vector<torch::Tensor> inputs_, targets_;
-  double loss_ = 0;
+  torch::Tensor loss_;  // the step's, summed over micro-batches
   double tensor_seconds_ = 0;
 };
 
@@ -259,7 +261,7 @@ class ResNetRank final : public Trainer {
   }
   std::vector<torch::Tensor> parameters() override { return model_->parameters(); }
   int backwards_per_step() const override { return 1; }
-  double step(int step_index, CommClock& /*clock*/) override {
+  torch::Tensor step(int step_index, CommClock& /*clock*/) override {
     const auto first = first_sample(step_index, o_.layout.dp, replica_, o_.batch);
     Images data = cifar10_.size() > 0 ? cifar10_images(cifar10_, first, o_.batch)
                                       : synthetic_images(o_.seed, first, o_.batch, o_.model.classes);
@@ -267,7 +269,7 @@ class ResNetRank final : public Trainer {
     const auto labels = torch::from_blob(data.labels.data(), {o_.batch}, torch::kLong).to(device_);
     auto loss = torch::nn::functional::cross_entropy(model_->forward(images), labels);
     loss.backward();
-    return loss.item<double>();
+    return loss.detach();
   }
 
  private:
@@ -362,7 +364,7 @@ class StepClock {
 };
 
 // Every step of every epoch: forward and backward, gradient all-reduce, optimizer.
-void run_steps(const Options& o, Groups& g, Trainer& rank, GradientSync& sync, torch::optim::Optimizer& optimizer,
+void run_steps(const Options& o, Groups& g, Trainer& rank, GradientSync& sync, ForeachAdamW& optimizer,
                const Precision16& precision, StepClock& step_clock, RankResult& r, Meter& meter) {
   for (int epoch = 0; epoch < o.epochs; ++epoch) {
     const auto epoch_start = Clock::now();
@@ -372,11 +374,12 @@ void run_steps(const Options& o, Groups& g, Trainer& rank, GradientSync& sync, t
       step_clock.start();
       optimizer.zero_grad();
       sync.begin_step();
-      r.losses.push_back(rank.step(index, meter.clock));
+      const torch::Tensor loss = rank.step(index, meter.clock);
       sync.finish(meter.clock);
       rank.after_sync(meter.clock);
       optimizer.step();
       precision.end_step();
+      r.losses.push_back(loss.defined() ? loss.item<double>() : 0.0);
       // The injected slowdown (--slowdown-ms): a regression on demand, for testing regression gates.
       if (o.slowdown_ms > 0) std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(o.slowdown_ms));
       r.step_seconds.push_back(step_clock.stop());
@@ -443,7 +446,7 @@ RankResult train(const Options& o, Groups& g, int local_rank) {
   GradientSync sync(params, g.data.get(), o.bucket_mib * 1024 * 1024, rank->backwards_per_step(), overlap,
                     wire_of(o.grad_dtype), device);
   r.overlapped = sync.overlapping();
-  torch::optim::AdamW optimizer(params, torch::optim::AdamWOptions(o.lr).weight_decay(0.0));
+  ForeachAdamW optimizer(params, o.lr, 0.0);
   Meter meter;
   StepClock step_clock(device);
   run_steps(o, g, *rank, sync, optimizer, precision, step_clock, r, meter);
