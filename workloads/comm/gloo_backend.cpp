@@ -19,7 +19,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <stdexcept>
 
 #include "comm/backends.h"
@@ -251,10 +250,7 @@ std::unique_ptr<Communicator> connect_gloo(const RankInfo& rank, const Options& 
     auto comm = std::make_unique<GlooCommunicator>(std::move(context), device);
     comm->set_peer_hosts(std::move(hosts));
     comm->barrier();  // everyone is connected: the rendezvous files are no longer needed
-    if (rank.rank == 0) {
-      std::error_code ignored;
-      std::filesystem::remove_all(files.dir(), ignored);
-    }
+    if (rank.rank == 0) files.remove();
     return comm;
   } catch (const gloo::Exception& e) {
     throw std::runtime_error("gloo rendezvous in " + files.dir() + " failed on rank " + std::to_string(rank.rank) +

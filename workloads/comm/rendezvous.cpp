@@ -1,8 +1,10 @@
 #include "comm/rendezvous.h"
 
+#include <ftw.h>
 #include <unistd.h>
 
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -31,6 +33,13 @@ void FileRendezvous::set(const std::string& key, const std::string& value) const
   std::error_code ec;
   fs::rename(tmp, dir_ + "/" + key, ec);
   if (ec) throw std::runtime_error("cannot rename " + tmp + ": " + ec.message());
+}
+
+void FileRendezvous::remove() const {
+  // Depth first, without following links: files and links are unlinked, directories removed once empty.
+  ::nftw(
+      dir_.c_str(), [](const char* path, const struct stat*, int, struct FTW*) { ::remove(path); return 0; }, 16,
+      FTW_DEPTH | FTW_PHYS);
 }
 
 std::optional<std::string> FileRendezvous::get(const std::string& key) const {

@@ -21,6 +21,10 @@ class FileRendezvous {
   std::optional<std::string> get(const std::string& key) const;
   /// Waits until every key exists or `timeout` passes; returns the keys still missing.
   std::vector<std::string> wait(const std::vector<std::string>& keys, std::chrono::milliseconds timeout) const;
+  /// Deletes the directory and what it holds, ignoring errors (another rank may be deleting too). Uses
+  /// POSIX calls, not std::filesystem::remove_all: PyTorch's libtorch.so exports its own copy of that
+  /// function, which a program linked with it may call, and that copy crashed (PyTorch 2.11).
+  void remove() const;
 
  private:
   std::string dir_;

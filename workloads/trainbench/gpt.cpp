@@ -124,6 +124,13 @@ BlockImpl::BlockImpl(const ModelConfig& m, const Layout& l, const Coordinates& c
   fc2_b = register_parameter("fc2_b", torch::zeros({C}));
 }
 
+// A row-parallel linear: each slice's product summed over the tensor group, then the bias once. On one
+// slice the bias goes into the product itself (one kernel, as torch.nn.Linear).
+torch::Tensor BlockImpl::row_parallel(const torch::Tensor& x, const torch::Tensor& w, const torch::Tensor& b) const {
+  if (!tensor_group.group || tensor_group.group->size() == 1) return torch::nn::functional::linear(x, w, b);
+  return reduce_from_tensor_group(torch::nn::functional::linear(x, w), tensor_group) + b;
+}
+
 torch::Tensor BlockImpl::forward(const torch::Tensor& x) {
   const auto b = x.size(0), T = x.size(1);
   // Attention: qkv is column-parallel (whole heads per slice), proj row-parallel.
@@ -131,12 +138,12 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x) {
   auto qkv = torch::nn::functional::linear(h, qkv_w, qkv_b).view({b, T, 3, local_heads, head_dim});
   auto q = qkv.select(2, 0).transpose(1, 2), k = qkv.select(2, 1).transpose(1, 2), v = qkv.select(2, 2).transpose(1, 2);
   auto y = causal_attention(q, k, v).transpose(1, 2).reshape({b, T, local_heads * head_dim});
-  y = reduce_from_tensor_group(torch::nn::functional::linear(y, proj_w), tensor_group) + proj_b;
+  y = row_parallel(y, proj_w, proj_b);
   auto r = x + y;
   // MLP: fc column-parallel, fc2 row-parallel.
   auto f = copy_to_tensor_group(ln2(r), tensor_group);
   f = torch::gelu(torch::nn::functional::linear(f, fc_w, fc_b), "tanh");
-  f = reduce_from_tensor_group(torch::nn::functional::linear(f, fc2_w), tensor_group) + fc2_b;
+  f = row_parallel(f, fc2_w, fc2_b);
   return r + f;
 }
 

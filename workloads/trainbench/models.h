@@ -28,6 +28,7 @@ torch::Tensor reduce_from_tensor_group(const torch::Tensor& x, const TensorGroup
 struct BlockImpl : torch::nn::Module {
   BlockImpl(const ModelConfig& m, const Layout& l, const Coordinates& c, int layer, std::uint64_t seed);
   torch::Tensor forward(const torch::Tensor& x);
+  torch::Tensor row_parallel(const torch::Tensor& x, const torch::Tensor& w, const torch::Tensor& b) const;
   int local_heads, head_dim;
   torch::nn::LayerNorm ln1{nullptr}, ln2{nullptr};
   torch::Tensor qkv_w, qkv_b, proj_w, proj_b, fc_w, fc_b, fc2_w, fc2_b;
