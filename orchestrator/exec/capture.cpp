@@ -14,7 +14,8 @@ namespace bp = boost::process;
 std::optional<Captured> capture(const std::vector<std::string>& argv, const std::string& cwd,
                                 std::chrono::milliseconds timeout) {
   if (argv.empty()) return std::nullopt;
-  const boost::filesystem::path exe = bp::search_path(argv[0]);
+  const bool is_path = argv[0].find('/') != std::string::npos;  // as execvp: a path is used as it is
+  const boost::filesystem::path exe = is_path ? boost::filesystem::path(argv[0]) : bp::search_path(argv[0]);
   if (exe.empty()) return std::nullopt;
   try {
     boost::asio::io_context ios;

@@ -14,8 +14,8 @@ struct Captured {
   bool timed_out = false;
 };
 
-/// Runs argv[0] (looked up in PATH) with the rest as arguments, in `cwd` ("" = current), stdin from
-/// /dev/null, and waits at most `timeout`, then kills it. Returns nullopt when the program cannot be
+/// Runs argv[0] (looked up in PATH unless it has a '/', as execvp) with the rest as arguments, in `cwd`
+/// ("" = current), stdin from /dev/null, and waits at most `timeout`, then kills it. Returns nullopt when the program cannot be
 /// found or started. Never throws for a failing command.
 std::optional<Captured> capture(const std::vector<std::string>& argv, const std::string& cwd = "",
                                 std::chrono::milliseconds timeout = std::chrono::seconds(10));

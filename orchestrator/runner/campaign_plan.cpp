@@ -41,7 +41,7 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
   }
   for (const matrix::Point& p : points_) point_command_.push_back(choose_workload(experiment_, schema_, p.values));
   auto script_names = with_run_variables(schema_.names);
-  script_names.insert(script_names.end(), {"command", "environment", "nic_start", "nic_end"});
+  script_names.insert(script_names.end(), {"command", "environment", "nic_start", "nic_end", "nccl_version_program"});
   job_script_.check_names(script_names);
   compile_network(fmt::format("{}/{}/run.sh.mustache", template_dir, experiment_.executor));
   compile_environment(fmt::format("{}/{}/run.sh.mustache", template_dir, experiment_.executor));
@@ -149,6 +149,7 @@ std::string CampaignPlan::render_script(const matrix::Point& point, const RunCon
   vars["environment"] = environment(vars);
   vars["nic_start"] = nic_.start;
   vars["nic_end"] = nic_.end;
+  vars["nccl_version_program"] = nccl_version_program_;
   return job_script_.render(vars, templating::Escape::shell);
 }
 

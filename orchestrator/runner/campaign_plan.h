@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "matrix/expand.h"
+#include "runner/bundled_path.h"
 #include "runner/nic_sampling.h"
 #include "sched/resources.h"
 #include "spec/experiment.h"
@@ -84,6 +85,7 @@ class CampaignPlan {
   std::vector<templating::Template> setup_;      // experiment_.setup[i].text, compiled
   std::optional<templating::Template> array_script_;
   NicSampling nic_;  // {{{nic_start}}} and {{{nic_end}}}, the same for every run
+  std::string nccl_version_program_ = bundled_dir() + "/nccl-version";  // in the Slurm job script's provenance
 };
 
 }  // namespace sweep::runner

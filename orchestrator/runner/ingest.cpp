@@ -65,8 +65,8 @@ store::AttemptResult failed(std::string_view cls, std::string reason) {
 /// Largest provenance file stored per key.
 constexpr std::size_t kMaxProvenanceBytes = 64u << 10;
 
-/// The files the job script wrote under <run_dir>/provenance/, as `job.<file>` keys, and the GPU facts
-/// read from its nvidia-smi files (runner/gpu_facts.h).
+/// The files the job script wrote under <run_dir>/provenance/, as `job.<file>` keys (nccl_version as
+/// `nccl.version`), and the GPU facts read from its nvidia-smi files (runner/gpu_facts.h).
 store::KeyValues job_provenance(const std::string& run_dir) {
   store::KeyValues out;
   std::string gpu_list, gpu_banner;
@@ -81,7 +81,8 @@ store::KeyValues job_provenance(const std::string& run_dir) {
     const std::string name = entry.path().filename().string();
     if (name == "nvidia_smi_L") gpu_list = text;
     if (name == "nvidia_smi") gpu_banner = text;
-    out.emplace_back("job." + name, std::move(text));
+    // nccl-version's answer is the same fact as the local runner's nccl.version, so it gets that key.
+    out.emplace_back(name == "nccl_version" ? "nccl.version" : "job." + name, std::move(text));
   }
   for (auto& kv : gpu_facts(gpu_list, gpu_banner)) out.push_back(std::move(kv));
   return out;

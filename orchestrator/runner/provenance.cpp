@@ -10,6 +10,7 @@ extern char** environ;
 #include <thread>
 
 #include "exec/capture.h"
+#include "runner/bundled_path.h"
 #include "runner/gpu_facts.h"
 #include "util/strings.h"
 
@@ -79,6 +80,12 @@ store::KeyValues gpu_host_facts() {
   const auto topo = exec::capture({"nvidia-smi", "topo", "-m"});
   if (topo && topo->exit_code == 0) out.emplace_back("nvidia_smi_topo", std::string(trim(topo->out)));
   return out;
+}
+
+store::KeyValues nccl_host_facts() {
+  const auto version = exec::capture({bundled_dir() + "/nccl-version"});
+  if (!version || version->exit_code != 0 || trim(version->out).empty()) return {};
+  return {{"nccl.version", std::string(trim(version->out))}};
 }
 
 GitState git_state(const std::string& dir) {

@@ -24,6 +24,10 @@ HostFacts host_facts();
 /// this machine's GPUs, calls it.
 store::KeyValues gpu_host_facts();
 
+/// `nccl.version`: the NCCL library this machine's loader finds, as ncclGetVersion reports it (the
+/// bundled nccl-version program, workloads/comm); empty without NCCL, which is not an error.
+store::KeyValues nccl_host_facts();
+
 struct GitState {
   std::string commit;              // "" when `dir` is not in a git work tree or git is absent
   std::optional<bool> dirty;       // uncommitted changes; nullopt when unknown

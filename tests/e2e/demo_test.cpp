@@ -27,6 +27,14 @@ TEST_CASE("the demo experiment runs end to end into the database and a report") 
   CHECK(scalar(db, "SELECT count(*) FROM metrics WHERE name = 'elapsed' AND unit = 's' AND value > 0") == 12);
   CHECK(scalar(db, "SELECT count(*) FROM metrics WHERE name = 'throughput' AND better = 'higher'") == 12);
   CHECK(scalar(db, "SELECT count(*) FROM run_provenance WHERE key = 'hostname'") == 12);
+  // The NCCL this machine's loader finds, when it has one (the build machines: /usr/local/cuda's), as
+  // ncclGetVersion reports it, in every run; none where there is no NCCL.
+  const auto nccl = shell(NCCL_VERSION_BIN);
+  std::string version = nccl.out;
+  while (!version.empty() && version.back() == '\n') version.pop_back();
+  INFO("nccl-version: " << nccl.out << nccl.err);
+  CHECK(scalar(db, "SELECT count(*) FROM run_provenance WHERE key = 'nccl.version' AND value = '" + version + "'") ==
+        (nccl.exit_code == 0 ? 12 : 0));
   CHECK(scalar(db, "SELECT count(*) FROM point_params WHERE name = 'n' AND type = 'int' AND value = '200000'") == 2);
 
   const auto report = box.sweep({"report", "demo", "--stdout"});

@@ -43,6 +43,11 @@ TEST_CASE("a 2-node, 2-tasks-per-node srun --mpi=pmix job sees 4 ranks on 2 host
   CHECK_THAT(query(box, "SELECT value FROM run_provenance WHERE key = 'job.scontrol_show_job'"),
              Catch::Contains("NumNodes=2"));
   CHECK_THAT(query(box, "SELECT value FROM run_provenance WHERE key = 'job.mpi_version'"), Catch::Contains("Open MPI"));
+  // The NCCL the node's loader finds (the emulated nodes are this machine), as ncclGetVersion reports it.
+  const auto nccl = e2e::shell(NCCL_VERSION_BIN);
+  INFO("nccl-version: " << nccl.out << nccl.err);
+  CHECK(query(box, "SELECT value FROM run_provenance WHERE key = 'nccl.version'") + (nccl.exit_code == 0 ? "\n" : "") ==
+        nccl.out);
 }
 
 TEST_CASE("the mpirun and torchrun-env launchers start one process per task across both nodes") {

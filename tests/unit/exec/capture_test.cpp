@@ -39,7 +39,17 @@ TEST_CASE("capture() kills a command that outlives its timeout") {
 
 TEST_CASE("capture() returns nullopt for a program that does not exist") {
   CHECK_FALSE(capture({"sweep-no-such-program-xyz"}).has_value());
+  CHECK_FALSE(capture({"/no/such/dir/sweep-program"}).has_value());
   CHECK_FALSE(capture({}).has_value());
+}
+
+TEST_CASE("capture() runs a program named by its path, absolute or relative, not looked up in PATH") {
+  const auto absolute = capture({"/bin/sh", "-c", "echo a"});
+  REQUIRE(absolute.has_value());
+  CHECK(absolute->out == "a\n");
+  const auto relative = capture({"./sh", "-c", "echo r"}, "/bin");
+  REQUIRE(relative.has_value());
+  CHECK(relative->out == "r\n");
 }
 
 TEST_CASE("kill_job_leftovers kills the processes that carry the run's marker") {
