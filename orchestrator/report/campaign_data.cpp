@@ -6,6 +6,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "report/hardware.h"
 #include "store/store.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -28,6 +29,7 @@ CampaignData load_snapshot(const store::Store& db, const std::string& label) {
   data.points = db.points(campaign->id);
   data.runs = db.runs(campaign->id);
   db.for_each_metric(campaign->id, [&](const store::MetricRowView& row) { data.metrics.push_back(row); });
+  data.hardware = db.provenance_counts(campaign->id, hardware_keys());
   return data;
 }
 
@@ -37,6 +39,11 @@ CampaignData load_campaign(const store::Store& db, const std::string& label) {
   CampaignData data;
   db.read_consistently([&] { data = load_snapshot(db, label); });
   return data;
+}
+
+std::size_t started_runs(const CampaignData& data) {
+  return static_cast<std::size_t>(
+      std::count_if(data.runs.begin(), data.runs.end(), [](const store::RunRecord& r) { return r.attempt > 0; }));
 }
 
 namespace {

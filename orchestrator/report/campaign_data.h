@@ -19,11 +19,15 @@ struct CampaignData {
   std::vector<store::PointRecord> points;
   std::vector<store::RunRecord> runs;
   MetricSamples metrics;  // succeeded runs' values by point and metric
+  std::vector<store::ProvenanceCount> hardware;  // the latest attempts' provenance of hardware_keys() (report/hardware.h)
 };
 
 /// Reads the campaign labelled `label` from one snapshot of the database (a campaign may be writing);
 /// Error(not_found) listing the known labels otherwise.
 CampaignData load_campaign(const store::Store& db, const std::string& label);
+
+/// The runs that have begun an attempt (whose provenance may hold hardware facts).
+std::size_t started_runs(const CampaignData& data);
 
 /// One metric of one point across its succeeded runs. Each run contributes the mean of its values
 /// of that metric (a metric matched several times in one run is averaged within the run first).

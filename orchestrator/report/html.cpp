@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include "report/hardware.h"
 #include "util/escape.h"
 
 namespace sweep::report {
@@ -34,6 +35,8 @@ std::string provenance(const CampaignData& data) {
       {"run directories", c.run_root}};
   std::string out = "<h2>Provenance</h2>\n<table class=\"prov\">\n";
   for (const auto& [k, v] : rows) out += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", k, esc(v));
+  for (const auto& f : hardware_facts(data.hardware, started_runs(data)))
+    out += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", esc(f.label), esc(f.text));
   return out + "</table>\n";
 }
 

@@ -51,6 +51,15 @@ std::string campaign_json(const store::CampaignRecord& c) {
                      json_string(c.git_commit), c.git_dirty ? (*c.git_dirty ? "true" : "false") : "null");
 }
 
+/// `[{"key": ..., "value": ..., "runs": n}, ...]`: the hardware provenance values and their run counts.
+std::string hardware_json(const std::vector<store::ProvenanceCount>& counts) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < counts.size(); ++i)
+    out += fmt::format(R"({}{{"key": {}, "value": {}, "runs": {}}})", i ? ", " : "", json_string(counts[i].key),
+                       json_string(counts[i].value), counts[i].runs);
+  return out + "]";
+}
+
 /// `"change_point_method": {...}, "change_points": [...]`.
 std::string change_points_json(const std::vector<HistoryChangePoint>& changes) {
   const stats::ChangePointOptions o;
@@ -134,7 +143,8 @@ void append_table(std::string& out, const Table& t) {
 
 std::string json_report(const CampaignData& data, const std::vector<PointResult>& results,
                         const std::vector<HistoryChangePoint>& change_points, const std::vector<Table>& tables) {
-  std::string out = fmt::format(R"({{"version": {}, "campaign": {}, "points": [)", kJsonReportVersion, campaign_json(data.campaign));
+  std::string out = fmt::format(R"({{"version": {}, "campaign": {}, "hardware": {}, "points": [)", kJsonReportVersion,
+                                campaign_json(data.campaign), hardware_json(data.hardware));
   // About 300 bytes per point and per metric summary, 20 per value: one allocation instead of doublings.
   std::size_t estimate = 0;
   for (const auto& r : results) {

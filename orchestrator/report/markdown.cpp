@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include "report/hardware.h"
+
 namespace sweep::report {
 namespace {
 
@@ -54,6 +56,10 @@ std::string markdown_report(const CampaignData& data, const std::vector<Table>& 
                      c.started_at, c.ended_at.empty() ? " (unfinished)" : ", ended " + c.ended_at, c.host, c.user,
                      c.tool_version, c.git_commit.empty() ? "" : fmt::format(", commit {}{}", c.git_commit.substr(0, 12),
                                                                             c.git_dirty.value_or(false) ? " (dirty)" : ""));
+  std::string hardware;
+  for (const auto& f : hardware_facts(data.hardware, started_runs(data)))
+    hardware += (hardware.empty() ? "" : "; ") + f.label + " " + f.text;
+  out += "Hardware: " + hardware + ".\n\n";
   out += fmt::format("Runs: {} planned, {} succeeded, {} failed. Cells show mean ± sd (n) over succeeded runs.\n\n",
                      data.runs.size(), count_state(data, store::RunState::succeeded),
                      count_state(data, store::RunState::failed));

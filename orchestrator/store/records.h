@@ -19,6 +19,13 @@ RunState state_from_name(std::string_view name);
 
 using KeyValues = std::vector<std::pair<std::string, std::string>>;
 
+/// How many of a campaign's runs recorded `value` for provenance `key` in their latest attempt.
+struct ProvenanceCount {
+  std::string key;
+  std::string value;
+  std::int64_t runs = 0;
+};
+
 struct CampaignRecord {
   std::int64_t id = 0;
   std::string label;
