@@ -185,6 +185,13 @@ TEST_CASE("tensor and pipeline parallelism reproduce the single-rank loss curve"
   }
 }
 
+TEST_CASE("trainbench --backend auto trains on gloo and the CPU where libtorch sees no GPU") {
+  // The build machines have NCCL but no GPU, and Debian's libtorch is a CPU build: auto is gloo here.
+  const Run run = trainbench(2, "--backend auto --dp 2" + kShort);
+  CHECK_THAT(run.result.out, Catch::Contains("# backend gloo (") && Catch::Contains("| device cpu |"));
+  CHECK(hashes(run.result.out).size() == 2);
+}
+
 TEST_CASE("the loss falls on the synthetic task") {
   const Run run = trainbench(2, "--backend gloo --dp 2 --steps 40 --warmup 2");
   const double first = run.metrics.at("loss_first").at(0).at("value"), last = run.metrics.at("loss_last").at(0).at("value");

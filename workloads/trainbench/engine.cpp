@@ -416,6 +416,11 @@ void describe_device(const torch::Device& device, RankResult& r) {
 
 }  // namespace
 
+comm::Backend chosen_backend(const Options& o) {
+  if (!o.backend_auto) return o.backend;
+  return wants_cuda(o) && comm::compiled_in(comm::Backend::nccl) ? comm::Backend::nccl : comm::Backend::gloo;
+}
+
 std::string device_problem(const Options& o) {
   const bool nccl = o.backend == comm::Backend::nccl;
   if (!nccl && o.device != DeviceChoice::cuda) return "";

@@ -39,6 +39,11 @@ struct RankResult {
   std::string torch_version;
 };
 
+/// The backend to connect with: the options' own, or for --backend auto nccl where this rank will
+/// train on a GPU (--device cuda, or auto with a CUDA libtorch that sees one) and the build has nccl,
+/// else gloo.
+comm::Backend chosen_backend(const Options& options);
+
 /// Why this process cannot train on the device the options ask for (--device cuda, or the nccl
 /// backend, which needs one), as one line naming what is missing; "" when it can. Asked before
 /// connecting, so that a node without a usable GPU fails at once instead of waiting for its peers.

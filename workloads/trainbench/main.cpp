@@ -132,6 +132,7 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     fail(2, "error: ", e.what());
   }
+  o.backend = chosen_backend(o);
   const comm::RankInfo rank = checked_rank(o);
   if (const std::string problem = device_problem(o); !problem.empty()) fail(1, "error: ", problem);
   std::unique_ptr<comm::Communicator> world = connect(o, rank);

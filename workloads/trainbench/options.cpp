@@ -54,7 +54,7 @@ void define(CLI::App& app, Raw& raw, Options& o) {
   app.add_option("--dtype", raw.dtype, "compute precision: fp32|bf16 (default fp32)");
   app.add_option("--grad-dtype", raw.grad_dtype,
                  "precision of the all-reduced gradients: fp32|bf16 (default fp32; accumulated and applied in fp32)");
-  app.add_option("--backend", raw.backend, "mpi|gloo|nccl (default gloo)");
+  app.add_option("--backend", raw.backend, "mpi|gloo|nccl|auto (default gloo; auto: nccl on a GPU, else gloo)");
   app.add_option("--device", raw.device, "auto|cpu|cuda (default auto: a CUDA GPU when there is one)");
   app.add_option("--batch", o.batch, "samples per data-parallel rank and step (default 8)");
   app.add_option("--steps", raw.steps, "steps in total, as one epoch (excludes --epochs)");
@@ -101,8 +101,9 @@ void resolve(const Raw& raw, Options& o) {
   o.dtype = parse_named(kPrecisions, "--dtype", raw.dtype);
   o.grad_dtype = parse_named(kPrecisions, "--grad-dtype", raw.grad_dtype);
   o.device = parse_named(kDevices, "--device", raw.device);
-  if (auto b = comm::parse_backend(raw.backend)) o.backend = *b;
-  else throw UsageError("--backend: \"" + raw.backend + "\" is not one of mpi, gloo, nccl");
+  o.backend_auto = raw.backend == "auto";
+  if (auto b = comm::parse_backend(o.backend_auto ? "gloo" : raw.backend)) o.backend = *b;
+  else throw UsageError("--backend: \"" + raw.backend + "\" is not one of mpi, gloo, nccl, auto");
   if (o.backend == comm::Backend::nccl && o.device == DeviceChoice::cpu)
     throw UsageError("--backend nccl trains on GPUs: it excludes --device cpu");
   if (raw.steps && raw.epochs) throw UsageError("--steps gives the total as one epoch; it excludes --epochs");

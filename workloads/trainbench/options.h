@@ -31,6 +31,9 @@ struct Options {
   /// Gradients are accumulated and applied in fp32 either way.
   Precision grad_dtype = Precision::fp32;
   comm::Backend backend = comm::Backend::gloo;
+  /// --backend auto: nccl where this rank trains on a GPU and the build has nccl, else gloo; the main
+  /// program settles `backend` (chosen_backend in engine.h) before connecting.
+  bool backend_auto = false;
   DeviceChoice device = DeviceChoice::automatic;
   int batch = kDefaultBatch;  // sequences (or images) per data-parallel rank and step
   int epochs = 1;

@@ -52,6 +52,8 @@ TEST_CASE("steps, epochs and parallelism parse") {
   CHECK(parse({"--device", "cuda"}).device == DeviceChoice::cuda);
   CHECK(parse({"--device", "cpu"}).device == DeviceChoice::cpu);
   CHECK(b.backend == sweep::comm::Backend::mpi);
+  CHECK_FALSE(b.backend_auto);
+  CHECK(parse({"--backend", "auto"}).backend_auto);  // settled before connecting: chosen_backend()
   CHECK(b.slowdown_ms == 0);
   CHECK(parse({"--slowdown-ms", "2.5"}).slowdown_ms == 2.5);
   // The environment gives the default, so a campaign can be slowed without changing its points.
@@ -89,7 +91,7 @@ TEST_CASE("bad options name the option and what it expects") {
   fails({"--device", "tpu"}, "--device: \"tpu\" is not one of auto, cpu, cuda");
   fails({"--backend", "nccl", "--device", "cpu"}, "--backend nccl trains on GPUs: it excludes --device cpu");
   fails({"--grad-dtype", "fp16"}, "--grad-dtype: \"fp16\" is not one of fp32, bf16");
-  fails({"--backend", "ucc"}, "--backend: \"ucc\" is not one of mpi, gloo, nccl");
+  fails({"--backend", "ucc"}, "--backend: \"ucc\" is not one of mpi, gloo, nccl, auto");
   fails({"--steps", "4", "--epochs", "2"}, "--steps gives the total as one epoch; it excludes --epochs");
   fails({"--steps", "2", "--warmup", "2"}, "--warmup 2 must leave at least one of the 2 steps to measure");
   fails({"--width", "100", "--heads", "3"}, "--width 100 must divide by --heads 3");
