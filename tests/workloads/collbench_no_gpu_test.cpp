@@ -1,5 +1,6 @@
-// collbench asked for a GPU on a node without a usable one (the build machines: CUDA and NCCL, no GPU):
-// every rank ends at once with one line that says what is missing, before any rank waits for its peers.
+// collbench asked for a GPU (--backend nccl, or --device cuda on gloo and mpi) on a node without a usable
+// one (the build machines: CUDA and NCCL, no GPU): every rank ends at once with one line that says what
+// is missing, before any rank waits for its peers.
 // On a GPU machine the single-rank run succeeds and there is nothing to check.
 #include <catch2/catch.hpp>
 
@@ -75,5 +76,39 @@ TEST_CASE("collbench --backend nccl without a usable GPU ends every rank at once
   INFO(mpi.result.err);
   CHECK(mpi.result.exit_code != 0);
   CHECK(occurrences(mpi.result.err, line) >= 1);  // mpirun may stop the second rank before it prints
+  CHECK(mpi.took < kAtOnce);
+}
+
+TEST_CASE("collbench --device cuda on gloo and mpi without a usable GPU ends every rank at once with what is missing") {
+  e2e::Sandbox box;
+  const std::string line = "collbench: error: --device cuda needs a CUDA GPU, but ";
+  const std::string collbench = "cd " + box.dir().string() + " && " + COLLBENCH_BIN + " --backend gloo --device cuda -b 1K";
+  const Timed single = timed([&] { return e2e::shell(collbench); });
+  if (single.result.exit_code == 0) {
+    WARN("this machine has a usable GPU: nothing to check here");
+    return;
+  }
+  INFO(single.result.err);
+  CHECK(single.result.exit_code == 1);
+  CHECK(single.result.err.find(line) == 0);
+  CHECK(occurrences(single.result.err, "\n") == 1);
+  CHECK(single.took < kAtOnce);
+
+  // Both gloo ranks, torchrun style: neither waits for the other.
+  const Timed both = timed([&] {
+    return e2e::shell("export WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=29518; RANK=1 " + collbench +
+                      " --timeout 60 2> r1.err & RANK=0 " + collbench + " --timeout 60; echo rank0=$?; wait $!; "
+                      "echo rank1=$?; cat r1.err >&2");
+  });
+  INFO(both.result.err);
+  CHECK_THAT(both.result.out, Catch::Contains("rank0=1") && Catch::Contains("rank1=1"));
+  CHECK(occurrences(both.result.err, line) == 2);
+  CHECK(both.took < kAtOnce);
+
+  // Two mpi ranks under mpirun.
+  const Timed mpi = timed([&] { return workloads::mpirun_collbench(2, " --backend mpi --device cuda -b 1K"); });
+  INFO(mpi.result.err);
+  CHECK(mpi.result.exit_code != 0);
+  CHECK(occurrences(mpi.result.err, line) >= 1);
   CHECK(mpi.took < kAtOnce);
 }

@@ -13,6 +13,7 @@
 #include "collbench/pattern.h"
 #include "comm/communicator.h"
 #include "comm/device.h"
+#include "comm/staged.h"
 
 #ifndef SWEEP_VERSION
 #define SWEEP_VERSION "0"
@@ -33,9 +34,18 @@ using namespace sweep;
 
 // A GPU run on a node without a usable GPU ends here, before any rank waits for its peers.
 void check_gpu(const collbench::Options& o) {
-  if (o.backend != comm::Backend::nccl || !comm::compiled_in(o.backend)) return;  // connect() says "not built"
+  if (!o.on_device || !comm::compiled_in(o.backend)) return;  // connect() says "not built"
+  const std::string who = o.backend == comm::Backend::nccl ? "--backend nccl" : "--device cuda";
   if (const comm::CudaDevices devices = comm::cuda_devices(); devices.count == 0)
-    fail(1, "error: ", "--backend nccl needs a CUDA GPU, but " + devices.problem);
+    fail(1, "error: ", who + " needs a CUDA GPU, but " + devices.problem);
+}
+
+// --device cuda on mpi or gloo: the connected host backend, its buffers moved to this rank's GPU.
+std::unique_ptr<comm::Communicator> on_device(std::unique_ptr<comm::Communicator> host, const comm::RankInfo& rank,
+                                              std::string& device) {
+  const int gpu = comm::use_cuda_device(rank.local_rank, "collbench --device cuda");
+  device = "cuda:" + std::to_string(gpu) + (host->device_memory() ? "" : " through host memory");
+  return host->device_memory() ? std::move(host) : comm::staged_on_device(std::move(host), gpu);
 }
 
 int run(const collbench::Options& o, const comm::RankInfo& rank) {
@@ -44,8 +54,10 @@ int run(const collbench::Options& o, const comm::RankInfo& rank) {
   copts.timeout = o.timeout;
   copts.rendezvous_dir = o.rendezvous_dir;
   std::unique_ptr<comm::Communicator> comm;
+  std::string device = "cpu";
   try {
     comm = comm::connect(o.backend, rank, copts);
+    if (o.on_device) comm = on_device(std::move(comm), rank, device);
   } catch (const std::exception& e) {
     fail(1, "rank " + std::to_string(rank.rank) + ": error: ", e.what());
   }
@@ -55,7 +67,7 @@ int run(const collbench::Options& o, const comm::RankInfo& rank) {
     if (o.root < 0 || o.root >= comm->size())
       fail(2, "error: ", "--root " + std::to_string(o.root) + " is outside [0, " + std::to_string(comm->size()) + ")");
     const collbench::RunInfo info{SWEEP_VERSION, comm->library_version(), comm->hosts(), comm->size(), rank.source,
-                                  collbench::checkable(sample)};
+                                  collbench::checkable(sample), device};
     if (comm->rank() == 0) std::fputs(collbench::header(o, info).c_str(), stdout);
     const auto rows = collbench::run_sizes(*comm, o, stdout);
     if (comm->rank() == 0) std::fputs(collbench::summary(o, comm->size(), rows).c_str(), stdout);

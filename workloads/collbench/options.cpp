@@ -38,7 +38,7 @@ std::optional<Headline> parse_headline(std::string_view text) {
 }
 
 struct Raw {
-  std::string op = "allreduce", backend = "mpi", dtype = "fp32", redop = "sum", headline = "avg";
+  std::string op = "allreduce", backend = "mpi", dtype = "fp32", redop = "sum", headline = "avg", device;
   std::string min_bytes, max_bytes, params;
   double timeout_s = 60;
 };
@@ -46,6 +46,7 @@ struct Raw {
 void define(CLI::App& app, Raw& raw, Options& o) {
   app.add_option("--op", raw.op, "allreduce|allgather|reducescatter|broadcast|alltoall|sendrecv");
   app.add_option("--backend", raw.backend, "mpi|gloo|nccl");
+  app.add_option("--device", raw.device, "cpu|cuda: where the buffers live (default: cuda for nccl, else cpu)");
   app.add_option("--dtype", raw.dtype, "fp32|fp16|bf16|fp64|int32");
   app.add_option("--redop", raw.redop, "sum|avg|max (reducing collectives)");
   app.add_option("-b,--min-bytes", raw.min_bytes, "smallest message size (default 32M)");
@@ -67,6 +68,11 @@ void resolve(const Raw& raw, Options& o) {
                                       "allreduce, allgather, reducescatter, broadcast, alltoall, sendrecv");
   if (o.op == comm::Collective::barrier) throw UsageError("--op: \"barrier\" moves no data; choose a collective");
   o.backend = parse_name<comm::Backend>("--backend", raw.backend, comm::parse_backend, "mpi, gloo, nccl");
+  if (!raw.device.empty() && raw.device != "cpu" && raw.device != "cuda")
+    throw UsageError("--device: \"" + raw.device + "\" is not one of cpu, cuda");
+  o.on_device = raw.device == "cuda" || (raw.device.empty() && o.backend == comm::Backend::nccl);
+  if (o.backend == comm::Backend::nccl && !o.on_device)
+    throw UsageError("--backend nccl works on GPU memory: it excludes --device cpu");
   o.dtype = parse_name<comm::DType>("--dtype", raw.dtype, comm::parse_dtype, comm::dtype_choices());
   o.redop = parse_name<comm::ReduceOp>("--redop", raw.redop, comm::parse_reduce_op, "sum, avg, max");
   o.headline = parse_name<Headline>("--headline", raw.headline, parse_headline, "min, avg, max");

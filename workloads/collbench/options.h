@@ -16,6 +16,9 @@ enum class Headline { min, avg, max };
 struct Options {
   comm::Collective op = comm::Collective::allreduce;
   comm::Backend backend = comm::Backend::mpi;
+  /// --device cuda: buffers on this rank's GPU (nccl always; mpi and gloo staged through pinned host
+  /// memory, comm/staged.h); --device cpu: host memory (mpi and gloo only). Default: cuda for nccl.
+  bool on_device = false;
   comm::DType dtype = comm::DType::fp32;
   comm::ReduceOp redop = comm::ReduceOp::sum;
   std::uint64_t min_bytes = 32ull << 20;

@@ -55,9 +55,9 @@ double algbw_gbps(std::uint64_t bytes, double time_us) {
 
 std::string header(const Options& o, const RunInfo& info) {
   std::string h = fmt::format("# collbench {} (output format {})\n", info.collbench_version, kOutputFormat);
-  h += fmt::format("# op {} | backend {} ({}) | dtype {} | redop {} | ranks {} (from {})\n", comm::name_of(o.op),
-                   comm::name_of(o.backend), info.library, comm::name_of(o.dtype),
-                   reduces(o.op) ? comm::name_of(o.redop) : "none", info.ranks, info.rank_source);
+  h += fmt::format("# op {} | backend {} ({}) | dtype {} | redop {} | ranks {} (from {}) | device {}\n",
+                   comm::name_of(o.op), comm::name_of(o.backend), info.library, comm::name_of(o.dtype),
+                   reduces(o.op) ? comm::name_of(o.redop) : "none", info.ranks, info.rank_source, info.device);
   h += fmt::format("# sizes {} .. {} x{} | warmup {} | iters {} | check {} | in-place {} | timeout {} s\n",
                    o.min_bytes, o.max_bytes, o.factor, o.warmup, o.iters,
                    !o.check ? "off" : (info.checkable ? "on" : "N/A (this dtype cannot hold the result exactly)"),

@@ -33,6 +33,7 @@ struct RunInfo {
   int ranks = 1;
   std::string rank_source;          // where rank 0 found its rank ("slurm", "openmpi", ...)
   bool checkable = true;
+  std::string device = "cpu";       // rank 0's buffers: "cpu", "cuda:0", "cuda:0 through host memory"
 };
 
 /// The time that algbw and busbw use, per the --headline choice.

@@ -43,6 +43,13 @@ TEST_CASE("defaults and every option") {
   CHECK(o.headline == Headline::max);
   CHECK(o.timeout.count() == 2500);
   CHECK(o.rendezvous_dir == "/shared");
+  // Buffers: host memory unless --device cuda; nccl's are on the GPU whatever is said.
+  CHECK_FALSE(d.on_device);
+  CHECK_FALSE(o.on_device);
+  CHECK(parse({"--backend", "gloo", "--device", "cuda"}).on_device);
+  CHECK_FALSE(parse({"--backend", "mpi", "--device", "cpu"}).on_device);
+  CHECK(parse({"--backend", "nccl"}).on_device);
+  CHECK(parse({"--backend", "nccl", "--device", "cuda"}).on_device);
 }
 
 TEST_CASE("the params option is a model of N parameters in the chosen dtype") {
@@ -61,6 +68,9 @@ TEST_CASE("bad options name the option and what it expects") {
   CHECK_THROWS_WITH(parse({"-b", "lots"}), Catch::StartsWith("--min-bytes: \"lots\" is not a byte count"));
   CHECK_THROWS_WITH(parse({"-n", "0"}), "--iters must be >= 1, got 0");
   CHECK_THROWS_WITH(parse({"--op", "sendrecv", "--inplace"}), "--inplace: sendrecv has no in-place variant");
+  CHECK_THROWS_WITH(parse({"--device", "gpu"}), "--device: \"gpu\" is not one of cpu, cuda");
+  CHECK_THROWS_WITH(parse({"--backend", "nccl", "--device", "cpu"}),
+                    "--backend nccl works on GPU memory: it excludes --device cpu");
   CHECK_THROWS_AS(parse({"--frobnicate"}), UsageError);
   CHECK_THROWS_AS(parse({"--help"}), HelpRequested);
   CHECK_THROWS_WITH(parse({"--version"}), Catch::Matches("collbench [0-9]+\\.[0-9]+\\.[0-9]+\n"));
