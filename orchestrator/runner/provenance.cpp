@@ -6,6 +6,8 @@
 
 extern char** environ;
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -80,6 +82,21 @@ store::KeyValues gpu_host_facts() {
   const auto topo = exec::capture({"nvidia-smi", "topo", "-m"});
   if (topo && topo->exit_code == 0) out.emplace_back("nvidia_smi_topo", std::string(trim(topo->out)));
   return out;
+}
+
+store::KeyValues nic_host_facts() {
+  std::vector<std::string> lines;
+  std::error_code ec;
+  for (const auto& nic : std::filesystem::directory_iterator("/sys/class/net", ec)) {
+    const std::string dir = nic.path().string();
+    std::string state, speed;
+    std::ifstream(dir + "/operstate") >> state;
+    std::ifstream(dir + "/speed") >> speed;  // unreadable for virtual and down interfaces: left empty
+    lines.push_back(std::string(trim(nic.path().filename().string() + " " + state + " " + speed)));
+  }
+  std::sort(lines.begin(), lines.end());
+  if (lines.empty()) return {};
+  return {{"nics", join(lines, "\n")}};
 }
 
 store::KeyValues nccl_host_facts() {

@@ -24,6 +24,10 @@ HostFacts host_facts();
 /// this machine's GPUs, calls it.
 store::KeyValues gpu_host_facts();
 
+/// `nics`: this machine's network interfaces, a line each: name, state and speed in Mb/s where the
+/// kernel gives one (as the Slurm job script's `job.nics`).
+store::KeyValues nic_host_facts();
+
 /// `nccl.version`: the NCCL library this machine's loader finds, as ncclGetVersion reports it (the
 /// bundled nccl-version program, workloads/comm); empty without NCCL, which is not an error.
 store::KeyValues nccl_host_facts();

@@ -38,11 +38,12 @@ namespace {
 
 std::atomic<bool> g_stop{false};
 
-/// This machine's facts with its GPUs and NCCL (runner/provenance.h): the provenance of every local run.
+/// This machine's facts with its GPUs, NCCL and network interfaces (runner/provenance.h): the provenance of every local run.
 HostFacts local_host_facts() {
   HostFacts facts = host_facts();
   for (auto& kv : gpu_host_facts()) facts.run_provenance.push_back(std::move(kv));
   for (auto& kv : nccl_host_facts()) facts.run_provenance.push_back(std::move(kv));
+  for (auto& kv : nic_host_facts()) facts.run_provenance.push_back(std::move(kv));
   return facts;
 }
 

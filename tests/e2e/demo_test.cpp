@@ -27,6 +27,8 @@ TEST_CASE("the demo experiment runs end to end into the database and a report") 
   CHECK(scalar(db, "SELECT count(*) FROM metrics WHERE name = 'elapsed' AND unit = 's' AND value > 0") == 12);
   CHECK(scalar(db, "SELECT count(*) FROM metrics WHERE name = 'throughput' AND better = 'higher'") == 12);
   CHECK(scalar(db, "SELECT count(*) FROM run_provenance WHERE key = 'hostname'") == 12);
+  // This machine's network interfaces, loopback among them ("lo unknown" on Linux: it has no carrier state).
+  CHECK(scalar(db, "SELECT count(*) FROM run_provenance WHERE key = 'nics' AND ' ' || replace(value, char(10), ' ') || ' ' LIKE '% lo unknown %'") == 12);
   // The NCCL this machine's loader finds, when it has one (the build machines: /usr/local/cuda's), as
   // ncclGetVersion reports it, in every run; none where there is no NCCL.
   const auto nccl = shell(NCCL_VERSION_BIN);
