@@ -178,7 +178,9 @@ class GptRank final : public Trainer {
   torch::Tensor forward(int i, const torch::Tensor& x) {
     torch::Tensor y = stage_->forward(x);
     if (!stage_->last) return y;
-    auto loss = torch::nn::functional::cross_entropy(y.reshape({-1, y.size(-1)}),
+    // The loss from fp32 logits, as Megatron-LM and the DDP peer (bench/torch_ddp_gpt_cuda.py): under
+    // autocast libtorch's cross entropy would otherwise take bf16 log-probabilities.
+    auto loss = torch::nn::functional::cross_entropy(y.reshape({-1, y.size(-1)}).to(torch::kFloat),
                                                      targets_[static_cast<std::size_t>(i)].reshape(-1)) /
                 o_.microbatches;
     loss_ = loss_.defined() ? loss_ + loss.detach() : loss.detach();
