@@ -3,16 +3,19 @@
 model (trainbench's GPT in PyTorch, causal scaled_dot_product_attention) trained by PyTorch DDP over
 NCCL, one rank per GPU, started by torchrun.
 
-Eager mode, as trainbench (no torch.compile). --dtype bf16 is torch.autocast("cuda", torch.bfloat16)
+Eager mode, as trainbench, unless --compile (torch.compile of the DDP module: PyTorch's fused kernels,
+the reference for what the GPU can reach). --dtype bf16 is torch.autocast("cuda", torch.bfloat16)
 with fp32 weights, as trainbench; AdamW (lr 1e-3, no weight decay), PyTorch's default implementation
-for CUDA tensors. DDP all-reduces fp32 gradients in 25 MiB buckets during backward, as trainbench's
+for CUDA tensors (multi-tensor), or its fused kernel with --fused-adamw (as trainbench on libtorch 2). DDP all-reduces fp32 gradients in 25 MiB buckets during backward, as trainbench's
 default. Each step's time is two CUDA events around zero_grad, forward, backward and the optimizer
 step; the first --warmup steps are left out; the slowest rank's mean counts, as in trainbench. Rank 0
 prints one JSON line:
   {"tokens_per_s": global tokens per mean step, "step_time_mean": s, "ranks": n, "batch": b,
-   "seq": T, "parameters": N, "gpu_peak_memory_allocated": MiB, "torch": version, "device": name}
+   "seq": T, "parameters": N, "gpu_peak_memory_allocated": MiB, "torch": version, "device": name,
+   "compile": bool, "fused_adamw": bool}
 Usage: torchrun --standalone --nproc-per-node N torch_ddp_gpt_cuda.py [--layers 12 --width 768
-       --heads 12 --seq 1024 --vocab 50257 --batch 16 --steps 30 --warmup 5 --dtype bf16]
+       --heads 12 --seq 1024 --vocab 50257 --batch 16 --steps 30 --warmup 5 --dtype bf16 --compile
+       --fused-adamw]
 """
 import argparse
 import json
@@ -34,6 +37,8 @@ def main():
                           ("batch", 16), ("steps", 30), ("warmup", 5)]:
         p.add_argument("--" + name, type=int, default=default)
     p.add_argument("--dtype", choices=("bf16", "fp32"), default="bf16")
+    p.add_argument("--compile", action="store_true", help="torch.compile the DDP module (compiled in the warm-up)")
+    p.add_argument("--fused-adamw", action="store_true", help="AdamW(fused=True)")
     a = p.parse_args()
 
     local_rank = int(os.environ.get("LOCAL_RANK", "0"))
@@ -43,7 +48,9 @@ def main():
     torch.manual_seed(1234)
     model = Gpt(a.layers, a.width, a.heads, a.seq, a.vocab).cuda()
     ddp = torch.nn.parallel.DistributedDataParallel(model, device_ids=[local_rank], bucket_cap_mb=25)
-    optimizer = torch.optim.AdamW(ddp.parameters(), lr=1e-3, weight_decay=0.0)
+    optimizer = torch.optim.AdamW(ddp.parameters(), lr=1e-3, weight_decay=0.0, fused=a.fused_adamw or None)
+    if a.compile:
+        ddp = torch.compile(ddp)
 
     times = []
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -66,7 +73,7 @@ def main():
             "tokens_per_s": world * a.batch * a.seq / step_s.item(), "step_time_mean": step_s.item(), "ranks": world,
             "batch": a.batch, "seq": a.seq, "parameters": sum(t.numel() for t in model.parameters()),
             "gpu_peak_memory_allocated": torch.cuda.max_memory_allocated() / 2**20, "torch": torch.__version__,
-            "device": torch.cuda.get_device_name()}), flush=True)
+            "device": torch.cuda.get_device_name(), "compile": a.compile, "fused_adamw": a.fused_adamw}), flush=True)
     dist.destroy_process_group()
 
 

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """scripts/gpu-check's verdicts and table, from the logs it left in OUT.
-Usage: gpu_check_table.py OUT GPUS C1 C2 C3 C4 C5  (Cn: 0 when check n's programs exited cleanly,
-1 when one failed, skip when it did not run). Exits 1 when a check failed or a target was missed."""
+Usage: gpu_check_table.py OUT GPUS C1 C2 C3 C4 C5 C1B C3B  (Cn: 0 when check n's programs exited
+cleanly, 1 when one failed, skip when it did not run). Exits 1 when a check failed or a target was
+missed."""
 import json
 import os
 import re
 import sys
 
 out, gpus = sys.argv[1], int(sys.argv[2])
-clean = dict(zip((1, 2, 3, 4, 5), sys.argv[3:8]))
+clean = dict(zip((1, 2, 3, 4, 5, "1b", "3b"), sys.argv[3:10]))
 
 
 def metrics(name):
@@ -67,6 +68,18 @@ seen = f"{len(sizes)} sizes, {wrong} wrong elements"
 seen += f"; busbw ratio {ratio}" if gpus > 1 else "; one GPU: busbw not measured (needs two or more GPUs)"
 verdict("1. collbench nccl all-reduce vs torch.distributed", clean[1] == "0" and sizes and not wrong and not missed, seen)
 
+# 1b. collbench over gloo on device buffers.
+if clean["1b"] == "skip":
+    verdict("1b. collbench gloo all-reduce of device buffers (host staging)", None, "gloo not in this build")
+else:
+    found, header = metrics("collbench_staged")
+    staged_wrong = sum(found.get("wrong", {}).values())
+    sizes = len(found.get("busbw", {}))
+    device_line = next((h for h in header if "| device " in h), "")
+    ok = clean["1b"] == "0" and sizes > 0 and staged_wrong == 0 and "through host memory" in device_line
+    verdict("1b. collbench gloo all-reduce of device buffers (host staging)", ok,
+            f"2 ranks, {sizes} sizes, {staged_wrong:.0f} wrong elements")
+
 # 2. the same losses on the GPU as on the CPU.
 cpu, cuda = losses(metrics("tiny_cpu")[0]), losses(metrics("tiny_cuda")[0])
 if cpu and len(cpu) == len(cuda):
@@ -88,15 +101,38 @@ else:
     seen = f"{len(hashes)} distinct parameter hash(es) over 2 ranks" + (f"; loss {curve[0]:.4f} -> {curve[-1]:.4f}" if curve else "")
     verdict("3. trainbench over gloo on the GPU (host staging)", ok, seen)
 
+# 3b. tensor and pipeline parallelism on the GPU against one rank.
+if clean["3b"] == "skip":
+    verdict("3b. trainbench --tp 2 and --pp 2 on the GPU (gloo)", None, "gloo not in this build")
+else:
+    one = losses(metrics("tiny_one")[0])
+    worst, seen = 0.0, []
+    for name in ("tp", "pp"):
+        curve = losses(metrics("tiny_" + name)[0])
+        if one and len(curve) == len(one):
+            d = max(abs(a - b) / abs(a) for a, b in zip(one, curve))
+            worst = max(worst, d)
+            seen.append(f"--{name} 2: largest relative difference {d:.2e}")
+        else:
+            worst = float("inf")
+            seen.append(f"--{name} 2: {len(curve)} losses against {len(one)}")
+    ok = clean["3b"] == "0" and worst < 1e-4 and len(one) > 1 and one[-1] < one[0]
+    verdict("3b. trainbench --tp 2 and --pp 2 on the GPU (gloo)", ok, "; ".join(seen))
+
 # 4. DP tokens/s against DDP, and MFU.
 found, header = metrics("gpt2")
 ours_tps, mfu = value(found, "tokens_per_s"), value(found, "mfu")
 device = next((re.search(r"device ([^|]*)", h).group(1).strip() for h in header if "| device " in h), "?")
-ddp = {}
-dpath = os.path.join(out, "torch_ddp.jsonl")
-if os.path.exists(dpath):
-    for line in open(dpath):
-        if line.startswith("{"): ddp = json.loads(line)
+def ddp_line(name):
+    """The JSON line bench/torch_ddp_gpt_cuda.py left in OUT/NAME.jsonl, {} when none."""
+    found, path = {}, os.path.join(out, name + ".jsonl")
+    if os.path.exists(path):
+        for line in open(path):
+            if line.startswith("{"): found = json.loads(line)
+    return found
+
+
+ddp = ddp_line("torch_ddp")
 if ours_tps and ddp.get("tokens_per_s"):
     r = ours_tps / ddp["tokens_per_s"]
     hopper = "H100" in device or "H200" in device
@@ -104,12 +140,28 @@ if ours_tps and ddp.get("tokens_per_s"):
     seen = (f"{device}, {gpus} rank(s): trainbench {ours_tps:,.0f} tokens/s, DDP {ddp['tokens_per_s']:,.0f} "
             f"(ratio {r:.3f}); MFU ")
     seen += f"{mfu:.1%} (DDP's by the same count: {mfu / r:.1%})" if mfu is not None else "unknown"
+    for name, what in (("torch_ddp_fused", "DDP with fused AdamW"), ("torch_ddp_compiled", "DDP torch.compile + fused AdamW")):
+        other = ddp_line(name).get("tokens_per_s")
+        if other and mfu is not None:
+            seen += f"; {what}: {other:,.0f} tokens/s (ratio {ours_tps / other:.3f}, MFU {mfu * other / ours_tps:.1%})"
+        else:
+            seen += f"; {what}: not measured"
     memory = value(found, "gpu_peak_memory_allocated")
     if memory is not None:
         seen += f"; GPU memory {memory:,.0f} MiB vs DDP {ddp.get('gpu_peak_memory_allocated', 0):,.0f} MiB"
 else:
     ok, seen = False, f"no figures (trainbench {ours_tps}, DDP {ddp.get('tokens_per_s')})"
 verdict("4. trainbench DP gpt2 bf16 vs PyTorch DDP; MFU", ok, seen)
+
+# For reference: trainbench and DDP with the vocabulary padded to 50,304.
+found, _ = metrics("gpt2_padded")
+padded, padded_ddp = value(found, "tokens_per_s"), ddp_line("torch_ddp_padded").get("tokens_per_s")
+if padded and padded_ddp:
+    seen = (f"trainbench {padded:,.0f} tokens/s, MFU {value(found, 'mfu') or 0:.1%}; DDP {padded_ddp:,.0f} "
+            f"(ratio {padded / padded_ddp:.3f})")
+else:
+    seen = f"not measured (trainbench {padded}, DDP {padded_ddp})"
+rows.append(f"| 4b. for reference: vocabulary padded to 50,304 | - | {seen} |")
 
 # 5. ResNet-18.
 found, _ = metrics("resnet")
