@@ -13,6 +13,7 @@
 
 #include "comm/backends.h"
 #include "comm/device.h"
+#include "comm/nccl_version.h"
 #include "comm/rendezvous.h"
 
 namespace sweep::comm::detail {
@@ -85,10 +86,9 @@ class NcclCommunicator final : public Communicator {
 
   std::string_view backend() const override { return "nccl"; }
   std::string library_version() const override {
-    int v = 0;
-    ncclGetVersion(&v);
-    const int major = v / 10000, minor = (v % 10000) / 100, patch = v % 100;
-    return "NCCL " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+    int code = 0;
+    ncclGetVersion(&code);
+    return "NCCL " + nccl_version_text(code);
   }
   std::unique_ptr<Buffer> allocate(std::size_t bytes) override { return std::make_unique<DeviceBuffer>(bytes); }
   void synchronize() override { cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize"); }

@@ -5,19 +5,8 @@
 #include <dlfcn.h>
 
 #include <cstdio>
-#include <string>
 
-namespace {
-
-// NCCL's version code: major·10000 + minor·100 + patch since 2.9, major·1000 + minor·100 + patch before.
-std::string version_text(int code) {
-  const bool old = code < 20900;
-  const int major = old ? code / 1000 : code / 10000;
-  const int minor = old ? (code % 1000) / 100 : (code % 10000) / 100;
-  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(code % 100);
-}
-
-}  // namespace
+#include "comm/nccl_version.h"
 
 int main() {
   void* nccl = ::dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
@@ -32,6 +21,6 @@ int main() {
     std::fprintf(stderr, "nccl-version: libnccl.so.2 has no working ncclGetVersion\n");
     return 1;
   }
-  std::printf("%s\n", version_text(code).c_str());
+  std::printf("%s\n", sweep::comm::nccl_version_text(code).c_str());
   return 0;
 }
