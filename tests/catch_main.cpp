@@ -8,7 +8,9 @@
 // A name with ';' is refused too: catch_discover_tests hands names to ctest as a CMake list, which cuts
 // the name at the ';'. ctest then asks Catch for a test of the first half, none matches, Catch runs
 // nothing and exits 0, and the test "passes" without ever running. For the same reason every run is
-// told `--warn NoTests`: a filter that matches no test is a failure, not a pass.
+// told `--warn NoTests`: a filter that matches no test is a failure, not a pass. A name that starts
+// with '-' is refused as well: ctest passes it as Catch's first argument, which Catch then reads as an
+// unknown option ("Unrecognised token"), a failure that does not say which name is at fault.
 //
 // A refusal must reach ctest. Test discovery lists the names (--list-test-names-only) and reads Catch's
 // exit code as the number of tests, so a plain refusal there would register no test of the executable
@@ -31,6 +33,7 @@ const char* name_problem(const std::string& name) {
   if (colon != std::string::npos && colon + 2 > kMaxIndent)
     return "the test name's first \": \" ends past column 60, where Catch cannot print it";
   if (name.find(';') != std::string::npos) return "the test name has a ';', where ctest cuts it (the test would never run)";
+  if (name.starts_with('-')) return "the test name starts with '-', which Catch reads as an option when ctest passes it";
   return nullptr;
 }
 
