@@ -9,6 +9,15 @@
 namespace sweep::report {
 namespace {
 
+// Appends `, "ci95": [low, high]`.
+void append_ci95(std::string& out, const stats::Summary& s) {
+  out += R"(, "ci95": [)";
+  append_json_number(out, s.ci_low);
+  out += ", ";
+  append_json_number(out, s.ci_high);
+  out += "]";
+}
+
 // Appends `"name": {...}` for one metric. Written into one growing string: a report of 10,000 points x
 // 20 metrics formats 3 million numbers, and temporaries per number would dominate its time.
 void append_metric(std::string& out, const std::string& name, const MetricStats& m) {
@@ -27,11 +36,8 @@ void append_metric(std::string& out, const std::string& name, const MetricStats&
     out += "\": ";
     append_json_number(out, value);
   }
-  out += R"(, "ci95": [)";
-  append_json_number(out, s.ci_low);
-  out += ", ";
-  append_json_number(out, s.ci_high);
-  out += R"(], "outliers": [)";
+  append_ci95(out, s);
+  out += R"(, "outliers": [)";
   for (std::size_t i = 0; i < s.outliers.size(); ++i) fmt::format_to(std::back_inserter(out), "{}{}", i ? ", " : "", s.outliers[i]);
   out += R"(], "values": [)";
   for (std::size_t i = 0; i < m.values.size(); ++i) {
@@ -102,11 +108,8 @@ void append_cell(std::string& out, const Cell& cell) {
   append_json_number(out, s.mean);
   out += R"(, "sd": )";
   append_json_number(out, s.sd);
-  out += R"(, "ci95": [)";
-  append_json_number(out, s.ci_low);
-  out += ", ";
-  append_json_number(out, s.ci_high);
-  fmt::format_to(std::back_inserter(out), R"(], "n": {}}})", s.n);
+  append_ci95(out, s);
+  fmt::format_to(std::back_inserter(out), R"(, "n": {}}})", s.n);
 }
 
 /// `{"name", "title", "row_names", "columns": [{"header", "unit"}], "rows": [{"values", "cells"}]}`.
