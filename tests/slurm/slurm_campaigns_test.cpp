@@ -1,6 +1,6 @@
 // The seed campaigns of experiments/ at scale=ci on the development cluster, through the Slurm
 // executor: every run succeeds, every report has its tables and figures, and the seeds' qualitative
-// findings hold in the database (DP scales below 1 and falls when nodes are added; TP moves the most
+// findings hold in the database (DP falls when nodes are added and is below 1 on 2x2; TP moves the most
 // bytes, PP the fewest between two nodes; the network cards carry at least what the communicators sent;
 // the measured bytes per step match the analytical model; e16's transfer speed is 2 x size / time).
 #include <catch2/catch.hpp>
@@ -225,8 +225,8 @@ TEST_CASE("nanocluster-gpt2 at scale=ci: TP moves the most bytes, and the bytes 
   CHECK(compared == 33);  // (4 models x 3 setups x 3 parallelisms, less XL's TP) at batch 16
 }
 
-TEST_CASE("seed 003's findings at scale=ci: DP scales below 1 and falls when nodes are added, TP moves the most "
-          "bytes, PP's counted volume lies between DP's and TP's but PP puts the fewest bytes between two nodes, and "
+TEST_CASE("seed 003's findings at scale=ci: DP's scaling factor is throughput over n single-GPU runs, falls when "
+          "nodes are added and is below 1 on 2x2, TP moves the most bytes, PP's counted volume lies between DP's and TP's but PP puts the fewest bytes between two nodes, and "
           "the network cards carry what the communicators sent") {
   slurm_conf();
   e2e::Sandbox box;
@@ -245,15 +245,28 @@ TEST_CASE("seed 003's findings at scale=ci: DP scales below 1 and falls when nod
   for (const auto& row : csv_rows(box.path("reports/" + L + "/report.parallelism.csv")))
     if (row.at("Parallelism") == "dp" && row.at("Setup") != "1x1") dp_scaling[row.at("Setup")] = std::stod(row.at("Scaling Factor mean"));
   REQUIRE(dp_scaling.size() == 3);
-  // DP's scaling factor (throughput over n times the single-GPU run's) is below 1 on every setup, and
-  // falls from 1x2 to 2x2 as a second node is added. On this cluster the fall comes from four ranks
-  // sharing two cores rather than from a slow link, but a scaling factor computed against the wrong
-  // baseline or from per-rank throughput would break either inequality.
+  // DP's scaling factor is the mean global throughput of a setup's runs over n times the mean of the
+  // single-GPU run's repetitions, recomputed here from the stored metrics: a wrong baseline or per-rank
+  // throughput would not match.
+  const auto mean_tokens_per_s = [&](const std::string& setup, const std::string& parallelism) {
+    return std::stod(query(box, "SELECT avg(m.value) FROM metrics m JOIN runs r ON r.id = m.run_id AND m.attempt = r.attempt "
+                                "JOIN campaigns c ON c.id = r.campaign_id JOIN point_params s ON s.campaign_id = r.campaign_id "
+                                "AND s.point_id = r.point_id AND s.name = 'setup' JOIN point_params p ON p.campaign_id = "
+                                "r.campaign_id AND p.point_id = r.point_id AND p.name = 'parallelism' WHERE c.label = '" + L +
+                                "' AND m.name = 'tokens_per_s' AND s.value = '" + setup + "' AND p.value = '" + parallelism + "'"));
+  };
+  const double single = mean_tokens_per_s("1x1", "dp");
+  const std::map<std::string, int> ranks{{"1x2", 2}, {"2x1", 2}, {"2x2", 4}};
   for (const auto& [setup, s] : dp_scaling) {
     INFO(setup << ": S = " << s);
-    CHECK(s > 0);
-    CHECK(s < 1);
+    CHECK(s == Approx(mean_tokens_per_s(setup, "dp") / (ranks.at(setup) * single)).epsilon(1e-6));
   }
+  // The seed's finding where this cluster shows it beyond its noise: four ranks on two cores scale far
+  // below 1, and below two ranks on one node. 1x2 and 2x1 are not asserted below 1: they put two ranks
+  // on two otherwise idle cores against one rank on one core, their all-reduce over lo is a few percent
+  // of a step, and the VM's run-to-run noise is larger (S from 0.45 to 1.07 in repeated runs).
+  CHECK(dp_scaling.at("2x2") > 0);
+  CHECK(dp_scaling.at("2x2") < 1);
   CHECK(dp_scaling.at("2x2") < dp_scaling.at("1x2"));
   // Network volume per run at the cards (seed 003's Net Vol.): TP the most on every setup. Between two
   // nodes, where all traffic crosses the link, the seed's order holds: TP 1171 GB > DP 223 GB > PP 174 GB.
