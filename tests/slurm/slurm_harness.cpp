@@ -92,7 +92,8 @@ std::string logging_slurm(const e2e::Sandbox& box, const std::vector<std::string
                             "out=$(mktemp)\n"
                             + real + " \"$@\" > \"$out\"; rc=$?\n"
                             "cat \"$out\"\n"
-                            "{ echo \"> " + cmd + " $*\"; sed 's/^/  /' \"$out\"; } >> " + box.path("slurm.log") + "\n"
+                            // one record a call, whole: the job scripts' own calls run beside the driver's
+                            "{ flock 9; { echo \"> " + cmd + " $*\"; sed 's/^/  /' \"$out\"; } >> " + box.path("slurm.log") + "; } 9>> " + box.path("slurm.log.lock") + "\n"
                             "rm -f \"$out\"\n"
                             "exit $rc\n");
     fs::permissions(bin + "/" + cmd, fs::perms::owner_all);

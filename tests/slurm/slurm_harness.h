@@ -46,7 +46,9 @@ std::string counting_sbatch(const e2e::Sandbox& box);
 
 /// A PATH whose `commands` (squeue, scontrol, sacct, ...) are the real ones wrapped to log each call to
 /// <dir>/slurm.log: a line "> command args" followed by the lines it printed, each indented by two
-/// spaces. Real commands, observed, not fakes. Returns the PATH value to set.
+/// spaces. A call's record is appended whole, under flock(1): a job script's own calls (its provenance
+/// `scontrol show job`) run beside the driver's and must not split them. Real commands, observed, not
+/// fakes. Returns the PATH value to set.
 std::string logging_slurm(const e2e::Sandbox& box, const std::vector<std::string>& commands);
 
 }  // namespace slurmtest
