@@ -76,12 +76,13 @@ TEST_CASE("gloo ranks started torchrun-style meet through the rendezvous directo
   CHECK_FALSE(std::filesystem::exists(box.path(".comm-rendezvous/master-127.0.0.1-29511")));
 }
 
-TEST_CASE("the header names the version, backend library, hosts and rank placement") {
+TEST_CASE("the header names the version, backend library, hosts, rank placement and the clock") {
   const auto r = mpirun_collbench(2, "--backend mpi -b 1K -n 1");
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::StartsWith("# collbench "));
   CHECK_THAT(r.out, Catch::Contains("(output format 1)"));
   CHECK_THAT(r.out, Catch::Contains("backend mpi (Open MPI v"));
   CHECK_THAT(r.out, Catch::Contains("#  Rank   1 on "));
-  CHECK_THAT(r.out, Catch::Contains("algbw and busbw use the avg over ranks"));
+  CHECK_THAT(r.out, Catch::Contains("# time: per iteration, mean of the timed iterations (host clock); "
+                                    "algbw and busbw use the avg over ranks"));
 }

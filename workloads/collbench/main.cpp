@@ -67,7 +67,7 @@ int run(const collbench::Options& o, const comm::RankInfo& rank) {
     if (o.root < 0 || o.root >= comm->size())
       fail(2, "error: ", "--root " + std::to_string(o.root) + " is outside [0, " + std::to_string(comm->size()) + ")");
     const collbench::RunInfo info{SWEEP_VERSION, comm->library_version(), comm->hosts(), comm->size(), rank.source,
-                                  collbench::checkable(sample), device};
+                                  collbench::checkable(sample), device, comm->clock()};
     if (comm->rank() == 0) std::fputs(collbench::header(o, info).c_str(), stdout);
     const auto rows = collbench::run_sizes(*comm, o, stdout);
     if (comm->rank() == 0) std::fputs(collbench::summary(o, comm->size(), rows).c_str(), stdout);

@@ -63,7 +63,7 @@ std::string header(const Options& o, const RunInfo& info) {
                    !o.check ? "off" : (info.checkable ? "on" : "N/A (this dtype cannot hold the result exactly)"),
                    o.inplace ? "yes" : "no", static_cast<double>(o.timeout.count()) / 1000.0);
   h += fmt::format("# time: per iteration, mean of the timed iterations ({}); algbw and busbw use the {} over ranks\n",
-                   o.backend == comm::Backend::nccl ? "CUDA events on nccl's stream" : "host clock", name_of(o.headline));
+                   info.clock, name_of(o.headline));
   for (std::size_t r = 0; r < info.hosts.size(); ++r) h += fmt::format("#  Rank {:3} on {}\n", r, info.hosts[r]);
   h += "#\n";
   const std::string group = "     time   algbw   busbw  #wrong";

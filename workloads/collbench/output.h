@@ -34,6 +34,7 @@ struct RunInfo {
   std::string rank_source;          // where rank 0 found its rank ("slurm", "openmpi", ...)
   bool checkable = true;
   std::string device = "cpu";       // rank 0's buffers: "cpu", "cuda:0", "cuda:0 through host memory"
+  std::string clock = "host clock"; // what the times are measured with (Communicator::clock())
 };
 
 /// The time that algbw and busbw use, per the --headline choice.

@@ -120,6 +120,8 @@ class Communicator {
   /// its kernels, whichever thread enqueued them), then timed with CUDA events on the communicator's
   /// stream, waited for before returning; so what they wrote may be read by any later work.
   virtual double timed(const std::function<void()>& calls);
+  /// What timed() measures with, in words for a report's header.
+  virtual std::string clock() const { return "host clock"; }
 
   /// Collective over this communicator: the ranks that pass the same `color` form a new communicator,
   /// ordered by `key`, then by their rank here. Used for the groups of a parallel layout (data, tensor

@@ -39,6 +39,14 @@ TEST_CASE("algbw and busbw follow from size and time, with the headline choice")
   CHECK_THAT(lines, Catch::Contains(R"("tags": {"op": "allreduce", "dtype": "fp32", "size_bytes": 1073741824})"));
 }
 
+TEST_CASE("the header's time line names the communicator's clock") {
+  Options o;
+  RunInfo info;
+  CHECK_THAT(header(o, info), Catch::Contains("# time: per iteration, mean of the timed iterations (host clock);"));
+  info.clock = "CUDA events on nccl's stream";
+  CHECK_THAT(header(o, info), Catch::Contains("timed iterations (CUDA events on nccl's stream);"));
+}
+
 TEST_CASE("the table row has the nccl-tests columns") {
   Options o;
   const std::string text = table_row(o, 4, row_of(1024, 10, std::nullopt));
