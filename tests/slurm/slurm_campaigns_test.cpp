@@ -128,13 +128,19 @@ TEST_CASE("e15 and e16 at scale=ci: every run succeeds, the seed's tables and fi
     ++modelled;
   }
   CHECK(modelled == 4);
-  // Scaling factor T_1/(n·T_n) of the epoch-2 time (the ranks split the epoch's data): at most 1.
-  for (const std::string model : {"gpt2", "gpt2-large"}) {
+  // Scaling factor T_1/(n·T_n) of the epoch-2 time (the ranks split the epoch's data): at most 1, where
+  // that holds beyond this VM's noise. gpt2 measured 0.80 and 0.84. gpt2-large's step is long next to
+  // its all-reduce over lo (0.986 and 0.959, one run each), so one slow 1x1 epoch would lift it over 1:
+  // there the bound is 1.05, which still catches ranks that did not split the data (0.5) or a T_n
+  // taken from one rank's half of the work counted twice (2).
+  const std::map<std::string, double> bound{{"gpt2", 1.0}, {"gpt2-large", 1.05}};
+  for (const auto& [model, most] : bound) {
     const double t1 = mean_of(box, "epoch_time_headline", {{"model", model}, {"setup", "1x1"}});
     for (const std::string setup : {"1x2", "2x1"}) {
       const double tn = mean_of(box, "epoch_time_headline", {{"model", model}, {"setup", setup}});
       INFO(model << " " << setup << ": T_1 " << t1 << " s, T_2 " << tn << " s");
-      CHECK(t1 / (2 * tn) <= 1.0);
+      CHECK(t1 / (2 * tn) <= most);
+      CHECK(t1 / (2 * tn) > 0.5);
     }
   }
 
