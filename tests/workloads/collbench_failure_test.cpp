@@ -33,7 +33,8 @@ TEST_CASE("gloo ranks started with different world sizes fail at start") {
 TEST_CASE("an mpi world size that disagrees with the launcher's variables is an error at start") {
   e2e::Sandbox box;
   const auto r = e2e::shell("cd " + box.dir().string() +
-                            " && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np 2 "
+                            " && OMPI_MCA_orte_tmpdir_base=" + box.dir().string() +
+                            " OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np 2 "
                             "sh -c 'RANK=$OMPI_COMM_WORLD_RANK WORLD_SIZE=4 exec " +
                             std::string(COLLBENCH_BIN) + " --backend mpi'");
   CHECK(r.exit_code != 0);

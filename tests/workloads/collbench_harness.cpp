@@ -4,10 +4,13 @@
 
 namespace workloads {
 
+// Each mpirun has its own session directory base (the sandbox): tests run side by side, and Open MPI 4's
+// shared /tmp/ompi.<host>.<uid> is removed by one mpirun's cleanup while another creates its own in it
+// (open-mpi/ompi#8510; seen in CI as "A call to mkdir was unable to create the desired directory").
 e2e::Result mpirun(const std::string& program, int ranks, const std::string& args) {
   e2e::Sandbox box;
-  return e2e::shell("cd " + box.dir().string() +
-                    " && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe --bind-to none -np " +
+  return e2e::shell("cd " + box.dir().string() + " && OMPI_MCA_orte_tmpdir_base=" + box.dir().string() +
+                    " OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe --bind-to none -np " +
                     std::to_string(ranks) + " " + program + " " + args);
 }
 
