@@ -31,12 +31,8 @@ TEST_CASE("gloo ranks started with different world sizes fail at start") {
 }
 
 TEST_CASE("an mpi world size that disagrees with the launcher's variables is an error at start") {
-  e2e::Sandbox box;
-  const auto r = e2e::shell("cd " + box.dir().string() +
-                            " && OMPI_MCA_orte_tmpdir_base=" + box.dir().string() +
-                            " OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np 2 "
-                            "sh -c 'RANK=$OMPI_COMM_WORLD_RANK WORLD_SIZE=4 exec " +
-                            std::string(COLLBENCH_BIN) + " --backend mpi'");
+  const auto r = workloads::mpirun("sh", 2, "-c 'RANK=$OMPI_COMM_WORLD_RANK WORLD_SIZE=4 exec " +
+                                                std::string(COLLBENCH_BIN) + " --backend mpi'");
   CHECK(r.exit_code != 0);
   CHECK_THAT(r.err, Catch::Contains("MPI says rank 0 of 2, but the torchrun variables say rank 0 of 4 (mismatched world size)"));
 }

@@ -11,7 +11,8 @@
 namespace workloads {
 
 /// `mpirun -np N collbench ARGS` (as root when need be, without core binding so that gloo's I/O thread
-/// does not share a core with its rank), run in a scratch directory.
+/// does not share a core with its rank), run in a scratch directory that is also its Open MPI session
+/// directory base (collbench_harness.cpp says why).
 e2e::Result mpirun_collbench(int ranks, const std::string& args);
 
 /// `mpirun -np N PROGRAM ARGS`, as mpirun_collbench.

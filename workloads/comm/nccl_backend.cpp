@@ -96,9 +96,9 @@ class NcclCommunicator final : public Communicator {
   // NCCL allows calls on different communicators from different threads; trainbench overlaps only where
   // a rank uses one communicator during backward (docs/trainbench.md).
   bool concurrent() const override { return true; }
+  std::string clock() const override { return "CUDA events on nccl's stream"; }
   // The calling thread may be one that never chose a device (trainbench's all-reduce thread): the null
   // stream and the events belong to the current device, so it is made current first.
-  std::string clock() const override { return "CUDA events on nccl's stream"; }
   double timed(const std::function<void()>& calls) override {
     cuda_check(cudaSetDevice(device_), "cudaSetDevice");
     cuda_check(cudaEventRecord(compute_, nullptr), "cudaEventRecord on the default stream");
