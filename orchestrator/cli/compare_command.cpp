@@ -1,6 +1,10 @@
 // sweep compare <baseline> <candidate> | --against NAME <candidate>  [--metrics m,..] [--threshold 0.02] [--fail-on regressed]
 //               [--format text|json|junit] [--output FILE] [--extend-budget N [-j N]]
-// Exit 0, or 1 with --fail-on regressed when any metric regressed beyond the threshold.
+//               [--map OLD=NEW] [--allow-different]
+// With --fail-on, a gate (docs/nightly.md#exit-codes): 7 when something the baseline had is missing from
+// the candidate or nothing was compared, 1 when a metric regressed (or, with --fail-on inconclusive, a
+// verdict is inconclusive), else 0. Without it, a report: 0, or 7 when nothing was compared.
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <future>
@@ -14,6 +18,7 @@
 #include "runner/run_campaign.h"
 #include "store/store.h"
 #include "util/error.h"
+#include "util/exit_codes.h"
 
 namespace sweep::cli {
 
@@ -21,7 +26,10 @@ namespace {
 
 struct Options {
   std::vector<std::string> labels;
-  std::string against, format = "text", fail_on, output;
+  std::string against, format = "text", output;
+  std::vector<std::string> fail_on;  // regressed, inconclusive
+  std::vector<std::string> map;      // OLD=NEW
+  report::PointMatching matching;
   std::vector<std::string> metrics;
   stats::CompareOptions compare;
   bool threshold_given = false;  // --threshold on the command line: it applies to every metric
@@ -66,6 +74,26 @@ bool extend(const Options& o, const report::CampaignComparison& c) {
   return true;
 }
 
+/// The exit code of the comparison (the header's contract).
+int exit_code(const report::CampaignComparison& c, const Options& o) {
+  const auto asked = [&](const char* v) { return std::find(o.fail_on.begin(), o.fail_on.end(), v) != o.fail_on.end(); };
+  if (c.rows.empty() || (!o.fail_on.empty() && !c.missing.empty())) return static_cast<int>(ExitCode::incomparable);
+  if (asked("regressed") && c.count(stats::Verdict::regressed) > 0) return static_cast<int>(ExitCode::gate_failed);
+  if (asked("inconclusive") && c.count(stats::Verdict::inconclusive) > 0) return static_cast<int>(ExitCode::gate_failed);
+  return 0;
+}
+
+std::vector<std::pair<std::string, std::string>> parse_map(const std::vector<std::string>& map) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& m : map) {
+    const auto eq = m.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == m.size())
+      throw Error(ErrorKind::usage, fmt::format("--map \"{}\": expected OLD=NEW, the baseline's parameter name and the candidate's", m));
+    out.emplace_back(m.substr(0, eq), m.substr(eq + 1));
+  }
+  return out;
+}
+
 int run(const Options& o) {
   const store::Store db(o.paths.db());
   const std::string base_label = baseline_label(db, o);
@@ -75,17 +103,20 @@ int run(const Options& o) {
     return report::load_campaign(own, o.labels.back());
   });
   const auto base = report::load_campaign(db, base_label);
-  auto c = report::compare_campaigns(base, reading.get(), o.metrics, o.compare, !o.threshold_given, o.paths.site().thresholds);
+  report::PointMatching matching = o.matching;
+  matching.map = parse_map(o.map);
+  auto c = report::compare_campaigns(base, reading.get(), o.metrics, o.compare, !o.threshold_given,
+                                     o.paths.site().thresholds, matching);
   if (o.extend_budget > 0 && extend(o, c)) {
     const store::Store own(o.paths.db());
     c = report::compare_campaigns(base, report::load_campaign(own, o.labels.back()), o.metrics, o.compare,
-                                  !o.threshold_given, o.paths.site().thresholds);
+                                  !o.threshold_given, o.paths.site().thresholds, matching);
   }
   const std::string text = o.format == "json"    ? report::comparison_json(c)
                            : o.format == "junit" ? report::comparison_junit(c)
                                                  : report::comparison_text(c);
   print_or_write(text, o.output);
-  return !o.fail_on.empty() && c.count(stats::Verdict::regressed) > 0 ? 1 : 0;
+  return exit_code(c, o);
 }
 
 }  // namespace
@@ -105,7 +136,14 @@ void add_compare(CLI::App& sub, Action& action) {
           ->capture_default_str();
   sub.add_option("--alpha", o->compare.alpha, "Significance level")->check(CLI::Range(1e-6, 0.5))->capture_default_str();
   add_correction_option(sub, o->compare);
-  sub.add_option("--fail-on", o->fail_on, "Exit 1 when a metric has this verdict: regressed")->check(CLI::IsMember({"regressed"}));
+  sub.add_option("--fail-on", o->fail_on,
+                 "Be a gate: exit 7 when something the baseline had is missing, 1 when a metric has this verdict "
+                 "(regressed, inconclusive; comma-separated)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"regressed", "inconclusive"}));
+  sub.add_option("--map", o->map, "Line up a renamed parameter: OLD=NEW, the baseline's name and the candidate's (repeatable)");
+  sub.add_flag("--allow-different", o->matching.allow_different,
+               "Compare campaigns whose points differ (another experiment, an axis renamed or changed) by what lines up");
   sub.add_option("--format", o->format, "text, json or junit")->check(CLI::IsMember({"text", "json", "junit"}))->capture_default_str();
   sub.add_option("--output", o->output, "Write to this file instead of standard output");
   sub.add_option("--extend-budget", o->extend_budget,

@@ -1,7 +1,7 @@
-// sweep nightly <experiment.yaml> [--set k=v] [--date YYYY-MM-DD] [--baseline nightly] [--metrics m,..]
-//               [--threshold 0.05] [--detach] ...
-// Exit 0 nothing regressed (or still queued, or just pinned as the baseline), 1 regressed, 2 the campaign
-// failed (docs/nightly.md).
+// sweep nightly <experiment.yaml> [--set k=v] [--date YYYY-MM-DD] [--baseline NAME] [--metrics m,..]
+//               [--threshold 0.05] [--fail-on inconclusive] [--detach] ...
+// Exit 0 passed (or still queued, just pinned as the baseline, or undecided), 1 regressed, 7 could not
+// compare, 8 the campaign failed (docs/nightly.md#exit-codes).
 #include <fmt/core.h>
 
 #include <thread>
@@ -19,6 +19,7 @@ void add_nightly(CLI::App& sub, Action& action) {
     Paths paths;
     std::vector<std::string> sets;
     bool no_figures = false;
+    std::string fail_on;
   };
   auto o = std::make_shared<Options>();
   runner::RunOptions& run = o->nightly.run;
@@ -27,8 +28,10 @@ void add_nightly(CLI::App& sub, Action& action) {
   sub.add_option("experiment", run.experiment_path, "Experiment YAML file")->required();
   sub.add_option("--set", o->sets, "Override a matrix key or top-level value: key=value (repeatable)");
   sub.add_option("--date", o->nightly.date, "The night, YYYY-MM-DD (default: today, UTC): the label is nightly-<date>");
-  sub.add_option("--baseline", o->nightly.baseline, "Name of the pinned baseline (the first night pins itself)")
-      ->capture_default_str();
+  sub.add_option("--baseline", o->nightly.baseline,
+                 "Name of the pinned baseline (default: nightly-<experiment name>; the first night pins itself)");
+  sub.add_option("--fail-on", o->fail_on, "Also fail (exit 1) when a verdict is inconclusive")
+      ->check(CLI::IsMember({"inconclusive"}));
   sub.add_option("--metrics", o->nightly.metrics, "Metrics to compare (default: all both have)")->delimiter(',');
   auto* threshold = sub.add_option("--threshold", o->nightly.compare.threshold,
                                    "Relative change below which a significant change does not count (0.05 = 5%), for "
@@ -62,6 +65,7 @@ void add_nightly(CLI::App& sub, Action& action) {
       n.run.db_path = o->paths.db();
       n.reports_dir = o->paths.reports_dir;
       n.figures = !o->no_figures;
+      n.fail_on_inconclusive = o->fail_on == "inconclusive";
       const nightly::NightlyResult r = nightly::run_nightly(n);
       fmt::print("{}", r.summary);
       return r.exit_code();

@@ -6,14 +6,17 @@
 #include <array>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <regex>
 
 #include "report/comparison_view.h"
 #include "report/extension.h"
 #include "report/write_report.h"
+#include "spec/load.h"
 #include "store/store.h"
 #include "util/clock.h"
 #include "util/error.h"
+#include "util/names.h"
 
 namespace sweep::nightly {
 namespace {
@@ -23,11 +26,15 @@ struct OutcomeRow {
   int exit_code;
   const char* word;
 };
-constexpr std::array<OutcomeRow, 5> kOutcomes{{{Outcome::passed, 0, "passed"},
+// The exit codes are the gates' (util/exit_codes.h, docs/nightly.md#exit-codes).
+constexpr std::array<OutcomeRow, 8> kOutcomes{{{Outcome::passed, 0, "passed"},
                                                {Outcome::pending, 0, "pending"},
                                                {Outcome::pinned, 0, "pinned as the baseline"},
+                                               {Outcome::undecided, 0, "UNDECIDED, every comparison was inconclusive"},
+                                               {Outcome::inconclusive, 1, "INCONCLUSIVE"},
                                                {Outcome::regressed, 1, "REGRESSED"},
-                                               {Outcome::failed, 2, "FAILED"}}};
+                                               {Outcome::incomparable, 7, "COULD NOT COMPARE"},
+                                               {Outcome::failed, 8, "FAILED"}}};
 
 const OutcomeRow& row_of(Outcome o) {
   for (const auto& r : kOutcomes)
@@ -37,12 +44,35 @@ const OutcomeRow& row_of(Outcome o) {
 
 constexpr const char* kPrefix = "nightly-";
 constexpr const char* kDatePattern = "[0-9]{4}-[0-9]{2}-[0-9]{2}";
+constexpr std::size_t kLongestName = 100;  // a label is at most 128 characters (util/names.h)
 
-std::string label_for(const std::string& date) {
+/// One experiment's series of nights: its labels' prefix and its pin's default name.
+struct Series {
+  std::string prefix;  // "nightly-<name>-"; "nightly-" for a series begun before series were per experiment
+  std::string pin;     // "nightly-<name>"; "nightly" for such a series
+};
+
+/// The series of `experiment` in `db` (nullptr: no database yet): nightly-<name>-<date>, pinned as
+/// nightly-<name>, unless the database holds this experiment's nights as nightly-<date> and none under
+/// the new prefix: then those labels and the pin "nightly" go on being used, as before.
+Series series_of(const store::Store* db, const std::string& experiment) {
+  const std::string name = to_safe_name(experiment).substr(0, kLongestName);
+  const Series own{fmt::format("{}{}-", kPrefix, name), kPrefix + name};
+  if (!db) return own;
+  static const std::regex kLegacy(std::string(kPrefix) + kDatePattern);
+  bool legacy = false;
+  for (const auto& c : db->campaigns()) {
+    if (c.label.starts_with(own.prefix)) return own;
+    legacy = legacy || (c.experiment == experiment && std::regex_match(c.label, kLegacy));
+  }
+  return legacy ? Series{kPrefix, "nightly"} : own;
+}
+
+std::string label_for(const std::string& date, const Series& series) {
   const std::string day = date.empty() ? iso8601(SystemClock().wall()).substr(0, 10) : date;
   static const std::regex kDate(kDatePattern);
   if (!std::regex_match(day, kDate)) throw Error(ErrorKind::usage, fmt::format("--date \"{}\": expected YYYY-MM-DD", day));
-  return kPrefix + day;
+  return series.prefix + day;
 }
 
 /// Runs the campaign, resumes it, or (detached on Slurm) makes one collect pass.
@@ -59,15 +89,23 @@ runner::RunSummary advance(const NightlyOptions& o, const std::string& label, bo
   return runner::run_campaign(r);
 }
 
+/// The pinned baseline: its name and the campaign it pins.
+struct Pin {
+  std::string name, label;
+};
+
 NightlyResult finish(NightlyResult n, Outcome outcome, const std::string& detail) {
   n.outcome = outcome;
   n.summary = fmt::format("{}: {}{}\n", n.label, row_of(outcome).word, detail.empty() ? "" : ": " + detail) + n.summary;
   return n;
 }
 
-/// The verdict lines worth a morning's attention: regressed metrics first, then inconclusive ones.
+/// The verdict lines worth a morning's attention: missing ones first, then regressed metrics, then
+/// inconclusive ones.
 std::string attention(const report::CampaignComparison& c) {
   std::string out;
+  for (const auto& m : c.missing) out += fmt::format("  {} {}: missing: {}\n", m.point, m.metric, m.reason);
+  if (c.rows.empty() && c.missing.empty()) out += "  nothing compared: no point x metric has succeeded runs on both sides\n";
   for (stats::Verdict v : {stats::Verdict::regressed, stats::Verdict::inconclusive})
     for (const auto& r : c.rows)
       if (r.result.verdict == v)
@@ -94,13 +132,33 @@ std::string change_lines(std::vector<report::HistoryChangePoint> changes) {
 /// call started tonight's campaign and runs it to its end (not detached), first runs what the
 /// inconclusive verdicts' power hints ask within the budget (report/extension.h), reports again and
 /// compares again. Writes nightly.txt and nightly.junit.xml; returns the finished result.
-NightlyResult judge(const NightlyOptions& o, NightlyResult n, store::Store& db, const std::string& baseline_label,
+/// The outcome of a comparison as a gate.
+Outcome outcome_of(const report::CampaignComparison& c, bool fail_on_inconclusive) {
+  switch (c.gate()) {
+    case report::Gate::incomparable: return Outcome::incomparable;
+    case report::Gate::regressed: return Outcome::regressed;
+    case report::Gate::undecided: return fail_on_inconclusive ? Outcome::inconclusive : Outcome::undecided;
+    case report::Gate::passed: break;
+  }
+  return fail_on_inconclusive && c.count(stats::Verdict::inconclusive) > 0 ? Outcome::inconclusive : Outcome::passed;
+}
+
+NightlyResult judge(const NightlyOptions& o, NightlyResult n, store::Store& db, const Pin& pin,
                     const report::ReportRequest& request, report::ReportOutput written, bool started_here) {
   const auto compare_now = [&] {
-    return report::compare_campaigns(report::load_campaign(db, baseline_label), report::load_campaign(db, n.label),
-                                     o.metrics, o.compare, !o.threshold_given, o.run.site.thresholds);
+    return report::compare_campaigns(report::load_campaign(db, pin.label), report::load_campaign(db, n.label), o.metrics,
+                                     o.compare, !o.threshold_given, o.run.site.thresholds);
   };
-  auto c = compare_now();
+  report::CampaignComparison c;
+  try {
+    c = compare_now();
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::incomparable) throw;
+    const std::string why = fmt::format("{}; to make tonight the baseline: sweep baseline set {} --name {}", e.message(),
+                                        n.label, pin.name);
+    report::write_file_atomically(written.dir + "/nightly.txt", why + "\n");
+    return finish(n, Outcome::incomparable, why);
+  }
   std::string extended;
   const report::Extension plan =
       started_here && !o.run.detach ? report::plan_extension(c, o.extend_budget) : report::Extension{};
@@ -117,11 +175,9 @@ NightlyResult judge(const NightlyOptions& o, NightlyResult n, store::Store& db, 
   report::write_file_atomically(written.dir + "/nightly.txt", report::comparison_text(c));
   report::write_file_atomically(written.dir + "/nightly.junit.xml", report::comparison_junit(c));
   n.summary = attention(c) + n.summary;
-  const std::string counts =
-      fmt::format("against {} (baseline \"{}\"): {} regressed, {} improved, {} unchanged, {} inconclusive{}; {}/nightly.txt",
-                  baseline_label, o.baseline, c.count(stats::Verdict::regressed), c.count(stats::Verdict::improved),
-                  c.count(stats::Verdict::unchanged), c.count(stats::Verdict::inconclusive), extended, written.dir);
-  return finish(n, c.count(stats::Verdict::regressed) > 0 ? Outcome::regressed : Outcome::passed, counts);
+  const std::string counts = fmt::format("against {} (baseline \"{}\"): {} ({} comparisons){}; {}/nightly.txt", pin.label,
+                                         pin.name, report::verdict_counts(c), c.rows.size(), extended, written.dir);
+  return finish(n, outcome_of(c, o.fail_on_inconclusive), counts);
 }
 
 }  // namespace
@@ -129,31 +185,39 @@ NightlyResult judge(const NightlyOptions& o, NightlyResult n, store::Store& db, 
 int NightlyResult::exit_code() const { return row_of(outcome).exit_code; }
 
 NightlyResult run_nightly(const NightlyOptions& o) {
+  const spec::Experiment experiment = spec::load_file(o.run.experiment_path, o.run.overrides);
+  std::optional<store::Store> before;
+  if (std::filesystem::exists(o.run.db_path)) before.emplace(o.run.db_path);
+  const Series series = series_of(before ? &*before : nullptr, experiment.name);
   NightlyResult n;
-  n.label = label_for(o.date);
-  bool exists = false;
-  if (std::filesystem::exists(o.run.db_path)) {
-    const store::Store db(o.run.db_path);
-    exists = db.find_campaign(n.label).has_value();
-  }
-  const runner::RunSummary s = advance(o, n.label, exists);
+  n.label = label_for(o.date, series);
+  const std::string pin_name = o.baseline.empty() ? series.pin : o.baseline;
+  const auto tonight = before ? before->find_campaign(n.label) : std::nullopt;
+  if (tonight && tonight->experiment != experiment.name)
+    throw Error(ErrorKind::usage, fmt::format("{} is a night of experiment \"{}\", not of \"{}\" ({}): nothing was run",
+                                              n.label, tonight->experiment, experiment.name, o.run.experiment_path));
+  before.reset();
+  const runner::RunSummary s = advance(o, n.label, tonight.has_value());
   if (s.unfinished > 0)
     return finish(n, Outcome::pending, fmt::format("{} of {} runs still queued; the next call collects them", s.unfinished, s.planned));
 
   store::Store db(o.run.db_path);
-  report::ReportRequest request{{}, std::nullopt, o.figures, report::HistoryRequest{kPrefix, kDatePattern, n.label, o.history_nights, o.metrics}, "",
-                                 o.run.site.interconnects};
+  // A failed night's history shows every metric: the ones asked for may be what its runs never produced.
+  report::ReportRequest request{{}, std::nullopt, o.figures,
+                                report::HistoryRequest{series.prefix, kDatePattern, n.label, o.history_nights,
+                                                       s.failed > 0 ? std::vector<std::string>{} : o.metrics},
+                                "", o.run.site.interconnects};
   auto written = report::write_report(db, n.label, request, o.reports_dir);
   n.summary = change_lines(written.change_points);
   if (s.failed > 0) return finish(n, Outcome::failed, fmt::format("{} of {} runs failed (report: {})", s.failed, s.planned, written.dir));
 
-  const auto pinned = db.baseline(o.baseline);
+  const auto pinned = db.baseline(pin_name);
   if (!pinned || pinned->label == n.label) {
     const auto campaign = db.find_campaign(n.label);
-    if (!pinned) db.set_baseline(o.baseline, campaign->id, iso8601(SystemClock().wall()));
-    return finish(n, Outcome::pinned, fmt::format("baseline \"{}\" is {}; later nights compare with it", o.baseline, n.label));
+    if (!pinned) db.set_baseline(pin_name, campaign->id, iso8601(SystemClock().wall()));
+    return finish(n, Outcome::pinned, fmt::format("baseline \"{}\" is {}; later nights compare with it", pin_name, n.label));
   }
-  return judge(o, std::move(n), db, pinned->label, request, std::move(written), !exists);
+  return judge(o, std::move(n), db, Pin{pin_name, pinned->label}, request, std::move(written), !tonight.has_value());
 }
 
 }  // namespace sweep::nightly

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "report/point_identity.h"
 #include "report/table.h"
 #include "spec/load_report.h"
 #include "stats/multiple.h"
@@ -44,19 +45,90 @@ std::size_t CampaignComparison::count(stats::Verdict v) const {
   return static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [v](const ComparisonRow& r) { return r.result.verdict == v; }));
 }
 
-CampaignComparison compare_campaigns(const CampaignData& baseline, const CampaignData& candidate,
+Gate CampaignComparison::gate() const {
+  if (!missing.empty() || rows.empty()) return Gate::incomparable;
+  if (count(stats::Verdict::regressed) > 0) return Gate::regressed;
+  if (count(stats::Verdict::inconclusive) == rows.size()) return Gate::undecided;
+  return Gate::passed;
+}
+
+std::string_view name_of(Gate g) {
+  constexpr std::array<std::pair<Gate, std::string_view>, 4> kGates{{{Gate::incomparable, "could not compare"},
+                                                                     {Gate::regressed, "regressed"},
+                                                                     {Gate::undecided, "undecided"},
+                                                                     {Gate::passed, "passed"}}};
+  for (const auto& [gate, name] : kGates)
+    if (gate == g) return name;
+  return "?";
+}
+
+namespace {
+
+/// Why the candidate has no value of `metric` at the point that matched (nullptr: none matched).
+std::string missing_reason(const CampaignData& candidate, const PointResult* partner, const std::string& metric) {
+  if (!partner) return "the point is absent from the candidate";
+  if (partner->succeeded > 0)
+    return fmt::format("its {} succeeded runs never produced \"{}\"", partner->succeeded, metric);
+  if (partner->failed == 0)
+    return partner->unfinished > 0 ? fmt::format("its {} runs have not finished", partner->unfinished) : "it has no runs";
+  std::vector<std::string> reasons;
+  for (const auto& r : candidate.runs)
+    if (r.point_id == partner->point->point_id && r.state == store::RunState::failed &&
+        std::find(reasons.begin(), reasons.end(), r.failure_reason) == reasons.end())
+      reasons.push_back(r.failure_reason);
+  const std::size_t shown = std::min<std::size_t>(reasons.size(), 2);
+  std::string text = join(std::vector<std::string>(reasons.begin(), reasons.begin() + static_cast<std::ptrdiff_t>(shown)), "; ");
+  if (reasons.size() > shown) text += fmt::format("; and {} other reasons", reasons.size() - shown);
+  return fmt::format("its {} runs failed: {}", partner->failed, text);
+}
+
+bool selected(const std::vector<std::string>& metrics, const std::string& name) {
+  return metrics.empty() || std::find(metrics.begin(), metrics.end(), name) != metrics.end();
+}
+
+/// The points of the two sides lined up (point_identity.h), or Error(incomparable) naming what differs.
+Alignment aligned(const CampaignData& baseline, const std::vector<PointResult>& base, const CampaignData& candidate,
+                  const std::vector<PointResult>& cand, const PointMatching& matching) {
+  Alignment a = align(base, cand);
+  if (baseline.campaign.experiment != candidate.campaign.experiment)
+    a.differences.insert(a.differences.begin(), fmt::format("the baseline is experiment `{}`, the candidate `{}`",
+                                                            baseline.campaign.experiment, candidate.campaign.experiment));
+  if (!a.differences.empty() && !matching.allow_different)
+    throw Error(ErrorKind::incomparable,
+                fmt::format("cannot compare {} with baseline {}: {}. --map OLD=NEW lines up a renamed axis; "
+                            "--allow-different compares the points that line up anyway",
+                            candidate.campaign.label, baseline.campaign.label, join(a.differences, "; ")));
+  return a;
+}
+
+}  // namespace
+
+CampaignComparison compare_campaigns(const CampaignData& baseline_data, const CampaignData& candidate,
                                      const std::vector<std::string>& metrics, const stats::CompareOptions& options,
-                                     bool metric_thresholds, const std::vector<spec::MetricThreshold>& site_thresholds) {
+                                     bool metric_thresholds, const std::vector<spec::MetricThreshold>& site_thresholds,
+                                     const PointMatching& matching) {
   // The experiment's entries first: the first entry of a metric wins (threshold_at).
   std::vector<spec::MetricThreshold> thresholds;
   if (metric_thresholds) {
     thresholds = spec::thresholds_of_experiment(candidate.campaign.spec_text, candidate.campaign.spec_path);
     thresholds.insert(thresholds.end(), site_thresholds.begin(), site_thresholds.end());
   }
-  CampaignComparison out{baseline.campaign.label, candidate.campaign.label, options.correction, {}, {}, {}};
-  const auto base = point_results(baseline), cand = point_results(candidate);
-  std::map<std::string, const PointResult*> by_id;
-  for (const auto& r : base) by_id[r.point->point_id] = &r;
+  CampaignData renamed;
+  const CampaignData* baseline = &baseline_data;
+  if (!matching.map.empty()) {
+    renamed = baseline_data;
+    rename_params(renamed.points, matching.map);
+    baseline = &renamed;
+  }
+  CampaignComparison out{baseline->campaign.label, candidate.campaign.label, options.correction, {}, {}, {}, {}, {}, {}, {}};
+  const auto base = point_results(*baseline), cand = point_results(candidate);
+  const Alignment a = aligned(*baseline, base, candidate, cand, matching);
+  out.matched_by = a.identity.params;
+  out.ignored = a.identity.constant;
+  out.differences = a.differences;
+  std::map<std::string, const PointResult*> by_key, cand_by_key;  // the first point of a key wins
+  for (const auto& r : base) by_key.emplace(identity_key(*r.point, a.identity), &r);
+  for (const auto& r : cand) cand_by_key.emplace(identity_key(*r.point, a.identity), &r);
   std::set<std::string> seen;
   const std::vector<std::string> all_b = metric_names(base), all_c = metric_names(cand);
   for (const auto& m : metrics)
@@ -68,15 +140,16 @@ CampaignComparison compare_campaigns(const CampaignData& baseline, const Campaig
   std::vector<stats::Better> betters;
   betters.reserve(most_rows);
   for (const auto& c : cand) {
-    const auto partner = by_id.find(c.point->point_id);
-    if (partner == by_id.end()) {
+    const std::string key = identity_key(*c.point, a.identity);
+    const auto partner = by_key.find(key);
+    if (partner == by_key.end()) {
       out.only_in_candidate.push_back(point_label(*c.point));
       continue;
     }
-    seen.insert(c.point->point_id);
+    if (!seen.insert(key).second) continue;  // a second candidate point of the same key (--allow-different)
     const std::string label = point_label(*c.point);
     for (const auto& [name, cm] : c.metrics) {
-      if (!metrics.empty() && std::find(metrics.begin(), metrics.end(), name) == metrics.end()) continue;
+      if (!selected(metrics, name)) continue;
       const auto bm = partner->second->metrics.find(name);
       if (bm == partner->second->metrics.end()) continue;
       stats::Better better = stats::Better::none;
@@ -93,9 +166,23 @@ CampaignComparison compare_campaigns(const CampaignData& baseline, const Campaig
   for (auto& r : out.rows) family.push_back(std::move(r.result));
   stats::correct(family, betters, options);
   for (std::size_t i = 0; i < out.rows.size(); ++i) out.rows[i].result = std::move(family[i]);
-  for (const auto& b : base)
-    if (!seen.count(b.point->point_id)) out.only_in_baseline.push_back(point_label(*b.point));
+  for (const auto& b : base) {
+    const std::string key = identity_key(*b.point, a.identity);
+    if (!seen.count(key)) out.only_in_baseline.push_back(point_label(*b.point));
+    const auto partner = cand_by_key.find(key);
+    const PointResult* c = partner == cand_by_key.end() ? nullptr : partner->second;
+    for (const auto& [name, bm] : b.metrics)
+      if (selected(metrics, name) && !(c && c->metrics.contains(name)))
+        out.missing.push_back({point_label(*b.point), name, missing_reason(candidate, c, name)});
+  }
   return out;
+}
+
+std::string verdict_counts(const CampaignComparison& c) {
+  return fmt::format("{} missing, {} regressed, {} improved, {} unchanged, {} changed, {} inconclusive", c.missing.size(),
+                     c.count(stats::Verdict::regressed), c.count(stats::Verdict::improved),
+                     c.count(stats::Verdict::unchanged), c.count(stats::Verdict::changed),
+                     c.count(stats::Verdict::inconclusive));
 }
 
 std::string comparison_text(const CampaignComparison& c) {
@@ -113,28 +200,43 @@ std::string comparison_text(const CampaignComparison& c) {
   for (const auto& l : lines)
     for (std::size_t i = 0; i < l.size(); ++i) width[i] = std::max(width[i], l[i].size());
   std::string out;
-  for (const auto& l : lines) {
-    std::string row;
-    for (std::size_t i = 0; i < l.size(); ++i) row += fmt::format("{:<{}}  ", l[i], width[i]);
-    out += row.substr(0, row.find_last_not_of(' ') + 1) + "\n";
-  }
+  for (const auto& m : c.missing) out += fmt::format("missing: {} {}: {}\n", m.point, m.metric, m.reason);
+  if (c.rows.empty()) out += "nothing compared: no point x metric has succeeded runs on both sides\n";
+  else
+    for (const auto& l : lines) {
+      std::string row;
+      for (std::size_t i = 0; i < l.size(); ++i) row += fmt::format("{:<{}}  ", l[i], width[i]);
+      out += row.substr(0, row.find_last_not_of(' ') + 1) + "\n";
+    }
   for (const auto& r : c.rows)
     if (r.result.verdict == stats::Verdict::inconclusive || r.result.verdict == stats::Verdict::regressed)
       out += fmt::format("{} {}: {}: {}\n", r.point, r.metric, stats::name_of(r.result.verdict), r.result.reason);
   for (const auto& p : c.only_in_baseline) out += fmt::format("only in {}: {}\n", c.baseline, p);
   for (const auto& p : c.only_in_candidate) out += fmt::format("only in {}: {}\n", c.candidate, p);
-  out += fmt::format("{} vs {}: {} regressed, {} improved, {} unchanged, {} changed, {} inconclusive ({} comparisons, "
-                     "p-values corrected: {})\n", c.candidate,
-                     c.baseline, c.count(stats::Verdict::regressed), c.count(stats::Verdict::improved),
-                     c.count(stats::Verdict::unchanged), c.count(stats::Verdict::changed),
-                     c.count(stats::Verdict::inconclusive), c.rows.size(), stats::name_of(c.correction));
+  for (const auto& d : c.differences) out += fmt::format("differs (--allow-different): {}\n", d);
+  if (!c.ignored.empty()) out += fmt::format("matched by {}; one-valued, not matched: {}\n",
+                                             c.matched_by.empty() ? "nothing (one point each)" : join(c.matched_by, ", "),
+                                             join(c.ignored, ", "));
+  out += fmt::format("{} vs {}: {}: {} ({} comparisons, p-values corrected: {})\n", c.candidate, c.baseline,
+                     name_of(c.gate()), verdict_counts(c), c.rows.size(), stats::name_of(c.correction));
   return out;
 }
 
 std::string comparison_json(const CampaignComparison& c) {
-  std::string out = fmt::format(R"({{"version": {}, "baseline": {}, "candidate": {}, "correction": "{}", "rows": [)",
-                                kComparisonJsonVersion, json_string(c.baseline), json_string(c.candidate),
-                                stats::name_of(c.correction));
+  const auto strings = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& x : v) out += (out.empty() ? "" : ", ") + json_string(x);
+    return "[" + out + "]";
+  };
+  std::string missing;
+  for (const auto& m : c.missing)
+    missing += fmt::format(R"({}{{"point": {}, "metric": {}, "verdict": "missing", "reason": {}}})", missing.empty() ? "" : ", ",
+                           json_string(m.point), json_string(m.metric), json_string(m.reason));
+  std::string out = fmt::format(R"({{"version": {}, "baseline": {}, "candidate": {}, "gate": "{}", "correction": "{}", )"
+                                R"("matched_by": {}, "ignored": {}, "differences": {}, "missing": [{}], "rows": [)",
+                                kComparisonJsonVersion, json_string(c.baseline), json_string(c.candidate), name_of(c.gate()),
+                                stats::name_of(c.correction), strings(c.matched_by), strings(c.ignored),
+                                strings(c.differences), missing);
   for (std::size_t i = 0; i < c.rows.size(); ++i) {
     const auto& r = c.rows[i];
     const auto& x = r.result;
@@ -154,6 +256,12 @@ std::string comparison_json(const CampaignComparison& c) {
 
 std::string comparison_junit(const CampaignComparison& c) {
   std::string cases;
+  for (const auto& m : c.missing)
+    cases += fmt::format(R"(    <testcase classname="{}" name="{}"><failure message="missing: {}"/></testcase>)"
+                         "\n", xml_text(m.point), xml_text(m.metric), xml_text(m.reason));
+  if (c.rows.empty() && c.missing.empty())
+    cases += R"(    <testcase classname="comparison" name="nothing compared"><failure message="no point x metric has succeeded runs on both sides"/></testcase>)"
+             "\n";
   for (const auto& r : c.rows) {
     cases += fmt::format(R"(    <testcase classname="{}" name="{}">)", xml_text(r.point), xml_text(r.metric));
     if (r.result.verdict == stats::Verdict::regressed)
@@ -166,7 +274,8 @@ std::string comparison_junit(const CampaignComparison& c) {
   return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"{} vs {}\" tests=\"{}\" "
                      "failures=\"{}\" skipped=\"{}\">\n    <properties><property name=\"correction\" value=\"{}\"/>"
                      "</properties>\n{}  </testsuite>\n</testsuites>\n",
-                     xml_text(c.candidate), xml_text(c.baseline), c.rows.size(), c.count(stats::Verdict::regressed),
+                     xml_text(c.candidate), xml_text(c.baseline), c.rows.size() + c.missing.size() + (c.rows.empty() && c.missing.empty()),
+                     c.count(stats::Verdict::regressed) + c.missing.size() + (c.rows.empty() && c.missing.empty()),
                      c.count(stats::Verdict::inconclusive), stats::name_of(c.correction), cases);
 }
 

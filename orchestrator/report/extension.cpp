@@ -12,7 +12,7 @@ Extension plan_extension(const CampaignComparison& c, std::size_t budget) {
   std::map<std::string, Ask> asks;  // by point id
   for (std::size_t i = 0; i < c.rows.size(); ++i) {
     const stats::Comparison& r = c.rows[i].result;
-    if (r.verdict != stats::Verdict::inconclusive) continue;
+    if (r.verdict != stats::Verdict::inconclusive || r.repetitions_needed == 0) continue;  // 0: more runs cannot tell
     auto [it, fresh] = asks.try_emplace(c.rows[i].point_id, Ask{i, 0, 0});
     const std::size_t have = r.candidate.n;
     const std::size_t ask = r.repetitions_needed > have ? std::min(r.repetitions_needed - have, budget + 1) : 1;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <regex>
 
+#include "report/point_identity.h"
 #include "store/store.h"
 #include "util/names.h"
 #include "util/strings.h"
@@ -39,12 +40,10 @@ std::vector<PointResult> having(const History& h, const std::string& metric) {
   return out;
 }
 
-/// The parameters that tell the points apart, the night left out.
+/// The parameters that tell the points apart, the night left out: the rule the gate matches points by
+/// (report/point_identity.h), so a parameter added with one value does not split a point's series.
 std::vector<std::string> point_params(const std::vector<PointResult>& results) {
-  std::vector<std::string> out;
-  for (const auto& name : param_info(results).varying)
-    if (name != kNight) out.push_back(name);
-  return out;
+  return point_identity({&results}, kNight).params;
 }
 
 

@@ -1,9 +1,12 @@
 #include "stats/comparison.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -29,13 +32,31 @@ std::pair<double, double> relative_interval(const Summary& b, const Summary& c, 
 }
 
 // Repetitions per side for a two-sided test at `alpha` to detect a change of `tolerance`·|mean_b|
-// with `power`, from the pooled standard deviation (normal approximation).
-std::size_t repetitions_for(const Summary& b, const Summary& c, const CompareOptions& o, double tolerance) {
+// with `power`, from the pooled standard deviation (normal approximation); never fewer than either side
+// already has, and more than that when what both have did not decide (`undecided`). 0 when more runs
+// cannot tell: the baseline's mean is 0 (a relative change has no scale) or neither side varies.
+std::size_t repetitions_for(const Summary& b, const Summary& c, const CompareOptions& o, double tolerance, bool undecided) {
   const double sd = std::sqrt((b.sd * b.sd + c.sd * c.sd) / 2), delta = tolerance * std::fabs(b.mean);
-  if (delta == 0 || sd == 0) return o.min_repetitions;
+  if (delta == 0 || sd == 0) return 0;
   const double z = normal_quantile(1 - o.alpha / 2) + normal_quantile(o.power);
   const double n = std::min(std::ceil(2 * (z * sd / delta) * (z * sd / delta)), 1e12);  // no overflow in the cast
-  return std::max(o.min_repetitions, static_cast<std::size_t>(n));
+  const std::size_t have = std::max(b.n, c.n) + (undecided ? 1 : 0);
+  return std::max({o.min_repetitions, have, static_cast<std::size_t>(n)});
+}
+
+/// The hint of an inconclusive verdict: how many repetitions would tell, or that more cannot.
+std::string hint_of(std::size_t needed) {
+  return needed == 0 ? "more repetitions cannot tell (the baseline's mean is 0, or neither side varies)"
+                     : fmt::format("about {} repetitions each would tell", needed);
+}
+
+/// Whether the two samples hold the same values (bit for bit), in any order.
+bool same_values(std::span<const double> a, std::span<const double> b) {
+  if (a.size() != b.size()) return false;
+  std::vector<double> x(a.begin(), a.end()), y(b.begin(), b.end());
+  std::sort(x.begin(), x.end());
+  std::sort(y.begin(), y.end());
+  return std::memcmp(x.data(), y.data(), x.size() * sizeof(double)) == 0;
 }
 
 Verdict direction(double relative, Better better) {
@@ -74,6 +95,7 @@ Comparison compare(std::span<const double> baseline, std::span<const double> can
   r.effect_size = hedges_g(b, c);
   std::tie(r.relative_low, r.relative_high) = relative_interval(b, c, r.welch, o.confidence);
   r.threshold = o.threshold;
+  r.identical = same_values(baseline, candidate);
   judge(r, better, o, r.welch.p);
   return r;
 }
@@ -85,8 +107,13 @@ void judge(Comparison& r, Better better, const CompareOptions& o, double p) {
   r.repetitions_needed = 0;
   if (b.n < o.min_repetitions || c.n < o.min_repetitions) {
     r.verdict = Verdict::inconclusive;
-    r.repetitions_needed = repetitions_for(b, c, o, tolerance);
+    r.repetitions_needed = std::max({o.min_repetitions, b.n, c.n, repetitions_for(b, c, o, tolerance, false)});
     r.reason = fmt::format("too few repetitions ({} and {}; at least {} each)", b.n, c.n, o.min_repetitions);
+    return;
+  }
+  if (r.identical) {
+    r.verdict = Verdict::unchanged;
+    r.reason = fmt::format("the {} values of each side are identical", b.n);
     return;
   }
   const bool adjusted = std::isnan(p) ? !std::isnan(r.welch.p) : p != r.welch.p;
@@ -104,10 +131,10 @@ void judge(Comparison& r, Better better, const CompareOptions& o, double p) {
                            100 * tolerance);
   } else {
     r.verdict = Verdict::inconclusive;
-    r.repetitions_needed = repetitions_for(b, c, o, tolerance);
+    r.repetitions_needed = repetitions_for(b, c, o, tolerance, true);
     r.reason = fmt::format("no significant change ({}), but too noisy to rule out ±{:.2f}% (CV {:.1f}% and "
-                           "{:.1f}%): about {} repetitions each would tell",
-                           p_text, 100 * tolerance, 100 * b.cv, 100 * c.cv, r.repetitions_needed);
+                           "{:.1f}%): {}",
+                           p_text, 100 * tolerance, 100 * b.cv, 100 * c.cv, hint_of(r.repetitions_needed));
   }
 }
 

@@ -3,15 +3,19 @@
 // unchanged or inconclusive, with the evidence. Pure. The rules, in order (docs/statistics.md):
 //
 //  1. Fewer than `min_repetitions` values on either side: inconclusive.
-//  2. Welch's p < alpha and |relative change| > threshold: improved or regressed by the metric's
+//  2. The same values on both sides, bit for bit in any order: unchanged (a deterministic metric, or
+//     the same seeds: there is nothing to test).
+//  3. Welch's p < alpha and |relative change| > threshold: improved or regressed by the metric's
 //     direction ("changed" for a metric without one).
-//  3. Welch's p < alpha but |relative change| <= threshold: unchanged (significant, but below the
+//  4. Welch's p < alpha but |relative change| <= threshold: unchanged (significant, but below the
 //     threshold that matters).
-//  4. Not significant, and the confidence interval of the relative change lies within ±tolerance
+//  5. Not significant, and the confidence interval of the relative change lies within ±tolerance
 //     (tolerance = max(threshold, options.tolerance)): unchanged, since a change of that size would
 //     have shown.
-//  5. Otherwise inconclusive: the samples are too few or too noisy to tell. `repetitions_needed` says
-//     how many repetitions per side would detect a change of `tolerance` with the given power.
+//  6. Otherwise inconclusive: the samples are too few or too noisy to tell. `repetitions_needed` says
+//     how many repetitions per side would detect a change of `tolerance` with the given power: never
+//     fewer than a side already has (more than that when both had enough and still did not decide),
+//     and 0 when more runs cannot tell (a baseline mean of 0, or no spread on either side).
 //
 // The relative change is (mean_c - mean_b)/|mean_b|. Its interval comes from the delta method on the
 // log of the ratio of means when both are positive, else from Welch's interval of the difference over
@@ -60,7 +64,8 @@ struct Comparison {
   double threshold = 0;                 // the threshold the verdict used (options.threshold when compared)
   Verdict verdict = Verdict::inconclusive;
   std::string reason;                   // one line: why this verdict
-  std::size_t repetitions_needed = 0;   // set when inconclusive
+  std::size_t repetitions_needed = 0;   // set when inconclusive; 0 there: more runs cannot tell
+  bool identical = false;               // both samples hold the same values (rule 2)
 };
 
 Comparison compare(std::span<const double> baseline, std::span<const double> candidate, Better better,

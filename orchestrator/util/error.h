@@ -25,6 +25,7 @@ enum class ErrorKind {
   not_found,           // a named campaign, file or record does not exist
   database,            // the results database cannot be used (locked, other schema, corrupt)
   io,                  // a file or process could not be created or read
+  incomparable,        // a gate could not compare what it was asked to (campaigns whose points differ)
   internal,            // a bug in sweep
 };
 

@@ -14,6 +14,10 @@ enum class ExitCode : int {
   not_found = 4,            // no such campaign or file
   database = 5,             // the database cannot be used
   io = 6,                   // files or processes could not be created
+  // The gates (`sweep compare --fail-on`, `sweep nightly`, `sweep check`; docs/nightly.md#exit-codes):
+  gate_failed = 1,          // a verdict the gate fails on: regressed (inconclusive with --fail-on inconclusive), a reference not met
+  incomparable = 7,         // could not compare: something the baseline had is missing, or the campaigns differ
+  gate_runs_failed = 8,     // the campaign under test failed: a run failed after its retries
   internal = 70,            // a bug
   interrupted = 130,        // SIGINT/SIGTERM; the campaign can be resumed
 };
@@ -23,12 +27,13 @@ struct ExitCodeRow {
   ExitCode code;
 };
 
-inline constexpr std::array<ExitCodeRow, 6> kExitCodes{{
+inline constexpr std::array<ExitCodeRow, 7> kExitCodes{{
     {ErrorKind::usage, ExitCode::usage},
     {ErrorKind::invalid_experiment, ExitCode::invalid_experiment},
     {ErrorKind::not_found, ExitCode::not_found},
     {ErrorKind::database, ExitCode::database},
     {ErrorKind::io, ExitCode::io},
+    {ErrorKind::incomparable, ExitCode::incomparable},
     {ErrorKind::internal, ExitCode::internal},
 }};
 

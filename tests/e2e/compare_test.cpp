@@ -21,7 +21,7 @@ TEST_CASE("sweep compare gives each point and metric a verdict and gates on regr
   INFO(text.out << text.err);
   REQUIRE(text.exit_code == 0);  // no --fail-on: a report, not a gate
   CHECK_THAT(text.out, Catch::Contains("n=1") && Catch::Contains("speed (it/s)") && Catch::Contains("-19.96%"));
-  CHECK_THAT(text.out, Catch::Contains("cand vs base: 1 regressed, 0 improved, 1 unchanged, 0 changed, 0 inconclusive"));
+  CHECK_THAT(text.out, Catch::Contains("cand vs base: regressed: 0 missing, 1 regressed, 0 improved, 1 unchanged, 0 changed, 0 inconclusive"));
 
   const auto gate = box.sweep({"compare", "base", "cand", "--fail-on", "regressed"});
   CHECK(gate.exit_code == 1);
@@ -31,7 +31,7 @@ TEST_CASE("sweep compare gives each point and metric a verdict and gates on regr
 
   const auto json = box.sweep({"compare", "base", "cand", "--format", "json"});
   REQUIRE(json.exit_code == 0);
-  CHECK_THAT(json.out, Catch::StartsWith("{\"version\": 2, \"baseline\": \"base\", \"candidate\": \"cand\", \"correction\": \"holm\""));
+  CHECK_THAT(json.out, Catch::StartsWith("{\"version\": 3, \"baseline\": \"base\", \"candidate\": \"cand\", \"gate\": \"regressed\", \"correction\": \"holm\", \"matched_by\": [\"n\"], \"ignored\": [], \"differences\": [], \"missing\": []"));
   CHECK_THAT(json.out, Catch::Contains("\"verdict\": \"regressed\"") && Catch::Contains("\"verdict\": \"unchanged\""));
   // The two points' p-values are adjusted together (Holm: the smaller one doubled); --correction none keeps Welch's.
   const auto number_after = [](const std::string& out, const std::string& key) {
@@ -90,7 +90,7 @@ TEST_CASE("a pinned baseline is compared against by name") {
   const auto against = box.sweep({"compare", "--against", "nightly", "tuesday", "--fail-on", "regressed"});
   INFO(against.out << against.err);
   CHECK(against.exit_code == 0);
-  CHECK_THAT(against.out, Catch::Contains("tuesday vs monday: 0 regressed"));
+  CHECK_THAT(against.out, Catch::Contains("tuesday vs monday: passed: 0 missing, 0 regressed"));
   REQUIRE(box.sweep({"baseline", "set", "tuesday", "--name", "nightly"}).exit_code == 0);  // a new pin replaces the old
   const auto ls = box.sweep({"baseline", "ls"});
   CHECK_THAT(ls.out, Catch::StartsWith("nightly\ttuesday\tset "));

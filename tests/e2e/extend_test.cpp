@@ -64,12 +64,13 @@ TEST_CASE("sweep nightly --extend-budget decides tonight's inconclusive verdicts
   const auto second = box.sweep({"nightly", "noisy.yaml", "--date", "2026-03-02", "--no-figures", "--extend-budget", "40"});
   INFO(second.out << second.err);
   CHECK(second.exit_code == 0);
-  CHECK_THAT(second.out, Catch::StartsWith("nightly-2026-03-02: passed") &&
-                             Catch::Contains("2 unchanged, 0 inconclusive; after 20 more runs for 2 inconclusive verdicts"));
+  CHECK_THAT(second.out, Catch::StartsWith("nightly-noisy-2026-03-02: passed") &&
+                             Catch::Contains("2 unchanged, 0 changed, 0 inconclusive (2 comparisons); after 20 more runs for "
+                                             "2 inconclusive verdicts"));
   auto db = box.db();
-  CHECK(runs_of(db, "nightly-2026-03-02") == 26);
+  CHECK(runs_of(db, "nightly-noisy-2026-03-02") == 26);
   const auto again = box.sweep({"nightly", "noisy.yaml", "--date", "2026-03-02", "--no-figures", "--extend-budget", "40"});
   CHECK(again.exit_code == 0);  // the same night called again only reports: nothing more is run
-  CHECK(runs_of(db, "nightly-2026-03-02") == 26);
-  CHECK_THAT(read_file(box.path("reports/nightly-2026-03-02/report.md")), Catch::Contains("Runs: 26 planned"));
+  CHECK(runs_of(db, "nightly-noisy-2026-03-02") == 26);
+  CHECK_THAT(read_file(box.path("reports/nightly-noisy-2026-03-02/report.md")), Catch::Contains("Runs: 26 planned"));
 }

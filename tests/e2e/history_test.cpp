@@ -50,7 +50,7 @@ TEST_CASE("sweep nightly prints the change points of its history") {
     if (night == 5) CHECK_THAT(last.out, !Catch::Contains("change point"));  // too few nights on the far side yet
   }
   INFO(last.out << last.err);
-  CHECK_THAT(last.out, Catch::StartsWith("nightly-2026-01-10: REGRESSED"));
-  CHECK_THAT(last.out, Catch::Contains("\n  change point: speed at n=1: -20.0% (1001 to 801) from nightly-2026-01-06 (p="));
+  CHECK_THAT(last.out, Catch::StartsWith("nightly-speed-2026-01-10: REGRESSED"));
+  CHECK_THAT(last.out, Catch::Contains("\n  change point: speed at n=1: -20.0% (1001 to 801) from nightly-speed-2026-01-06 (p="));
   CHECK_THAT(last.out, !Catch::Contains("at n=2"));
 }

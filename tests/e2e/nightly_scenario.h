@@ -22,7 +22,7 @@ using Night = std::function<e2e::Result(const std::string& date, const std::stri
 /// the next (docs/nightly.md), so a gate on it would test the neighbours.
 inline const std::string kGate = " --metrics samples_per_s,step_time_mean --threshold 0.5";
 
-inline std::string night_label(const std::string& date) { return "nightly-" + date; }
+inline std::string night_label(const std::string& date) { return "nightly-nightly-" + date; }
 
 /// `repetitions` is the campaign's, as the night's arguments set it.
 inline void three_nights(const e2e::Sandbox& box, const Night& night, int repetitions) {
@@ -30,8 +30,8 @@ inline void three_nights(const e2e::Sandbox& box, const Night& night, int repeti
   const auto first = night("2026-01-01", "", kGate + " --no-figures");
   INFO(first.out << first.err);
   REQUIRE(first.exit_code == 0);
-  CHECK_THAT(first.out, Catch::StartsWith("nightly-2026-01-01: pinned as the baseline: baseline \"nightly\" is nightly-2026-01-01"));
-  CHECK(std::filesystem::exists(box.path("reports/nightly-2026-01-01/report.html")));
+  CHECK_THAT(first.out, Catch::StartsWith("nightly-nightly-2026-01-01: pinned as the baseline: baseline \"nightly-nightly\" is nightly-nightly-2026-01-01"));
+  CHECK(std::filesystem::exists(box.path("reports/nightly-nightly-2026-01-01/report.html")));
   auto db = box.db();
   // Every point ran: 3 collbench sizes and 2 trainbench layouts.
   CHECK(e2e::scalar(db, "SELECT count(*) FROM runs WHERE state = 'succeeded'") == runs);
@@ -46,20 +46,20 @@ inline void three_nights(const e2e::Sandbox& box, const Night& night, int repeti
   // Exit 1, and none of the 4 compared values (2 metrics x 2 layouts) may look unchanged or improved;
   // a sample that a busy machine made noisy may stay inconclusive rather than regressed.
   CHECK(slow.exit_code == 1);
-  CHECK_THAT(slow.out, Catch::StartsWith("nightly-2026-01-02: REGRESSED: against nightly-2026-01-01 (baseline \"nightly\"): "));
+  CHECK_THAT(slow.out, Catch::StartsWith("nightly-nightly-2026-01-02: REGRESSED: against nightly-nightly-2026-01-01 (baseline \"nightly-nightly\"): 0 missing, "));
   CHECK_THAT(slow.out, Catch::Contains(" regressed, 0 improved, 0 unchanged, "));
   CHECK_THAT(slow.out, Catch::Contains("step_time_mean: regressed"));
-  const std::string text = e2e::read_file(box.path("reports/nightly-2026-01-02/nightly.txt"));
+  const std::string text = e2e::read_file(box.path("reports/nightly-nightly-2026-01-02/nightly.txt"));
   CHECK_THAT(text, Catch::Contains(" regressed, 0 improved, 0 unchanged, 0 changed, "));
-  CHECK_THAT(e2e::read_file(box.path("reports/nightly-2026-01-02/nightly.junit.xml")), Catch::Contains("<failure message=\"regressed"));
+  CHECK_THAT(e2e::read_file(box.path("reports/nightly-nightly-2026-01-02/nightly.junit.xml")), Catch::Contains("<failure message=\"regressed"));
 
   const auto same = night("2026-01-03", "", kGate);
   INFO(same.out << same.err);
   CHECK(same.exit_code == 0);
-  CHECK_THAT(same.out, Catch::StartsWith("nightly-2026-01-03: passed: against nightly-2026-01-01 (baseline \"nightly\"): 0 regressed"));
+  CHECK_THAT(same.out, Catch::StartsWith("nightly-nightly-2026-01-03: passed: against nightly-nightly-2026-01-01 (baseline \"nightly-nightly\"): 0 missing, 0 regressed"));
 
   // The history: per compared metric one line per night, and its trend figure in the HTML report.
-  const std::string dir = box.path("reports/nightly-2026-01-03");
+  const std::string dir = box.path("reports/nightly-nightly-2026-01-03");
   const std::string csv = e2e::read_file(dir + "/report.history-samples_per_s.csv");
   CHECK_THAT(csv, Catch::StartsWith("night,parallelism=dp mean,"));
   for (const char* date : {"\n2026-01-01,", "\n2026-01-02,", "\n2026-01-03,"}) CHECK_THAT(csv, Catch::Contains(date));
@@ -84,9 +84,9 @@ inline void three_nights(const e2e::Sandbox& box, const Night& night, int repeti
   // Called again, a finished night runs nothing more and gives the same answer.
   const auto again = night("2026-01-02", "", kGate + " --no-figures");
   CHECK(again.exit_code == 1);
-  CHECK(e2e::scalar(db, "SELECT count(*) FROM runs r JOIN campaigns c ON c.id = r.campaign_id WHERE c.label = 'nightly-2026-01-02'") == runs);
+  CHECK(e2e::scalar(db, "SELECT count(*) FROM runs r JOIN campaigns c ON c.id = r.campaign_id WHERE c.label = 'nightly-nightly-2026-01-02'") == runs);
   CHECK(e2e::scalar(db, "SELECT count(*) FROM attempts a JOIN runs r ON r.id = a.run_id JOIN campaigns c ON c.id = r.campaign_id "
-                        "WHERE c.label = 'nightly-2026-01-02'") == runs);
+                        "WHERE c.label = 'nightly-nightly-2026-01-02'") == runs);
 }
 
 }  // namespace nightly_test

@@ -75,3 +75,33 @@ TEST_CASE("verdicts and directions have names") {
   CHECK(b == Better::lower);
   CHECK_FALSE(parse_better("smaller", b));
 }
+
+TEST_CASE("bit-identical noisy samples are unchanged, in any order, where a noisy pair with the same mean is not") {
+  const std::vector<double> night{0.27, 0.41, 0.25}, shuffled{0.25, 0.27, 0.41};
+  const Comparison same = compare(night, shuffled, Better::lower);
+  CHECK(same.identical);
+  CHECK(same.verdict == Verdict::unchanged);
+  CHECK(same.reason == "the 3 values of each side are identical");
+  // The same mean and a similar spread, but other values: the interval decides, and it is too wide.
+  const std::vector<double> other{0.26, 0.42, 0.25};
+  const Comparison noisy = compare(night, other, Better::lower);
+  CHECK_FALSE(noisy.identical);
+  CHECK(noisy.verdict == Verdict::inconclusive);
+}
+
+TEST_CASE("a power hint never asks for fewer runs than a side has, and says when more runs cannot tell") {
+  // Three runs a side, sd 2, +2%: the normal approximation asks for 3, which is what did not decide.
+  const Comparison c = compare(std::vector<double>{98, 100, 102}, std::vector<double>{100, 102, 104}, Better::higher);
+  REQUIRE(c.verdict == Verdict::inconclusive);
+  CHECK(c.repetitions_needed == 4);
+  CHECK_THAT(c.reason, Catch::EndsWith("about 4 repetitions each would tell"));
+  // Too few on one side: never fewer than the other side already has.
+  const Comparison few = compare(std::vector<double>{1, 2, 3, 4, 5, 6, 7}, std::vector<double>{2, 3}, Better::higher);
+  CHECK(few.verdict == Verdict::inconclusive);
+  CHECK(few.repetitions_needed >= 7);
+  // A baseline mean of 0: a relative change has no scale, and more runs cannot give it one.
+  const Comparison zero = compare(std::vector<double>{-1, 1, -2, 2}, std::vector<double>{-1.5, 1, -2, 2.5}, Better::higher);
+  CHECK(zero.verdict == Verdict::inconclusive);
+  CHECK(zero.repetitions_needed == 0);
+  CHECK_THAT(zero.reason, Catch::Contains("more repetitions cannot tell"));
+}
