@@ -70,7 +70,7 @@ std::string markdown_report(const CampaignData& data, const std::vector<Table>& 
     if (r.state == store::RunState::failed)
       append_row(out, {r.point_id, std::to_string(r.repetition), std::to_string(r.attempt), r.failure_class,
                        r.failure_reason, r.run_dir});
-  return out;
+  return out + "\n";  // a blank line ends the table: what follows (the history) is not read as its rows
 }
 
 }  // namespace sweep::report

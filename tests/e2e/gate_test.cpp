@@ -177,6 +177,14 @@ TEST_CASE("nightly: a night whose runs all failed is FAILED (exit 8), whatever -
   CHECK(failed.exit_code == 8);
   CHECK_THAT(failed.out, Catch::StartsWith("nightly-a-2026-06-02: FAILED: 6 of 6 runs failed"));
   CHECK(box.sweep({"nightly", "a.yaml", "--date", "2026-06-02", "--metrics", "speed", "--threshold", "0.5"}).exit_code == 8);
+  // The failed-runs table ends with a blank line: the history after it is not read as its rows.
+  const std::string md = read_file(box.path("reports/nightly-a-2026-06-02/report.md"));
+  const auto table = md.find("| point | repetition |");
+  REQUIRE(table != std::string::npos);
+  const auto end = md.find("\n\n", table);
+  REQUIRE(end != std::string::npos);
+  for (std::size_t line = table; line < end; line = md.find('\n', line) + 1) CHECK(md[line] == '|');
+  CHECK_THAT(md.substr(end), Catch::Contains("by night"));
   CHECK(box.sweep({"nightly", "a.yaml", "--date", "June"}).exit_code == 2);  // usage
 }
 
