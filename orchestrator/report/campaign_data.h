@@ -39,6 +39,9 @@ struct MetricStats {
   /// For a metric reported at several indices in a run (e.g. one row per message size): the summary
   /// of each index over the runs, by ascending index. Empty when every value has index 0.
   std::vector<std::pair<std::int64_t, stats::Summary>> by_index;
+  /// A value by definition, not by measurement (a derived metric of its baseline point against itself:
+  /// exactly 1): shown without a spread.
+  bool exact = false;
 };
 
 struct PointResult {

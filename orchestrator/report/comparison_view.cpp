@@ -120,7 +120,7 @@ CampaignComparison compare_campaigns(const CampaignData& baseline_data, const Ca
     rename_params(renamed.points, matching.map);
     baseline = &renamed;
   }
-  CampaignComparison out{baseline->campaign.label, candidate.campaign.label, options.correction, {}, {}, {}, {}, {}, {}, {}};
+  CampaignComparison out{baseline->campaign.label, candidate.campaign.label, options.correction, options.alpha, {}, {}, {}, {}, {}, {}, {}};
   const auto base = point_results(*baseline), cand = point_results(candidate);
   const Alignment a = aligned(*baseline, base, candidate, cand, matching);
   out.matched_by = a.identity.params;
@@ -187,7 +187,7 @@ std::string verdict_counts(const CampaignComparison& c) {
 
 std::string comparison_text(const CampaignComparison& c) {
   const std::string p_header = c.correction == stats::Correction::none ? "p" : fmt::format("p ({})", stats::name_of(c.correction));
-  std::vector<std::array<std::string, 7>> lines{{"point", "metric", "baseline", "candidate", "change [95% CI]", p_header, "verdict"}};
+  std::vector<std::array<std::string, 7>> lines{{"point", "metric", "baseline", "candidate", fmt::format("change [{:g}% CI]", 100 * (1 - c.alpha)), p_header, "verdict"}};
   for (const auto& r : c.rows) {
     const auto& x = r.result;
     lines.push_back({r.point, r.metric + (r.unit.empty() ? "" : " (" + r.unit + ")"),

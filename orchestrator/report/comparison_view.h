@@ -46,6 +46,7 @@ struct PointMatching {
 struct CampaignComparison {
   std::string baseline, candidate;  // labels
   stats::Correction correction = stats::Correction::holm;  // how the rows' p-values were adjusted together
+  double alpha = 0.05;              // the test's level; the change's interval is at 1 - alpha
   std::vector<MissingRow> missing;  // point order, then metric name
   std::vector<ComparisonRow> rows;  // point order, then metric name; verdicts judged with adjusted p
   std::vector<std::string> only_in_baseline, only_in_candidate;  // points without a partner

@@ -21,6 +21,18 @@ double number_of(const store::PointRecord& p, const std::string& name) {
   return std::stod(pr->value);
 }
 
+/// The baseline point against itself: exactly 1 (100%), with no spread.
+MetricStats itself(spec::DerivedMetric kind, std::size_t n) {
+  MetricStats out;
+  out.better = "higher";
+  out.exact = true;
+  const double one = kind == spec::DerivedMetric::efficiency ? 100 : 1;
+  if (kind == spec::DerivedMetric::efficiency) out.unit = "%";
+  out.summary.n = n;
+  out.summary.mean = out.summary.median = out.summary.ci_low = out.summary.ci_high = out.summary.min = out.summary.max = one;
+  return out;
+}
+
 }  // namespace
 
 double scale_against(const PointResult& point, const PointResult& base, const spec::Baseline& baseline) {
@@ -43,6 +55,7 @@ std::optional<MetricStats> derive(spec::DerivedMetric kind, const std::string& m
   double factor = 1;
   MetricStats out;
   if (kind != spec::DerivedMetric::speedup) factor = 1 / scale_against(point, base_point, baseline);
+  if (point.point == base_point.point) return itself(kind, p.summary.n);
   if (kind == spec::DerivedMetric::efficiency) factor *= 100, out.unit = "%";
   out.better = "higher";
   out.summary.n = std::min(p.summary.n, base.summary.n);

@@ -49,7 +49,7 @@ std::string run_counts(const CampaignData& data) {
 }
 
 std::string html_table(const Table& t) {
-  const Spread spread = t.spread.value_or(Spread::ci95);
+  const Spread spread = t.spread.value_or(kDefaultSpread);
   std::string caption = !t.title.empty() ? t.title : !t.name.empty() ? t.name : "All metrics";
   if (!t.unit.empty()) caption += " (" + t.unit + ")";
   std::string out = fmt::format("<table class=\"results\"><caption>{} <small>— {}</small></caption>\n<thead><tr>", esc(caption),
@@ -60,7 +60,7 @@ std::string html_table(const Table& t) {
   for (std::size_t r = 0; r < t.row_values.size(); ++r) {
     out += "<tr>";
     for (const auto& v : t.row_values[r]) out += "<td>" + esc(v) + "</td>";
-    for (const auto& cell : t.cells[r]) out += "<td class=\"num\">" + esc(format_cell(cell, spread, spread == Spread::sd)) + "</td>";
+    for (const auto& cell : t.cells[r]) out += "<td class=\"num\">" + esc(format_cell(cell, spread, !t.spread)) + "</td>";
     out += "</tr>\n";
   }
   return out + "</tbody></table>\n";

@@ -27,7 +27,7 @@ std::string latex_cell(const Cell& cell, Spread spread) {
   if (!cell.present || cell.stats.summary.n == 0) return "--";
   const auto& s = cell.stats.summary;
   const int digits = cell.digits > 0 ? cell.digits : 4;
-  if (s.n < 2 || spread == Spread::none) return fmt::format("${}$", format_number(s.mean, digits));
+  if (s.n < 2 || spread == Spread::none || cell.stats.exact) return fmt::format("${}$", format_number(s.mean, digits));
   return fmt::format("${} \\pm {}$", format_number(s.mean, digits), format_number(spread_of(cell.stats, spread), digits));
 }
 

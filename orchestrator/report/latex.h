@@ -12,10 +12,10 @@ namespace sweep::report {
 /// One table environment (caption from the campaign label and the table's title, label
 /// "tab:<campaign>-<name or metric>"). Text is escaped for LaTeX. A declared table's own spread wins over
 /// `spread`.
-std::string latex_table(const Table& table, const std::string& campaign, Spread spread = Spread::ci95);
+std::string latex_table(const Table& table, const std::string& campaign, Spread spread = kDefaultSpread);
 
 /// Every table, with a comment header naming the campaign and how cells read.
-std::string latex_report(const std::string& campaign, const std::vector<Table>& tables, Spread spread = Spread::ci95);
+std::string latex_report(const std::string& campaign, const std::vector<Table>& tables, Spread spread = kDefaultSpread);
 
 /// Escapes LaTeX's special characters (\ { } $ & # ^ _ % ~) in text.
 std::string latex_escape(const std::string& text);

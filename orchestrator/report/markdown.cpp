@@ -43,7 +43,7 @@ std::string markdown_table(const Table& t) {
   out += "\n";
   for (std::size_t r = 0; r < t.row_values.size(); ++r) {
     std::vector<std::string> cells = t.row_values[r];
-    for (const auto& cell : t.cells[r]) cells.push_back(format_cell(cell, t.spread.value_or(Spread::sd), !t.spread));
+    for (const auto& cell : t.cells[r]) cells.push_back(format_cell(cell, t.spread.value_or(kDefaultSpread), !t.spread));
     append_row(out, cells);
   }
   return out;
@@ -60,9 +60,10 @@ std::string markdown_report(const CampaignData& data, const std::vector<Table>& 
   for (const auto& f : hardware_facts(data.hardware, started_runs(data)))
     hardware += (hardware.empty() ? "" : "; ") + f.label + " " + f.text;
   out += "Hardware: " + hardware + ".\n\n";
-  out += fmt::format("Runs: {} planned, {} succeeded, {} failed. Cells show mean ± sd (n) over succeeded runs.\n\n",
+  out += fmt::format("Runs: {} planned, {} succeeded, {} failed. Unless a table says otherwise, cells show the {} "
+                     "(n) over succeeded runs.\n\n",
                      data.runs.size(), count_state(data, store::RunState::succeeded),
-                     count_state(data, store::RunState::failed));
+                     count_state(data, store::RunState::failed), spread_phrase(kDefaultSpread));
   for (const auto& t : tables) out += markdown_table(t) + "\n";
   if (count_state(data, store::RunState::failed) == 0) return out;
   out += "## Failed runs\n\n| point | repetition | attempt | class | reason | run directory |\n| --- | ---: | ---: | --- | --- | --- |\n";

@@ -204,7 +204,7 @@ std::string format_cell(const Cell& cell, Spread spread, bool with_n) {
   const auto& s = cell.stats.summary;
   const int digits = cell.digits > 0 ? cell.digits : 4;
   std::string out = format_number(s.mean, digits);
-  if (spread != Spread::none && (s.n >= 2 || with_n)) out += " ± " + format_number(spread_of(cell.stats, spread), digits);
+  if (spread != Spread::none && !cell.stats.exact && (s.n >= 2 || with_n)) out += " ± " + format_number(spread_of(cell.stats, spread), digits);
   if (with_n) out += fmt::format(" ({})", s.n);
   return out;
 }

@@ -44,6 +44,10 @@ struct Table {
 /// metric name none of them has.
 std::vector<Table> build_tables(const std::vector<PointResult>& results, const TableSpec& spec);
 
+/// The spread of a table that states none, in every rendering (Markdown, HTML, LaTeX): the same cells
+/// say the same thing in each, and each format states it once.
+inline constexpr Spread kDefaultSpread = Spread::ci95;
+
 /// "12.35 ± 0.04 (5)": mean and sample sd (or the CI half-width, or nothing) to the cell's significant
 /// digits, then n when `with_n`; "–" for an empty cell.
 std::string format_cell(const Cell& cell, Spread spread = Spread::sd, bool with_n = true);

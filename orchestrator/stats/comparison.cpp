@@ -11,7 +11,6 @@
 #include <fmt/format.h>
 
 #include "stats/distributions.h"
-#include "stats/ratio.h"
 
 namespace sweep::stats {
 namespace {
@@ -22,12 +21,11 @@ constexpr std::array<std::pair<Verdict, std::string_view>, 5> kVerdicts{{{Verdic
                                                                          {Verdict::changed, "changed"},
                                                                          {Verdict::inconclusive, "inconclusive"}}};
 
-// The interval of the relative change (see comparison.h).
-std::pair<double, double> relative_interval(const Summary& b, const Summary& c, const Welch& w, double confidence) {
+// The interval of the relative change (see comparison.h): Welch's interval of the difference over
+// |mean_b|, so it excludes 0 exactly when Welch's test is significant at the same level.
+std::pair<double, double> relative_interval(const Summary& b, const Welch& w) {
   const double base = std::fabs(b.mean);
   if (base == 0) return {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
-  const Ratio r = ratio_of_means(c, b, confidence);
-  if (r.interval) return {r.low - 1, r.high - 1};
   return {w.diff_low / base, w.diff_high / base};
 }
 
@@ -90,10 +88,10 @@ Comparison compare(std::span<const double> baseline, std::span<const double> can
   r.candidate = summarize(candidate, o.confidence);
   const Summary &b = r.baseline, &c = r.candidate;
   r.relative = b.mean != 0 ? (c.mean - b.mean) / std::fabs(b.mean) : 0;
-  r.welch = welch(b, c, o.confidence);
+  r.welch = welch(b, c, 1 - o.alpha);  // the test's own level: interval and test agree
   r.mann_whitney = mann_whitney(baseline, candidate);
   r.effect_size = hedges_g(b, c);
-  std::tie(r.relative_low, r.relative_high) = relative_interval(b, c, r.welch, o.confidence);
+  std::tie(r.relative_low, r.relative_high) = relative_interval(b, r.welch);
   r.threshold = o.threshold;
   r.identical = same_values(baseline, candidate);
   judge(r, better, o, r.welch.p);
@@ -119,6 +117,9 @@ void judge(Comparison& r, Better better, const CompareOptions& o, double p) {
   const bool adjusted = std::isnan(p) ? !std::isnan(r.welch.p) : p != r.welch.p;
   const std::string p_text = adjusted ? fmt::format("p = {:.3g}, adjusted {:.3g}", r.welch.p, p) : fmt::format("p = {:.3g}", p);
   const bool significant = p < o.alpha;
+  // Not significant only because of the correction: the interval (unadjusted) may exclude 0, so say why.
+  const std::string not_significant =
+      r.welch.p < o.alpha ? "significant alone, but not once corrected for the comparisons made together" : "no significant change";
   if (significant && std::fabs(r.relative) > o.threshold) {
     r.verdict = direction(r.relative, better);
     r.reason = fmt::format("{:+.2f}% ({})", 100 * r.relative, p_text);
@@ -127,13 +128,12 @@ void judge(Comparison& r, Better better, const CompareOptions& o, double p) {
     r.reason = fmt::format("{:+.2f}% is significant but within the {:.2f}% threshold", 100 * r.relative, 100 * o.threshold);
   } else if (r.relative_low >= -tolerance && r.relative_high <= tolerance) {
     r.verdict = Verdict::unchanged;
-    r.reason = fmt::format("no significant change ({}); the interval rules out changes beyond ±{:.2f}%", p_text,
+    r.reason = fmt::format("{} ({}); the interval rules out changes beyond ±{:.2f}%", not_significant, p_text,
                            100 * tolerance);
   } else {
     r.verdict = Verdict::inconclusive;
     r.repetitions_needed = repetitions_for(b, c, o, tolerance, true);
-    r.reason = fmt::format("no significant change ({}), but too noisy to rule out ±{:.2f}% (CV {:.1f}% and "
-                           "{:.1f}%): {}",
+    r.reason = fmt::format("{} ({}), but too noisy to rule out ±{:.2f}% (CV {:.1f}% and {:.1f}%): {}", not_significant,
                            p_text, 100 * tolerance, 100 * b.cv, 100 * c.cv, hint_of(r.repetitions_needed));
   }
 }

@@ -17,9 +17,10 @@
 //     fewer than a side already has (more than that when both had enough and still did not decide),
 //     and 0 when more runs cannot tell (a baseline mean of 0, or no spread on either side).
 //
-// The relative change is (mean_c - mean_b)/|mean_b|. Its interval comes from the delta method on the
-// log of the ratio of means when both are positive, else from Welch's interval of the difference over
-// |mean_b|.
+// The relative change is (mean_c - mean_b)/|mean_b|. Its interval is Welch's interval of the difference
+// at the test's level (1 - alpha) over |mean_b|: one method for the interval and the test, so the
+// interval excludes 0 exactly when Welch's p < alpha (before any correction for many comparisons, which
+// the verdict's reason then names).
 #include <cstddef>
 #include <span>
 #include <string>
@@ -47,7 +48,7 @@ struct CompareOptions {
   double alpha = 0.05;
   double threshold = 0.0;   // relative change below which a significant change does not count
   double tolerance = 0.05;  // the smallest relative change "unchanged" must rule out
-  double confidence = 0.95;
+  double confidence = 0.95;  // of each side's summary; the change's interval is at 1 - alpha
   double power = 0.8;       // for repetitions_needed
   std::size_t min_repetitions = 3;
   Correction correction = Correction::holm;  // for a family (report::compare_campaigns); compare() tests one pair

@@ -66,6 +66,16 @@ TEST_CASE("derived metrics: speedup, scaling factor and efficiency against the m
   const auto e = derive(spec::DerivedMetric::efficiency, "time", results, 1, kBaseline);
   CHECK(e->summary.mean == Approx(100 * 60.1 / (2 * (60 / 1.8 + 0.1))));
   CHECK(e->unit == "%");
+  // The baseline point against itself is exactly 1 (100%), by definition: no spread to show.
+  for (auto kind : {spec::DerivedMetric::speedup, spec::DerivedMetric::scaling, spec::DerivedMetric::efficiency}) {
+    const auto self = derive(kind, "throughput", results, 0, kBaseline);
+    REQUIRE(self);
+    CHECK(self->exact);
+    CHECK(self->summary.mean == (kind == spec::DerivedMetric::efficiency ? 100 : 1));
+    CHECK(self->summary.ci_low == self->summary.ci_high);
+    CHECK(format_cell(Cell{true, *self, 0}, Spread::ci95) == (kind == spec::DerivedMetric::efficiency ? "100 (3)" : "1 (3)"));
+  }
+  CHECK_FALSE(s->exact);
   CHECK_THROWS_WITH(baseline_index(results, 0, spec::Baseline{{{"node", "1"}}, {}, {}}), Catch::Contains("unknown baseline parameter \"node\""));
   CHECK_THROWS_WITH(derive(spec::DerivedMetric::scaling, "time", results, 0, spec::Baseline{{{"model", "gpt2"}}, {}, {}}),
                     Catch::Contains("baseline parameter \"model\" must be a number"));

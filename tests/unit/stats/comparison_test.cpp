@@ -2,6 +2,7 @@
 // metric, and the repetitions that would resolve an inconclusive result.
 #include <catch2/catch.hpp>
 
+#include <random>
 #include <vector>
 
 #include "stats/comparison.h"
@@ -104,4 +105,44 @@ TEST_CASE("a power hint never asks for fewer runs than a side has, and says when
   CHECK(zero.verdict == Verdict::inconclusive);
   CHECK(zero.repetitions_needed == 0);
   CHECK_THAT(zero.reason, Catch::Contains("more repetitions cannot tell"));
+}
+
+TEST_CASE("seeded: the change's interval excludes 0 exactly when the test is significant, at any alpha") {
+  std::mt19937 rng(20261126);
+  std::normal_distribution<double> noise(0, 1);
+  for (double alpha : {0.05, 0.01, 0.2}) {
+    CompareOptions o;
+    o.alpha = alpha;
+    int significant = 0;
+    for (int trial = 0; trial < 2000; ++trial) {
+      const double shift = 0.02 * (trial % 7);
+      std::vector<double> a, b;
+      for (int i = 0; i < 3 + trial % 5; ++i) a.push_back(100 + 3 * noise(rng));
+      for (int i = 0; i < 3 + trial % 4; ++i) b.push_back(100 * (1 + shift) + 3 * noise(rng));
+      const Comparison c = compare(a, b, Better::higher, o);
+      const bool excludes_zero = c.relative_low > 0 || c.relative_high < 0;
+      INFO("alpha " << alpha << " trial " << trial << " p " << c.welch.p << " [" << c.relative_low << ", " << c.relative_high << "]");
+      REQUIRE(excludes_zero == (c.welch.p < alpha));
+      significant += c.welch.p < alpha;
+    }
+    CHECK(significant > 200);  // both sides of the rule were met
+    CHECK(significant < 1800);
+  }
+}
+
+TEST_CASE("seeded null: samples of one distribution are called regressed or improved at most about alpha of the time") {
+  std::mt19937 rng(7);
+  std::normal_distribution<double> noise(100, 5);
+  int alarms = 0;
+  constexpr int kTrials = 4000;
+  for (int trial = 0; trial < kTrials; ++trial) {
+    std::vector<double> a(5), b(5);
+    for (auto& x : a) x = noise(rng);
+    for (auto& x : b) x = noise(rng);
+    const Verdict v = compare(a, b, Better::higher).verdict;
+    alarms += v == Verdict::regressed || v == Verdict::improved;
+  }
+  // alpha = 0.05; the binomial's sd over 4000 trials is 0.0034, so 0.06 is about 3 sd above it.
+  CHECK(static_cast<double>(alarms) / kTrials < 0.06);
+  CHECK(alarms > 0);  // the test can fire at all
 }
