@@ -89,9 +89,9 @@ runner::RunSummary advance(const NightlyOptions& o, const std::string& label, bo
   return runner::run_campaign(r);
 }
 
-/// The pinned baseline: its name and the campaign it pins.
+/// The pinned baseline: its name, the campaign it pins and when it was pinned.
 struct Pin {
-  std::string name, label;
+  std::string name, label, set_at;
 };
 
 NightlyResult finish(NightlyResult n, Outcome outcome, const std::string& detail) {
@@ -104,13 +104,8 @@ NightlyResult finish(NightlyResult n, Outcome outcome, const std::string& detail
 /// inconclusive ones.
 std::string attention(const report::CampaignComparison& c) {
   std::string out;
-  for (const auto& m : c.missing) out += fmt::format("  {} {}: missing: {}\n", m.point, m.metric, m.reason);
   if (c.rows.empty() && c.missing.empty()) out += "  nothing compared: no point x metric has succeeded runs on both sides\n";
-  for (stats::Verdict v : {stats::Verdict::regressed, stats::Verdict::inconclusive})
-    for (const auto& r : c.rows)
-      if (r.result.verdict == v)
-        out += fmt::format("  {} {}: {} {:+.1f}%: {}\n", r.point, r.metric, stats::name_of(v), 100 * r.result.relative,
-                           r.result.reason);
+  for (const auto& row : report::attention_rows(c)) out += "  " + row + "\n";
   return out;
 }
 
@@ -128,10 +123,18 @@ std::string change_lines(std::vector<report::HistoryChangePoint> changes) {
   return out;
 }
 
-/// Tonight against the pinned baseline `baseline_label`: compares, and with --extend-budget, when this
-/// call started tonight's campaign and runs it to its end (not detached), first runs what the
-/// inconclusive verdicts' power hints ask within the budget (report/extension.h), reports again and
-/// compares again. Writes nightly.txt and nightly.junit.xml; returns the finished result.
+/// Writes tonight's report, opening with the gate's verdict (report/gate_verdict.h); the history's
+/// change points become the summary's tail.
+report::ReportOutput report_night(const NightlyOptions& o, NightlyResult& n, store::Store& db, report::ReportRequest request,
+                                  Outcome outcome, const Pin* pin, std::string detail, std::vector<std::string> rows = {}) {
+  report::GateVerdict v{row_of(outcome).word, row_of(outcome).exit_code != 0, "", "", "", std::move(detail), std::move(rows)};
+  if (pin) v.baseline = pin->name, v.baseline_campaign = pin->label, v.baseline_date = pin->set_at;
+  request.verdict = std::move(v);
+  auto written = report::write_report(db, n.label, request, o.reports_dir);
+  n.summary = change_lines(written.change_points);
+  return written;
+}
+
 /// The outcome of a comparison as a gate.
 Outcome outcome_of(const report::CampaignComparison& c, bool fail_on_inconclusive) {
   switch (c.gate()) {
@@ -143,8 +146,23 @@ Outcome outcome_of(const report::CampaignComparison& c, bool fail_on_inconclusiv
   return fail_on_inconclusive && c.count(stats::Verdict::inconclusive) > 0 ? Outcome::inconclusive : Outcome::passed;
 }
 
+/// With --extend-budget, when this call started tonight's campaign and runs it to its end (not
+/// detached): runs what the inconclusive verdicts' power hints ask within the budget
+/// (report/extension.h). Returns the summary of the added runs, or nullopt when none were run.
+std::optional<std::pair<runner::RunSummary, report::Extension>> extend_tonight(const NightlyOptions& o, const std::string& label,
+                                                                              const report::CampaignComparison& c,
+                                                                              bool started_here) {
+  if (!started_here || o.run.detach) return std::nullopt;
+  report::Extension plan = report::plan_extension(c, o.extend_budget);
+  if (plan.more.empty()) return std::nullopt;
+  runner::RunSummary s = runner::run_more(o.run, label, plan.more);
+  return std::make_pair(std::move(s), std::move(plan));
+}
+
+/// Tonight against the pinned baseline: compares (after extending tonight's campaign where asked),
+/// writes the report with the verdict first, nightly.txt and nightly.junit.xml; returns the result.
 NightlyResult judge(const NightlyOptions& o, NightlyResult n, store::Store& db, const Pin& pin,
-                    const report::ReportRequest& request, report::ReportOutput written, bool started_here) {
+                    const report::ReportRequest& request, bool started_here) {
   const auto compare_now = [&] {
     return report::compare_campaigns(report::load_campaign(db, pin.label), report::load_campaign(db, n.label), o.metrics,
                                      o.compare, !o.threshold_given, o.run.site.thresholds);
@@ -156,28 +174,29 @@ NightlyResult judge(const NightlyOptions& o, NightlyResult n, store::Store& db, 
     if (e.kind() != ErrorKind::incomparable) throw;
     const std::string why = fmt::format("{}; to make tonight the baseline: sweep baseline set {} --name {}", e.message(),
                                         n.label, pin.name);
+    const auto written = report_night(o, n, db, request, Outcome::incomparable, &pin, why);
     report::write_file_atomically(written.dir + "/nightly.txt", why + "\n");
     return finish(n, Outcome::incomparable, why);
   }
   std::string extended;
-  const report::Extension plan =
-      started_here && !o.run.detach ? report::plan_extension(c, o.extend_budget) : report::Extension{};
-  if (!plan.more.empty()) {
-    const runner::RunSummary s = runner::run_more(o.run, n.label, plan.more);
-    written = report::write_report(db, n.label, request, o.reports_dir);  // with the added runs
-    n.summary = change_lines(written.change_points);
-    if (s.failed > 0)
-      return finish(n, Outcome::failed, fmt::format("{} of the {} runs added for inconclusive verdicts failed (report: {})",
-                                                    s.failed, plan.runs, written.dir));
+  if (const auto more = extend_tonight(o, n.label, c, started_here)) {
+    const auto& [s, plan] = *more;
+    if (s.failed > 0) {
+      const std::string why = fmt::format("{} of the {} runs added for inconclusive verdicts failed", s.failed, plan.runs);
+      const auto written = report_night(o, n, db, request, Outcome::failed, &pin, why);
+      return finish(n, Outcome::failed, fmt::format("{} (report: {})", why, written.dir));
+    }
     c = compare_now();
     extended = fmt::format("; after {} more runs for {} inconclusive verdicts", plan.runs, plan.verdicts);
   }
+  const Outcome outcome = outcome_of(c, o.fail_on_inconclusive);
+  const std::string counts = fmt::format("{} ({} comparisons){}", report::verdict_counts(c), c.rows.size(), extended);
+  const auto written = report_night(o, n, db, request, outcome, &pin, counts, report::attention_rows(c));
   report::write_file_atomically(written.dir + "/nightly.txt", report::comparison_text(c));
   report::write_file_atomically(written.dir + "/nightly.junit.xml", report::comparison_junit(c));
   n.summary = attention(c) + n.summary;
-  const std::string counts = fmt::format("against {} (baseline \"{}\"): {} ({} comparisons){}; {}/nightly.txt", pin.label,
-                                         pin.name, report::verdict_counts(c), c.rows.size(), extended, written.dir);
-  return finish(n, outcome_of(c, o.fail_on_inconclusive), counts);
+  return finish(n, outcome,
+                fmt::format("against {} (baseline \"{}\"): {}; {}/nightly.txt", pin.label, pin.name, counts, written.dir));
 }
 
 }  // namespace
@@ -203,21 +222,27 @@ NightlyResult run_nightly(const NightlyOptions& o) {
 
   store::Store db(o.run.db_path);
   // A failed night's history shows every metric: the ones asked for may be what its runs never produced.
-  report::ReportRequest request{{}, std::nullopt, o.figures,
-                                report::HistoryRequest{series.prefix, kDatePattern, n.label, o.history_nights,
-                                                       s.failed > 0 ? std::vector<std::string>{} : o.metrics},
-                                "", o.run.site.interconnects};
-  auto written = report::write_report(db, n.label, request, o.reports_dir);
-  n.summary = change_lines(written.change_points);
-  if (s.failed > 0) return finish(n, Outcome::failed, fmt::format("{} of {} runs failed (report: {})", s.failed, s.planned, written.dir));
-
+  const report::ReportRequest request{{}, std::nullopt, o.figures,
+                                      report::HistoryRequest{series.prefix, kDatePattern, n.label, o.history_nights,
+                                                             s.failed > 0 ? std::vector<std::string>{} : o.metrics},
+                                      "", o.run.site.interconnects, std::nullopt};
+  if (s.failed > 0) {
+    const std::string why = fmt::format("{} of {} runs failed", s.failed, s.planned);
+    const auto written = report_night(o, n, db, request, Outcome::failed, nullptr, why);
+    return finish(n, Outcome::failed, fmt::format("{} (report: {})", why, written.dir));
+  }
   const auto pinned = db.baseline(pin_name);
   if (!pinned || pinned->label == n.label) {
     const auto campaign = db.find_campaign(n.label);
     if (!pinned) db.set_baseline(pin_name, campaign->id, iso8601(SystemClock().wall()));
-    return finish(n, Outcome::pinned, fmt::format("baseline \"{}\" is {}; later nights compare with it", pin_name, n.label));
+    const std::string detail = fmt::format("baseline \"{}\" is {}; later nights compare with it", pin_name, n.label);
+    report_night(o, n, db, request, Outcome::pinned, nullptr, detail);
+    return finish(n, Outcome::pinned, detail);
   }
-  return judge(o, std::move(n), db, Pin{pin_name, pinned->label}, request, std::move(written), !tonight.has_value());
+  Pin pin{pin_name, pinned->label, ""};
+  for (const auto& b : db.baselines())
+    if (b.name == pin_name) pin.set_at = b.set_at;
+  return judge(o, std::move(n), db, pin, request, !tonight.has_value());
 }
 
 }  // namespace sweep::nightly

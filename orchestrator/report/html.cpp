@@ -13,7 +13,8 @@ table{border-collapse:collapse;margin:1em 0}th,td{padding:.3em .7em;border-botto
 td.num{text-align:right;font-variant-numeric:tabular-nums}th{border-bottom:2px solid #444}
 caption{caption-side:top;text-align:left;font-weight:600;padding:.3em 0}figure{margin:1.5em 0}
 figure img{max-width:100%;border:1px solid #eee}.error{color:#a00}pre{background:#f6f6f6;padding:1em;overflow:auto}
-.prov th{font-weight:600;border-bottom:1px solid #ddd})";
+.prov th{font-weight:600;border-bottom:1px solid #ddd}#verdict{padding:.2em 1em;border-left:6px solid #2a2}
+#verdict.failed{border-left-color:#c00;background:#fff4f4})";
 
 std::string esc(const std::string& s) { return xml_text(s); }
 
@@ -91,12 +92,13 @@ std::string failed_runs(const CampaignData& data) {
 }  // namespace
 
 std::string html_report(const CampaignData& data, const std::vector<Table>& tables, const std::vector<HtmlFigure>& figures,
-                        const std::string& sections) {
+                        const std::string& sections, const std::string& lead) {
   const std::string label = esc(data.campaign.label);
   std::string out = fmt::format("<!DOCTYPE html>\n<!-- sweep HTML report (format 1) -->\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
                                 "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'\">\n"
                                 "<title>sweep report: {}</title>\n<style>{}</style></head>\n<body>\n<h1>Campaign {}</h1>\n",
                                 label, kStyle, label);
+  out += lead;
   out += run_counts(data);
   out += "<h2>Tables</h2>\n";
   for (const auto& t : tables) out += html_table(t);

@@ -19,6 +19,6 @@ struct HtmlFigure {
 };
 
 std::string html_report(const CampaignData& data, const std::vector<Table>& tables, const std::vector<HtmlFigure>& figures,
-                        const std::string& sections = "");
+                        const std::string& sections = "", const std::string& lead = "");
 
 }  // namespace sweep::report

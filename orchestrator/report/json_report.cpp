@@ -145,9 +145,10 @@ void append_table(std::string& out, const Table& t) {
 }  // namespace
 
 std::string json_report(const CampaignData& data, const std::vector<PointResult>& results,
-                        const std::vector<HistoryChangePoint>& change_points, const std::vector<Table>& tables) {
-  std::string out = fmt::format(R"({{"version": {}, "campaign": {}, "hardware": {}, "points": [)", kJsonReportVersion,
-                                campaign_json(data.campaign), hardware_json(data.hardware));
+                        const std::vector<HistoryChangePoint>& change_points, const std::vector<Table>& tables,
+                        const std::string& verdict_json) {
+  std::string out = fmt::format(R"({{"version": {}, "verdict": {}, "campaign": {}, "hardware": {}, "points": [)",
+                                kJsonReportVersion, verdict_json, campaign_json(data.campaign), hardware_json(data.hardware));
   // About 300 bytes per point and per metric summary, 20 per value: one allocation instead of doublings.
   std::size_t estimate = 0;
   for (const auto& r : results) {

@@ -4,7 +4,9 @@
 // 95% CI, median, quartiles, min, max, flagged outliers and the per-run values), the failed runs, and
 // (since version 2) the change points of the report's history with the method that found them, and
 // (since version 3) the report's tables as shown: each cell's mean, sd, 95% CI and n in its column's
-// unit, after the column's conversion and scale (the points' metrics stay in the metrics' own units).
+// unit, after the column's conversion and scale (the points' metrics stay in the metrics' own units),
+// and (since version 5) the gate's "verdict" (report/gate_verdict.h) first, where a gate judged the
+// campaign (sweep nightly), else null.
 // Non-finite numbers are null. Pure.
 #include <string>
 #include <vector>
@@ -15,11 +17,12 @@
 
 namespace sweep::report {
 
-inline constexpr int kJsonReportVersion = 4;
+inline constexpr int kJsonReportVersion = 5;
 
 /// `change_points`: those of the report's history (report/history.h); empty without a history.
 /// `tables`: the report's tables, in the order the other formats show them.
 std::string json_report(const CampaignData& data, const std::vector<PointResult>& results,
-                        const std::vector<HistoryChangePoint>& change_points = {}, const std::vector<Table>& tables = {});
+                        const std::vector<HistoryChangePoint>& change_points = {}, const std::vector<Table>& tables = {},
+                        const std::string& verdict_json = "null");
 
 }  // namespace sweep::report

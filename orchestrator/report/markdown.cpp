@@ -49,9 +49,9 @@ std::string markdown_table(const Table& t) {
   return out;
 }
 
-std::string markdown_report(const CampaignData& data, const std::vector<Table>& tables) {
+std::string markdown_report(const CampaignData& data, const std::vector<Table>& tables, const std::string& lead) {
   const auto& c = data.campaign;
-  std::string out = fmt::format("# Campaign {}\n\n", c.label);
+  std::string out = fmt::format("# Campaign {}\n\n", c.label) + lead;
   out += fmt::format("Experiment `{}` ({}), started {}{}, on {} by {}; sweep {}{}.\n\n", c.experiment, c.spec_path,
                      c.started_at, c.ended_at.empty() ? " (unfinished)" : ", ended " + c.ended_at, c.host, c.user,
                      c.tool_version, c.git_commit.empty() ? "" : fmt::format(", commit {}{}", c.git_commit.substr(0, 12),

@@ -14,6 +14,7 @@ std::string markdown_table(const Table& table);
 
 /// The whole Markdown report: a heading with the campaign's label, experiment, times and run counts,
 /// then every table, then the failed runs with their reasons.
-std::string markdown_report(const CampaignData& data, const std::vector<Table>& tables);
+/// `lead` (Markdown) comes right after the heading: a gate's verdict.
+std::string markdown_report(const CampaignData& data, const std::vector<Table>& tables, const std::string& lead = "");
 
 }  // namespace sweep::report

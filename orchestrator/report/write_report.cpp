@@ -175,14 +175,16 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
   fs::create_directories(out.dir);
   const std::vector<HtmlFigure> figures = draw_figures(parts.figures, out);
   const auto& tables = parts.tables;
-  out.markdown = markdown_report(data, tables);
+  out.markdown = markdown_report(data, tables, request.verdict ? verdict_markdown(*request.verdict) : "");
   for (const auto& f : figures)
     if (!f.svg.empty()) out.markdown += fmt::format("![{}](figures/{}.svg)\n\n", f.title, f.name);
   const std::optional<RepetitionsView> repetitions = repetitions_view(data, results);
   if (repetitions) out.markdown += repetitions_markdown(*repetitions);
   add_file(out, "report.md", out.markdown);
-  add_file(out, "report.html", html_report(data, tables, figures, repetitions ? repetitions_html(*repetitions) : ""));
-  add_file(out, "report.json", json_report(data, results, parts.changes, tables));
+  add_file(out, "report.html", html_report(data, tables, figures, repetitions ? repetitions_html(*repetitions) : "",
+                                           request.verdict ? verdict_html(*request.verdict) : ""));
+  add_file(out, "report.json",
+           json_report(data, results, parts.changes, tables, request.verdict ? verdict_json(*request.verdict) : "null"));
   add_file(out, "report.tex", latex_report(label, tables));
   for (const auto& t : tables) {
     out.csv.push_back(csv_table(t));

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/interconnect.h"
+#include "report/gate_verdict.h"
 #include "report/history.h"
 #include "report/table.h"
 #include "spec/report_spec.h"
@@ -28,6 +29,8 @@ struct ReportRequest {
   std::string join;
   /// Interconnects of the site file, for the model's links (report/predicted.h).
   std::vector<model::Interconnect> interconnects;
+  /// Set: what a gate said of the campaign (report/gate_verdict.h); every format opens with it.
+  std::optional<GateVerdict> verdict;
 };
 
 struct ReportOutput {

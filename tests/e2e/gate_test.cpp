@@ -156,7 +156,20 @@ TEST_CASE("nightly: two experiments keep their own series, pins and verdicts in 
   INFO(a2.out << a2.err);
   CHECK(a2.exit_code == 0);
   CHECK_THAT(a2.out, Catch::StartsWith("nightly-nightly-a-2026-05-02: UNDECIDED, every comparison was inconclusive: "));
+  // The report a CI user clicks opens with the verdict and the baseline, in every format.
+  const std::string dir = box.path("reports/nightly-nightly-a-2026-05-02");
+  CHECK_THAT(read_file(dir + "/report.md"),
+             Catch::StartsWith("# Campaign nightly-nightly-a-2026-05-02\n\n## Verdict: UNDECIDED, every comparison was "
+                               "inconclusive\n\nagainst nightly-nightly-a-2026-05-01 (baseline \"nightly-nightly-a\", pinned 20") &&
+                 Catch::Contains("0 unchanged, 0 changed, 2 inconclusive (2 comparisons).\n\n- n=1 speed: inconclusive +"));
+  const std::string html = read_file(dir + "/report.html");
+  CHECK(html.find("<section id=\"verdict\" class=\"ok\"><h2>Verdict: UNDECIDED") < html.find("<h2>Tables</h2>"));
+  CHECK_THAT(read_file(dir + "/report.json"),
+             Catch::StartsWith("{\"version\": 5, \"verdict\": {\"outcome\": \"UNDECIDED, every comparison was inconclusive\", "
+                               "\"failed\": false, \"baseline\": \"nightly-nightly-a\", \"baseline_campaign\": \"nightly-nightly-a-2026-05-01\""));
   CHECK(box.sweep({"nightly", "a.yaml", "--date", "2026-05-02", "--no-figures", "--fail-on", "inconclusive"}).exit_code == 1);
+  CHECK_THAT(read_file(dir + "/report.md"), Catch::Contains("## Verdict: INCONCLUSIVE\n"));
+  CHECK_THAT(read_file(dir + "/report.html"), Catch::Contains("<section id=\"verdict\" class=\"failed\"><h2>Verdict: INCONCLUSIVE"));
   // A pin of another experiment is refused, with the command that re-pins.
   const auto crossed = box.sweep({"nightly", "b.yaml", "--date", "2026-05-03", "--no-figures", "--baseline", "nightly-nightly-a"});
   INFO(crossed.out << crossed.err);
@@ -177,6 +190,8 @@ TEST_CASE("nightly: a night whose runs all failed is FAILED (exit 8), whatever -
   CHECK(failed.exit_code == 8);
   CHECK_THAT(failed.out, Catch::StartsWith("nightly-a-2026-06-02: FAILED: 6 of 6 runs failed"));
   CHECK(box.sweep({"nightly", "a.yaml", "--date", "2026-06-02", "--metrics", "speed", "--threshold", "0.5"}).exit_code == 8);
+  CHECK_THAT(read_file(box.path("reports/nightly-a-2026-06-02/report.md")),
+             Catch::Contains("\n## Verdict: FAILED\n\n6 of 6 runs failed.\n"));
   // The failed-runs table ends with a blank line: the history after it is not read as its rows.
   const std::string md = read_file(box.path("reports/nightly-a-2026-06-02/report.md"));
   const auto table = md.find("| point | repetition |");

@@ -53,4 +53,8 @@ TEST_CASE("sweep nightly prints the change points of its history") {
   CHECK_THAT(last.out, Catch::StartsWith("nightly-speed-2026-01-10: REGRESSED"));
   CHECK_THAT(last.out, Catch::Contains("\n  change point: speed at n=1: -20.0% (1001 to 801) from nightly-speed-2026-01-06 (p="));
   CHECK_THAT(last.out, !Catch::Contains("at n=2"));
+  // The night's report opens with its verdict and the regressed rows.
+  CHECK_THAT(read_file(box.path("reports/nightly-speed-2026-01-10/report.md")),
+             Catch::Contains("## Verdict: REGRESSED\n\nagainst nightly-speed-2026-01-01 (baseline \"nightly-speed\", pinned ") &&
+                 Catch::Contains("\n- n=1 speed: regressed -20.0%: "));
 }
