@@ -52,6 +52,13 @@ inline void three_nights(const e2e::Sandbox& box, const Night& night, int repeti
   const std::string text = e2e::read_file(box.path("reports/nightly-nightly-2026-01-02/nightly.txt"));
   CHECK_THAT(text, Catch::Contains(" regressed, 0 improved, 0 unchanged, 0 changed, "));
   CHECK_THAT(e2e::read_file(box.path("reports/nightly-nightly-2026-01-02/nightly.junit.xml")), Catch::Contains("<failure message=\"regressed"));
+  // The night's report opens with its verdict, and the regressed rows before anything else.
+  const std::string slow_md = e2e::read_file(box.path("reports/nightly-nightly-2026-01-02/report.md"));
+  CHECK_THAT(slow_md, Catch::StartsWith("# Campaign nightly-nightly-2026-01-02\n\n## Verdict: REGRESSED\n\nagainst "
+                                        "nightly-nightly-2026-01-01 (baseline \"nightly-nightly\", pinned "));
+  CHECK(slow_md.find(" step_time_mean: regressed ") < slow_md.find("Runs: "));
+  CHECK_THAT(e2e::read_file(box.path("reports/nightly-nightly-2026-01-02/report.html")),
+             Catch::Contains("<section id=\"verdict\" class=\"failed\"><h2>Verdict: REGRESSED</h2>"));
 
   const auto same = night("2026-01-03", "", kGate);
   INFO(same.out << same.err);
