@@ -1,6 +1,9 @@
 // sweep check <campaign> [--system NAME] [--format text|json|junit] [--output FILE]
-// The campaign against its system's references (the experiment's, then the site file's); exit 1 when
-// any reference is not met (docs/references.md).
+// The campaign against its system's references (the experiment's, then the site file's); a gate
+// (docs/nightly.md#exit-codes): exit 7 when a reference is not measured or none applies, 1 when one is
+// not met (docs/references.md).
+#include <algorithm>
+
 #include <fmt/core.h>
 
 #include "cli/command.h"
@@ -31,7 +34,9 @@ int run(const Options& o) {
                            : o.format == "junit" ? report::references_junit(c)
                                                  : report::references_text(c);
   print_or_write(text, o.output);
-  return c.failed() > 0 ? static_cast<int>(ExitCode::runs_failed) : 0;
+  const bool unmeasured = std::any_of(c.rows.begin(), c.rows.end(), [](const auto& r) { return !r.measured; });
+  if (unmeasured) return static_cast<int>(ExitCode::incomparable);
+  return c.failed() > 0 ? static_cast<int>(ExitCode::gate_failed) : 0;
 }
 
 }  // namespace

@@ -105,8 +105,15 @@ int run(const Options& o) {
   const auto base = report::load_campaign(db, base_label);
   report::PointMatching matching = o.matching;
   matching.map = parse_map(o.map);
-  auto c = report::compare_campaigns(base, reading.get(), o.metrics, o.compare, !o.threshold_given,
-                                     o.paths.site().thresholds, matching);
+  report::CampaignComparison c;
+  try {
+    c = report::compare_campaigns(base, reading.get(), o.metrics, o.compare, !o.threshold_given, o.paths.site().thresholds,
+                                  matching);
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::incomparable || o.against.empty()) throw;
+    throw Error(ErrorKind::incomparable, fmt::format("{}; or re-pin: sweep baseline set {} --name {}", e.message(),
+                                                     o.labels.back(), o.against));
+  }
   if (o.extend_budget > 0 && extend(o, c)) {
     const store::Store own(o.paths.db());
     c = report::compare_campaigns(base, report::load_campaign(own, o.labels.back()), o.metrics, o.compare,

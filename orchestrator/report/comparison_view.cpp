@@ -262,7 +262,12 @@ std::string comparison_junit(const CampaignComparison& c) {
   if (c.rows.empty() && c.missing.empty())
     cases += R"(    <testcase classname="comparison" name="nothing compared"><failure message="no point x metric has succeeded runs on both sides"/></testcase>)"
              "\n";
-  for (const auto& r : c.rows) {
+  // Regressed rows first, after the missing ones: what failed opens the file.
+  std::vector<const ComparisonRow*> order;
+  for (const auto& r : c.rows) order.push_back(&r);
+  std::stable_partition(order.begin(), order.end(), [](const ComparisonRow* r) { return r->result.verdict == stats::Verdict::regressed; });
+  for (const auto* row : order) {
+    const auto& r = *row;
     cases += fmt::format(R"(    <testcase classname="{}" name="{}">)", xml_text(r.point), xml_text(r.metric));
     if (r.result.verdict == stats::Verdict::regressed)
       cases += fmt::format(R"x(<failure message="regressed {} (p {:.3g}, adjusted {:.3g})">{}</failure>)x",
@@ -272,11 +277,13 @@ std::string comparison_junit(const CampaignComparison& c) {
     cases += "</testcase>\n";
   }
   return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"{} vs {}\" tests=\"{}\" "
-                     "failures=\"{}\" skipped=\"{}\">\n    <properties><property name=\"correction\" value=\"{}\"/>"
+                     "failures=\"{}\" skipped=\"{}\">\n    <properties><property name=\"gate\" value=\"{}\"/><property "
+                     "name=\"baseline\" value=\"{}\"/><property name=\"correction\" value=\"{}\"/>"
                      "</properties>\n{}  </testsuite>\n</testsuites>\n",
                      xml_text(c.candidate), xml_text(c.baseline), c.rows.size() + c.missing.size() + (c.rows.empty() && c.missing.empty()),
                      c.count(stats::Verdict::regressed) + c.missing.size() + (c.rows.empty() && c.missing.empty()),
-                     c.count(stats::Verdict::inconclusive), stats::name_of(c.correction), cases);
+                     c.count(stats::Verdict::inconclusive), name_of(c.gate()), xml_text(c.baseline),
+                     stats::name_of(c.correction), cases);
 }
 
 }  // namespace sweep::report

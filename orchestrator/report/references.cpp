@@ -100,7 +100,7 @@ ReferenceCheck check_references(const CampaignData& data, const std::vector<spec
   if (out.rows.empty()) {
     std::set<std::string> systems;
     for (const auto& r : references) systems.insert(r.system);
-    throw Error(ErrorKind::usage,
+    throw Error(ErrorKind::incomparable,
                 references.empty() ? std::string("no references: give them in the experiment's or the site file's "
                                                  "\"references\" (docs/references.md)")
                                    : fmt::format("no references for system \"{}\" at any point of {} (systems named: {})",

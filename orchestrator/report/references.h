@@ -34,7 +34,7 @@ struct ReferenceCheck {
 /// holds there, the first naming `system`, else the first with system "*". `references` come in order
 /// of precedence (the experiment's, then the site file's). A general (site) entry is left out for a
 /// metric no point reports and at a point that lacks a parameter its `where` reads. Error(invalid_experiment)
-/// at an experiment's `where` that names no parameter of the point, or any `where` not true or false there; Error(usage) when no reference
+/// at an experiment's `where` that names no parameter of the point, or any `where` not true or false there; Error(incomparable) when no reference
 /// applies to any point ("no references for system ...").
 ReferenceCheck check_references(const CampaignData& data, const std::vector<spec::Reference>& references,
                                 const std::string& system);

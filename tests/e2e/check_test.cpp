@@ -24,6 +24,26 @@ references:
 
 }  // namespace
 
+TEST_CASE("sweep check: a reference not measured, or none for the system, could not be checked: exit 7") {
+  Sandbox box;
+  // n=2000 fails: its reference is not measured, which is not a pass.
+  std::string failing = kExperiment;
+  failing.replace(failing.find("\"head"), 5, "\"test {{n}} != 2000 && head");
+  box.write("bytes.yaml", failing);
+  REQUIRE(box.sweep({"run", "bytes.yaml", "--label", "b", "--site", "none"}).exit_code == 1);
+  const auto unmeasured = box.sweep({"check", "b", "--site", "none", "--system", "test-lab"});
+  INFO(unmeasured.out << unmeasured.err);
+  CHECK(unmeasured.exit_code == 7);
+  CHECK_THAT(unmeasured.out, Catch::Contains("not measured: no succeeded run reported it"));
+  // The passing n=1000 alone is checked by the "*" entry on another system: exit 0.
+  CHECK(box.sweep({"check", "b", "--site", "none", "--system", "elsewhere"}).exit_code == 0);
+  box.write("lab-only.yaml", std::string(kExperiment).substr(0, std::string(kExperiment).find("  - {system: \"*\"")));
+  REQUIRE(box.sweep({"run", "lab-only.yaml", "--label", "lab", "--site", "none"}).exit_code == 0);
+  const auto none = box.sweep({"check", "lab", "--site", "none", "--system", "elsewhere"});
+  CHECK(none.exit_code == 7);
+  CHECK_THAT(none.err, Catch::Contains("no references for system \"elsewhere\""));
+}
+
 TEST_CASE("sweep check: each point against its system's reference, the site's name choosing the system") {
   Sandbox box;
   box.write("bytes.yaml", kExperiment);

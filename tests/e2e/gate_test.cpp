@@ -51,7 +51,8 @@ TEST_CASE("compare: a candidate whose runs all failed is missing, never a pass")
   CHECK_THAT(json.out, Catch::Contains("\"gate\": \"could not compare\"") &&
                            Catch::Contains("{\"point\": \"n=1\", \"metric\": \"speed\", \"verdict\": \"missing\", \"reason\": \"its 3 runs failed: "));
   const auto junit = box.sweep({"compare", "main", "lr1", "--format", "junit"});
-  CHECK_THAT(junit.out, Catch::Contains("tests=\"2\" failures=\"2\"") && Catch::Contains("<failure message=\"missing: its 3 runs failed"));
+  CHECK_THAT(junit.out, Catch::Contains("tests=\"2\" failures=\"2\"") && Catch::Contains("<failure message=\"missing: its 3 runs failed") &&
+                            Catch::Contains("<property name=\"gate\" value=\"could not compare\"/><property name=\"baseline\" value=\"main\"/>"));
 
   // Half the candidate failed: the other half is compared, and the gate still fails on what is missing.
   box.write("shift-2.txt", "0\n");
@@ -106,6 +107,11 @@ TEST_CASE("compare: an axis renamed, a value changed or another experiment is re
   const auto other = box.sweep({"compare", "base", "other"});
   CHECK(other.exit_code == 7);
   CHECK_THAT(other.err, Catch::Contains("the baseline is experiment `speed`, the candidate `other`"));
+  // Against a pin, the refusal names the one command that re-pins.
+  REQUIRE(box.sweep({"baseline", "set", "base", "--name", "main"}).exit_code == 0);
+  const auto pinned = box.sweep({"compare", "--against", "main", "other", "--fail-on", "regressed"});
+  CHECK(pinned.exit_code == 7);
+  CHECK_THAT(pinned.err, Catch::Contains("; or re-pin: sweep baseline set other --name main"));
 }
 
 TEST_CASE("compare: identical noisy samples are unchanged, and --fail-on inconclusive fails a noisy change") {

@@ -93,7 +93,7 @@ TEST_CASE("references: none for the system, or a where that is not a condition, 
     check_references(campaign(), {reference("lab", "busbw", 100, -0.05, std::nullopt)}, "other");
     FAIL("no error");
   } catch (const Error& e) {
-    CHECK(e.kind() == ErrorKind::usage);
+    CHECK(e.kind() == ErrorKind::incomparable);
     CHECK(e.message() == "no references for system \"other\" at any point of c (systems named: lab)");
   }
   try {
