@@ -103,60 +103,61 @@ Alignment aligned(const CampaignData& baseline, const std::vector<PointResult>& 
 
 }  // namespace
 
-CampaignComparison compare_campaigns(const CampaignData& baseline_data, const CampaignData& candidate,
-                                     const std::vector<std::string>& metrics, const stats::CompareOptions& options,
-                                     bool metric_thresholds, const std::vector<spec::MetricThreshold>& site_thresholds,
-                                     const PointMatching& matching) {
-  // The experiment's entries first: the first entry of a metric wins (threshold_at).
+namespace {
+
+/// The two sides' points by identity key (the first point of a key wins), and what is asked of them.
+struct Sides {
+  std::vector<PointResult> base, cand;
+  PointIdentity identity;
+  std::map<std::string, const PointResult*> base_by_key, cand_by_key;
+  const std::vector<std::string>* metrics = nullptr;  // selected; empty = all
+};
+
+/// The thresholds that apply: the candidate experiment's entries first (the first entry of a metric
+/// wins, threshold_at), then the site's; none when the user gave --threshold.
+std::vector<spec::MetricThreshold> thresholds_for(const CampaignData& candidate, bool metric_thresholds,
+                                                  const std::vector<spec::MetricThreshold>& site_thresholds) {
   std::vector<spec::MetricThreshold> thresholds;
-  if (metric_thresholds) {
-    thresholds = spec::thresholds_of_experiment(candidate.campaign.spec_text, candidate.campaign.spec_path);
-    thresholds.insert(thresholds.end(), site_thresholds.begin(), site_thresholds.end());
-  }
-  CampaignData renamed;
-  const CampaignData* baseline = &baseline_data;
-  if (!matching.map.empty()) {
-    renamed = baseline_data;
-    rename_params(renamed.points, matching.map);
-    baseline = &renamed;
-  }
-  CampaignComparison out{baseline->campaign.label, candidate.campaign.label, options.correction, options.alpha, {}, {}, {}, {}, {}, {}, {}};
-  const auto base = point_results(*baseline), cand = point_results(candidate);
-  const Alignment a = aligned(*baseline, base, candidate, cand, matching);
-  out.matched_by = a.identity.params;
-  out.ignored = a.identity.constant;
-  out.differences = a.differences;
-  std::map<std::string, const PointResult*> by_key, cand_by_key;  // the first point of a key wins
-  for (const auto& r : base) by_key.emplace(identity_key(*r.point, a.identity), &r);
-  for (const auto& r : cand) cand_by_key.emplace(identity_key(*r.point, a.identity), &r);
-  std::set<std::string> seen;
-  const std::vector<std::string> all_b = metric_names(base), all_c = metric_names(cand);
-  for (const auto& m : metrics)
+  if (!metric_thresholds) return thresholds;
+  thresholds = spec::thresholds_of_experiment(candidate.campaign.spec_text, candidate.campaign.spec_path);
+  thresholds.insert(thresholds.end(), site_thresholds.begin(), site_thresholds.end());
+  return thresholds;
+}
+
+void require_metrics(const Sides& s) {
+  const std::vector<std::string> all_b = metric_names(s.base), all_c = metric_names(s.cand);
+  for (const auto& m : *s.metrics)
     if (std::find(all_b.begin(), all_b.end(), m) == all_b.end() && std::find(all_c.begin(), all_c.end(), m) == all_c.end())
       throw Error(ErrorKind::usage, fmt::format("--metrics: neither campaign has a metric \"{}\"{}", m, did_you_mean(m, all_b)));
+}
+
+/// A row per candidate point x metric that its baseline partner has, p-values adjusted together.
+/// Returns the keys of the points compared.
+std::set<std::string> compare_rows(const Sides& s, const std::vector<spec::MetricThreshold>& thresholds,
+                                   const stats::CompareOptions& options, CampaignComparison& out) {
   std::size_t most_rows = 0;
-  for (const auto& c : cand) most_rows += c.metrics.size();
+  for (const auto& c : s.cand) most_rows += c.metrics.size();
   out.rows.reserve(most_rows);  // rows are large (two summaries each): no regrowth
   std::vector<stats::Better> betters;
   betters.reserve(most_rows);
-  for (const auto& c : cand) {
-    const std::string key = identity_key(*c.point, a.identity);
-    const auto partner = by_key.find(key);
-    if (partner == by_key.end()) {
+  std::set<std::string> seen;
+  for (const auto& c : s.cand) {
+    const std::string key = identity_key(*c.point, s.identity);
+    const auto partner = s.base_by_key.find(key);
+    if (partner == s.base_by_key.end()) {
       out.only_in_candidate.push_back(point_label(*c.point));
       continue;
     }
     if (!seen.insert(key).second) continue;  // a second candidate point of the same key (--allow-different)
-    const std::string label = point_label(*c.point);
     for (const auto& [name, cm] : c.metrics) {
-      if (!selected(metrics, name)) continue;
       const auto bm = partner->second->metrics.find(name);
-      if (bm == partner->second->metrics.end()) continue;
+      if (!selected(*s.metrics, name) || bm == partner->second->metrics.end()) continue;
       stats::Better better = stats::Better::none;
       stats::parse_better(cm.better, better);
       stats::CompareOptions own = options;
       own.threshold = threshold_at(thresholds, name, *c.point, options.threshold);
-      out.rows.push_back({label, c.point->point_id, name, cm.unit, cm.better, stats::compare(bm->second.values, cm.values, better, own)});
+      out.rows.push_back({point_label(*c.point), c.point->point_id, name, cm.unit, cm.better,
+                          stats::compare(bm->second.values, cm.values, better, own)});
       betters.push_back(better);
     }
   }
@@ -166,15 +167,48 @@ CampaignComparison compare_campaigns(const CampaignData& baseline_data, const Ca
   for (auto& r : out.rows) family.push_back(std::move(r.result));
   stats::correct(family, betters, options);
   for (std::size_t i = 0; i < out.rows.size(); ++i) out.rows[i].result = std::move(family[i]);
-  for (const auto& b : base) {
-    const std::string key = identity_key(*b.point, a.identity);
+  return seen;
+}
+
+/// Every baseline point x metric with succeeded runs that no candidate point x metric with succeeded
+/// runs meets, with its reason; and the baseline points without a partner.
+void find_missing(const Sides& s, const CampaignData& candidate, const std::set<std::string>& seen, CampaignComparison& out) {
+  for (const auto& b : s.base) {
+    const std::string key = identity_key(*b.point, s.identity);
     if (!seen.count(key)) out.only_in_baseline.push_back(point_label(*b.point));
-    const auto partner = cand_by_key.find(key);
-    const PointResult* c = partner == cand_by_key.end() ? nullptr : partner->second;
+    const auto partner = s.cand_by_key.find(key);
+    const PointResult* c = partner == s.cand_by_key.end() ? nullptr : partner->second;
     for (const auto& [name, bm] : b.metrics)
-      if (selected(metrics, name) && !(c && c->metrics.contains(name)))
+      if (selected(*s.metrics, name) && !(c && c->metrics.contains(name)))
         out.missing.push_back({point_label(*b.point), name, missing_reason(candidate, c, name)});
   }
+}
+
+}  // namespace
+
+CampaignComparison compare_campaigns(const CampaignData& baseline_data, const CampaignData& candidate,
+                                     const std::vector<std::string>& metrics, const stats::CompareOptions& options,
+                                     bool metric_thresholds, const std::vector<spec::MetricThreshold>& site_thresholds,
+                                     const PointMatching& matching) {
+  CampaignData renamed;
+  const CampaignData* baseline = &baseline_data;
+  if (!matching.map.empty()) {
+    renamed = baseline_data;
+    rename_params(renamed.points, matching.map);
+    baseline = &renamed;
+  }
+  CampaignComparison out{baseline->campaign.label, candidate.campaign.label, options.correction, options.alpha, {}, {}, {}, {}, {}, {}, {}};
+  Sides s{point_results(*baseline), point_results(candidate), {}, {}, {}, &metrics};
+  const Alignment a = aligned(*baseline, s.base, candidate, s.cand, matching);
+  s.identity = a.identity;
+  out.matched_by = a.identity.params;
+  out.ignored = a.identity.constant;
+  out.differences = a.differences;
+  for (const auto& r : s.base) s.base_by_key.emplace(identity_key(*r.point, s.identity), &r);
+  for (const auto& r : s.cand) s.cand_by_key.emplace(identity_key(*r.point, s.identity), &r);
+  require_metrics(s);
+  const auto seen = compare_rows(s, thresholds_for(candidate, metric_thresholds, site_thresholds), options, out);
+  find_missing(s, candidate, seen, out);
   return out;
 }
 
