@@ -25,8 +25,9 @@ void add_show(CLI::App& sub, Action& action) {
       store::KeyValues provenance;
       for (auto it = data.runs.rbegin(); it != data.runs.rend() && provenance.empty(); ++it)
         if (it->attempt > 0) provenance = db.provenance(it->id, it->attempt);
-      fmt::print("{}", o->format == "json" ? report::campaign_detail_json(data, provenance)
-                                           : report::campaign_detail(data, provenance));
+      const auto matches = report::load_run_matches(db, data);
+      fmt::print("{}", o->format == "json" ? report::campaign_detail_json(data, provenance, matches)
+                                           : report::campaign_detail(data, provenance, matches));
       return 0;
     };
   });

@@ -28,11 +28,17 @@ std::size_t LineCursor::line_of(std::size_t offset) {
 }
 
 void Collector::add(const std::string& name, std::optional<std::size_t> index, double value, std::string unit,
-                    std::string better) {
+                    std::string better, std::size_t rule) {
   auto it = counts_.find(name);
   if (it == counts_.end()) it = counts_.emplace(name, 0).first;
   const std::size_t running = it->second++;
   out_.observations.push_back(Observation{name, index.value_or(running), value, std::move(unit), std::move(better)});
+  producer_.push_back(rule);
+}
+
+void Collector::fold(const std::vector<Rule>& rules, const std::vector<std::optional<Reduce>>& how) {
+  out_.matches = fold_matches(rules, how, out_.observations, producer_);
+  producer_.assign(out_.observations.size(), kNoRule);
 }
 
 void Collector::warn(std::string_view source, std::size_t line, std::string_view message) {

@@ -6,9 +6,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "parse/extract.h"
 #include "parse/number.h"
+#include "parse/reduce.h"
 
 namespace sweep::parse {
 
@@ -34,10 +36,11 @@ class Collector {
   /// At most this many warnings are kept; the rest are counted into one final "... N more warnings".
   static constexpr std::size_t kMaxWarnings = 100;
 
-  /// Adds an observation. Without `index` it gets the next running index for this name. Every
+  /// Adds an observation made by rule number `rule` of the extractor (kNoRule: a metric line or a
+  /// built-in parser). Without `index` it gets the next running index for this name. Every
   /// observation of a name advances that name's running count, explicit index or not.
   void add(const std::string& name, std::optional<std::size_t> index, double value, std::string unit,
-           std::string better);
+           std::string better, std::size_t rule = kNoRule);
 
   /// Records "<source>:<line>: <message>" (or "<source>: <message>" when line is 0).
   void warn(std::string_view source, std::size_t line, std::string_view message);
@@ -53,11 +56,15 @@ class Collector {
   void bad_number(std::string_view text, NumberStatus status, std::string_view source, std::size_t line,
                   const std::string& name);
 
+  /// Folds and counts the rules' observations (parse/reduce.h, fold_matches); call once, before finish().
+  void fold(const std::vector<Rule>& rules, const std::vector<std::optional<Reduce>>& how);
+
   /// Hands over the result, appending the "... N more warnings" line when warnings were dropped.
   Extraction finish();
 
  private:
   Extraction out_;
+  std::vector<std::size_t> producer_;  // per observation, the rule that made it, or kNoRule
   std::map<std::string, std::size_t, std::less<>> counts_;
   std::size_t dropped_warnings_ = 0;
 };

@@ -12,6 +12,7 @@
 #include "parse/collector.h"
 #include "parse/json_lines.h"
 #include "parse/metric_lines.h"
+#include "parse/reduce.h"
 #include "parse/regex_rule.h"
 #include "util/strings.h"
 
@@ -26,6 +27,19 @@ bool reads_metric_lines(std::string_view source) {
   return std::find(kMetricLineSources.begin(), kMetricLineSources.end(), source) != kMetricLineSources.end();
 }
 
+/// The reduction `rule` names; nullopt when it names none. Throws at rule.where for an unknown name or a
+/// parser with one (its rows are per index).
+std::optional<Reduce> reduction_of(const Rule& rule) {
+  if (rule.reduce.empty()) return std::nullopt;
+  if (rule.kind == Rule::Kind::parser)
+    fail_at(rule.where, fmt::format("parser \"{}\" takes no reduce (its rows are per index)", rule.pattern));
+  const std::optional<Reduce> how = reduction_named(rule.reduce);
+  if (!how)
+    fail_at(rule.where, fmt::format("metric \"{}\": unknown reduction \"{}\" (available: {}){}", rule.name, rule.reduce,
+                                    join(reduction_names(), ", "), did_you_mean(rule.reduce, reduction_names())));
+  return how;
+}
+
 }  // namespace
 
 /// A rule ready to apply: a compiled regex, a json key split into its dotted path, or a built-in parser.
@@ -34,6 +48,7 @@ struct Extractor::Compiled {
   const BuiltinParser* parser = nullptr;
   std::vector<std::string> path;
   std::string needle;  // what a JSON line must contain to be worth parsing for this rule
+  std::optional<Reduce> reduce;  // the rule's `reduce`, nullopt when not given
 
   /// Throws Error(invalid_experiment) at rule.where for a rule that cannot be applied.
   static std::unique_ptr<Compiled> from(const Rule& rule);
@@ -46,20 +61,20 @@ struct Extractor::Compiled {
 
 namespace {
 
-/// Adds the observation of json rule `rule` on one parsed line, if the line holds its key.
-void apply_json_rule(const Rule& rule, const std::vector<std::string>& path, std::string_view source, std::size_t line,
-                     const nlohmann::json& object, Collector& out) {
+/// Adds the observation of json rule `rule` (number `index`) on one parsed line, if the line holds its key.
+void apply_json_rule(const Rule& rule, std::size_t index, const std::vector<std::string>& path, std::string_view source,
+                     std::size_t line, const nlohmann::json& object, Collector& out) {
   const nlohmann::json* found = find_key(object, rule.pattern, path);
   if (!found) return;
   double value = 0;
   if (found->is_number()) {
     value = found->get<double>();
-    if (std::isfinite(value)) return out.add(rule.name, std::nullopt, value, rule.unit, rule.better);
+    if (std::isfinite(value)) return out.add(rule.name, std::nullopt, value, rule.unit, rule.better, index);
     return out.bad_number(found->dump(), NumberStatus::not_finite, source, line, rule.name);
   }
   if (found->is_string()) {
     if (out.number(found->get_ref<const std::string&>(), source, line, rule.name, value))
-      out.add(rule.name, std::nullopt, value, rule.unit, rule.better);
+      out.add(rule.name, std::nullopt, value, rule.unit, rule.better, index);
     return;
   }
   out.bad_number(found->dump(), NumberStatus::not_a_number, source, line, rule.name);
@@ -91,7 +106,7 @@ Extraction Extractor::extract(const std::map<std::string, std::string_view>& sou
     for (std::size_t i = 0; i < rules_.size(); ++i) {
       const auto text = sources.find(rules_[i].source);
       if (text == sources.end()) continue;
-      if (compiled_[i]->regex) compiled_[i]->regex->apply(rules_[i], text->first, text->second, out);
+      if (compiled_[i]->regex) compiled_[i]->regex->apply(rules_[i], i, text->first, text->second, out);
       if (compiled_[i]->parser) compiled_[i]->parser->parse(text->first, text->second, out);
     }
     for (const std::string& source : this->sources()) {
@@ -101,6 +116,9 @@ Extraction Extractor::extract(const std::map<std::string, std::string_view>& sou
   } catch (const std::exception& e) {  // only resource exhaustion can get here
     out.warn("extract", 0, fmt::format("extraction stopped: {}", e.what()));
   }
+  std::vector<std::optional<Reduce>> how;
+  for (const Compiled* c : compiled_) how.push_back(c->reduce);
+  out.fold(rules_, how);
   return out.finish();
 }
 
@@ -120,7 +138,7 @@ void Extractor::Compiled::read_json_lines(const std::vector<Rule>& rules, const 
   if (metric_lines) needles.emplace_back(kMetricLineNeedle);
   if (needles.empty()) return;
   for_each_json_line(text, needles, [&](std::size_t line, std::string_view line_text, const nlohmann::json& object) {
-    for (const std::size_t i : json_rules) apply_json_rule(rules[i], compiled[i]->path, source, line, object, out);
+    for (const std::size_t i : json_rules) apply_json_rule(rules[i], i, compiled[i]->path, source, line, object, out);
     if (metric_lines) read_metric_line(source, line, line_text, object, by_name, out);
   });
 }
@@ -144,6 +162,7 @@ std::unique_ptr<Extractor::Compiled> Extractor::Compiled::from(const Rule& rule)
                                         did_you_mean(rule.pattern, builtin_parser_names())));
       break;
   }
+  compiled->reduce = reduction_of(rule);
   return compiled;
 }
 

@@ -21,6 +21,8 @@ struct Rule {
                                 // parser: its name (builtin_parser_names())
   std::string source = "stdout";
   SourceLocation where;         // where the rule was declared, for compile errors
+  std::string reduce;           // regex and json: how its matches in one run reduce (parse/reduce.h);
+                                // "" = not given, so more than one match makes the run fail
 };
 
 /// The names a `parser` rule can take: {"nccl-tests", "osu"}.
@@ -35,14 +37,25 @@ struct Observation {
   std::string better;  // "higher", "lower" or "" (metric line without a direction)
 };
 
+/// How many values one regex or json rule found in one run (before its `reduce`).
+struct RuleMatches {
+  std::string name;
+  std::size_t count = 0;
+  std::string reduce;  // the rule's, "" when not given
+  std::string source;
+  SourceLocation where;
+};
+
 struct Extraction {
   std::vector<Observation> observations;
   std::vector<std::string> warnings;  // e.g. "stdout:12: metric \"x\": value \"abc\" is not a number"
+  std::vector<RuleMatches> matches;   // one per regex or json rule, in declaration order
 };
 
 /// Compiled rules. Construction compiles every regex (PCRE2 with JIT when available) and throws
 /// Error(invalid_experiment) at the rule's location for a pattern that does not compile or lacks the
-/// named group, or for an unknown parser name. Thread-safe for concurrent extract() calls.
+/// named group, for an unknown parser name, or for an unknown `reduce` (or one on a parser).
+/// Thread-safe for concurrent extract() calls.
 class Extractor {
  public:
   explicit Extractor(std::vector<Rule> rules);
@@ -57,7 +70,9 @@ class Extractor {
   /// Applies the rules to `sources` (source name -> full text). A source that is absent is skipped.
   /// Regex rules and built-in parsers run first, in declaration order; then json rules and metric lines
   /// (docs/metrics-format.md) from "stdout" and "stderr". Values that are not finite numbers are skipped
-  /// with a warning. Never throws on any input text.
+  /// with a warning. Then each rule with a `reduce` other than `each` has its values folded into one
+  /// (parse/reduce.h); `matches` counts every regex and json rule's values. Never throws on any input
+  /// text; whether a rule matched too often to count is unreduced_matches()'s to say.
   Extraction extract(const std::map<std::string, std::string_view>& sources) const;
 
  private:

@@ -32,8 +32,8 @@ struct MatchState {
 };
 
 /// Turns one match into an observation, or a warning when its value group is unset or not a number.
-void record(const Rule& rule, std::string_view source, std::string_view text, const PCRE2_SIZE* ovector,
-            std::size_t group, LineCursor& lines, Collector& out) {
+void record(const Rule& rule, std::size_t rule_index, std::string_view source, std::string_view text,
+            const PCRE2_SIZE* ovector, std::size_t group, LineCursor& lines, Collector& out) {
   const PCRE2_SIZE begin = ovector[2 * group], end = ovector[2 * group + 1];
   // Line numbers are only counted when a warning will be kept.
   if (begin == PCRE2_UNSET)
@@ -42,7 +42,7 @@ void record(const Rule& rule, std::string_view source, std::string_view text, co
   double value = 0;
   const std::string_view captured = text.substr(begin, end - begin);
   const NumberStatus status = parse_number(captured, value);
-  if (status == NumberStatus::ok) return out.add(rule.name, std::nullopt, value, rule.unit, rule.better);
+  if (status == NumberStatus::ok) return out.add(rule.name, std::nullopt, value, rule.unit, rule.better, rule_index);
   out.bad_number(captured, status, source, out.wants_warnings() ? lines.line_of(begin) : 0, rule.name);
 }
 
@@ -96,7 +96,8 @@ RegexRule::RegexRule(const Rule& rule) : code_(std::make_unique<Code>()) {
 RegexRule::~RegexRule() = default;
 RegexRule::RegexRule(RegexRule&&) noexcept = default;
 
-void RegexRule::apply(const Rule& rule, std::string_view source, std::string_view text, Collector& out) const {
+void RegexRule::apply(const Rule& rule, std::size_t rule_index, std::string_view source, std::string_view text,
+                      Collector& out) const {
   if (text.data() == nullptr) text = std::string_view("", 0);  // PCRE2 refuses a null subject
   MatchState state;
   state.data = pcre2_match_data_create_from_pattern(code_->code, nullptr);
@@ -120,7 +121,7 @@ void RegexRule::apply(const Rule& rule, std::string_view source, std::string_vie
     if (rc < 0)
       return out.warn(source, 0,
                       fmt::format("metric \"{}\": regex matching stopped: {}", rule.name, pcre2_message(rc)));
-    record(rule, source, text, ovector, group, lines, out);
+    record(rule, rule_index, source, text, ovector, group, lines, out);
     // An empty match must not repeat at the same place: retry there for a non-empty one (Perl's /g).
     options = ovector[0] == ovector[1] ? PCRE2_NOTEMPTY_ATSTART : 0;
     if (ovector[1] < start || (ovector[1] == start && options == 0)) return;  // \K oddities: no progress

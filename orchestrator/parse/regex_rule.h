@@ -21,9 +21,11 @@ class RegexRule {
   RegexRule(const RegexRule&) = delete;
   RegexRule& operator=(const RegexRule&) = delete;
 
-  /// Adds one observation per match of the pattern in `text`, in order. Matching errors (e.g. a
-  /// backtracking limit) stop this rule with a warning. Thread-safe: match state is per call.
-  void apply(const Rule& rule, std::string_view source, std::string_view text, Collector& out) const;
+  /// Adds one observation per match of the pattern in `text`, in order, as made by rule number
+  /// `rule_index` (Collector::add). Matching errors (e.g. a backtracking limit) stop this rule with a
+  /// warning. Thread-safe: match state is per call.
+  void apply(const Rule& rule, std::size_t rule_index, std::string_view source, std::string_view text,
+             Collector& out) const;
 
  private:
   struct Code;

@@ -30,7 +30,9 @@ CampaignData load_campaign(const store::Store& db, const std::string& label);
 std::size_t started_runs(const CampaignData& data);
 
 /// One metric of one point across its succeeded runs. Each run contributes the mean of its values
-/// of that metric (a metric matched several times in one run is averaged within the run first).
+/// of that metric: its one value, or for a metric reported at several indices (one row per message
+/// size) the mean over its indices. A rule's repeated matches are reduced at ingest by its `reduce`,
+/// and a run where a rule without one matched more than once has failed (docs/metrics-format.md#reduce).
 struct MetricStats {
   std::string unit;
   std::string better;

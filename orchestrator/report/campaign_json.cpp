@@ -49,6 +49,18 @@ std::string status_members(const CampaignData& data) {
                      c.ended_at.empty() ? "null" : json_string(c.ended_at), runs_object(states), failures, points);
 }
 
+/// The "run_matches" array's elements (without brackets).
+std::string run_matches_members(const std::vector<RunMatches>& matches) {
+  std::string out;
+  for (const RunMatches& m : matches) {
+    std::string counts;
+    for (const auto& [name, n] : m.counts) counts += fmt::format("{}{}: {}", counts.empty() ? "" : ", ", json_string(name), n);
+    out += fmt::format(R"({}{{"point_id": {}, "repetition": {}, "attempt": {}, "matches": {{{}}}}})", out.empty() ? "" : ", ",
+                       json_string(m.run->point_id), m.run->repetition, m.run->attempt, counts);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string campaign_list_json(const std::vector<CampaignSummary>& campaigns) {
@@ -66,7 +78,8 @@ std::string campaign_list_json(const std::vector<CampaignSummary>& campaigns) {
 
 std::string campaign_status_json(const CampaignData& data) { return "{" + status_members(data) + "}\n"; }
 
-std::string campaign_detail_json(const CampaignData& data, const store::KeyValues& last_run_provenance) {
+std::string campaign_detail_json(const CampaignData& data, const store::KeyValues& last_run_provenance,
+                                 const std::vector<RunMatches>& matches) {
   const auto& c = data.campaign;
   std::string failed, provenance;
   for (const auto& r : data.runs)
@@ -78,12 +91,12 @@ std::string campaign_detail_json(const CampaignData& data, const store::KeyValue
     provenance += fmt::format("{}{}: {}", provenance.empty() ? "" : ", ", json_string(k), json_string(v));
   return fmt::format(R"({{{}, "experiment": {}, "spec_path": {}, "spec_sha256": {}, "overrides": {}, "started_at": {}, )"
                      R"("host": {}, "user": {}, "sweep_version": {}, "git_commit": {}, "git_dirty": {}, "run_root": {}, )"
-                     R"("failed_runs": [{}], "latest_run_provenance": {{{}}}}})"
+                     R"("failed_runs": [{}], "run_matches": [{}], "latest_run_provenance": {{{}}}}})"
                      "\n",
                      status_members(data), json_string(c.experiment), json_string(c.spec_path), json_string(c.spec_hash),
                      json_string(c.overrides), json_string(c.started_at), json_string(c.host), json_string(c.user),
                      json_string(c.tool_version), json_string(c.git_commit),
-                     c.git_dirty ? (*c.git_dirty ? "true" : "false") : "null", json_string(c.run_root), failed, provenance);
+                     c.git_dirty ? (*c.git_dirty ? "true" : "false") : "null", json_string(c.run_root), failed, run_matches_members(matches), provenance);
 }
 
 }  // namespace sweep::report

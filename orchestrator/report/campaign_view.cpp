@@ -43,6 +43,18 @@ std::string campaign_list(const std::vector<CampaignSummary>& campaigns) {
 
 namespace {
 
+/// "metric matches per run" with one line per run: `p0001 rep 0 attempt 1: loss 3, elapsed_s 1`.
+std::string matches_section(const std::vector<RunMatches>& matches) {
+  if (matches.empty()) return "";
+  std::string out = "\nmetric matches per run (values each rule found, before its reduce):\n";
+  for (const RunMatches& m : matches) {
+    std::string counts;
+    for (const auto& [name, n] : m.counts) counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", name, n);
+    out += fmt::format("  {} rep {} attempt {}: {}\n", m.run->point_id, m.run->repetition, m.run->attempt, counts);
+  }
+  return out;
+}
+
 std::string point_table(const CampaignData& data) {
   std::string out = "| point | parameters | succeeded | failed | unfinished |\n| --- | --- | ---: | ---: | ---: |\n";
   for (const auto& r : point_results(data))
@@ -73,7 +85,8 @@ std::string campaign_status(const CampaignData& data) {
   return out + "\n" + point_table(data);
 }
 
-std::string campaign_detail(const CampaignData& data, const store::KeyValues& last_run_provenance) {
+std::string campaign_detail(const CampaignData& data, const store::KeyValues& last_run_provenance,
+                            const std::vector<RunMatches>& matches) {
   const auto& c = data.campaign;
   std::string out = fmt::format(
       "campaign     {}\nexperiment   {} ({})\nspec sha256  {}\noverrides    {}\nexecutor     {}\nstarted      {}\n"
@@ -90,6 +103,7 @@ std::string campaign_detail(const CampaignData& data, const store::KeyValues& la
       out += fmt::format("  {} rep {} attempt {}: {}: {} ({})\n", r.point_id, r.repetition, r.attempt, r.failure_class,
                          r.failure_reason, r.run_dir);
     }
+  out += matches_section(matches);
   if (!last_run_provenance.empty()) {
     out += "\nprovenance of the latest run:\n";
     for (const auto& [k, v] : last_run_provenance) {

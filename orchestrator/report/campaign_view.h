@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "report/campaign_data.h"
+#include "report/run_matches.h"
 
 namespace sweep::report {
 
@@ -16,8 +17,10 @@ struct CampaignSummary {
 std::string campaign_list(const std::vector<CampaignSummary>& campaigns);
 
 /// One campaign in detail: provenance, counts, a per-point progress table, failed runs with reasons,
-/// and the provenance of the most recent run.
-std::string campaign_detail(const CampaignData& data, const store::KeyValues& last_run_provenance);
+/// each run's metric match counts (`matches`, from load_run_matches; the section is left out when
+/// empty), and the provenance of the most recent run.
+std::string campaign_detail(const CampaignData& data, const store::KeyValues& last_run_provenance,
+                            const std::vector<RunMatches>& matches);
 
 /// A campaign's progress: run counts per state, failures per class, and a per-point table.
 std::string campaign_status(const CampaignData& data);

@@ -1,9 +1,10 @@
 #pragma once
 // The metric values of one campaign's succeeded runs, grouped by point and metric as the rows stream
-// from the store: per run the mean of its values of the metric (a metric matched several times in one
-// run is averaged within the run first), and every (index, value). Text is interned: point ids, and per
-// metric name its unit and direction (those of its first row). No row is kept, so a campaign of 200,000
-// metric rows costs a few doubles per row.
+// from the store: per run the mean of its values of the metric (a metric reported at several indices in
+// one run, such as one row per message size, contributes the mean over its indices; a rule's repeated
+// matches arrive already reduced to one value by its `reduce`, docs/metrics-format.md#reduce), and
+// every (index, value). Text is interned: point ids, and per metric name its unit and direction (those
+// of its first row). No row is kept, so a campaign of 200,000 metric rows costs a few doubles per row.
 #include <cstdint>
 #include <string>
 #include <string_view>

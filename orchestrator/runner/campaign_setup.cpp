@@ -92,7 +92,7 @@ store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options,
 std::vector<parse::Rule> extraction_rules(const spec::Experiment& e) {
   std::vector<parse::Rule> rules;
   for (const auto& m : e.metrics)
-    rules.push_back({m.name, m.unit, m.better, rule_kind(m.kind), m.pattern, m.source, m.where});
+    rules.push_back({m.name, m.unit, m.better, rule_kind(m.kind), m.pattern, m.source, m.where, m.reduce});
   return rules;
 }
 

@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 
+#include "parse/reduce.h"
 #include "runner/gpu_facts.h"
 #include "runner/job_environment.h"
 #include "runner/nic_counters.h"
@@ -148,6 +149,8 @@ store::AttemptResult judge(const exec::Outcome& outcome, const parse::Extraction
     r = failed(failure::kSignal, "killed by " + signal_text(outcome.signal));
   else if (outcome.exit_code != success.exit_code)
     r = failed(failure::kExitCode, fmt::format("exited with code {} (expected {})", outcome.exit_code, success.exit_code));
+  else if (auto unreduced = parse::unreduced_matches(extraction.matches))
+    r = failed(failure::kUnreducedMetric, std::move(*unreduced));
   else if (!missing.empty())
     r = failed(failure::kMissingMetric, fmt::format("required metric{} not found: {}", missing.size() > 1 ? "s" : "",
                                                     join(missing, ", ")));
@@ -161,6 +164,8 @@ store::AttemptResult judge(const exec::Outcome& outcome, const parse::Extraction
   r.elapsed_s = outcome.elapsed_s;
   for (const auto& o : extraction.observations)
     r.metrics.push_back({o.name, static_cast<std::int64_t>(o.index), o.value, o.unit, o.better});
+  for (const auto& m : extraction.matches)
+    r.provenance.emplace_back(std::string(store::kMatchesPrefix) + m.name, std::to_string(m.count));
   return r;
 }
 

@@ -17,8 +17,10 @@ namespace sweep::runner {
 inline constexpr std::size_t kMaxIngestBytes = 256u << 20;
 
 /// Decides succeeded/failed from the outcome and the extracted metrics, in this order: timeout,
-/// signal, exit code other than success.exit_code, any required metric missing, then success.where
-/// (class criterion). Pure.
+/// signal, exit code other than success.exit_code, a rule without `reduce` that matched more than once
+/// (class unreduced_metric; its values are stored per index all the same), any required metric
+/// missing, then success.where (class criterion). Every regex and json rule's match count becomes
+/// provenance `matches.<metric>`. Pure.
 store::AttemptResult judge(const exec::Outcome& outcome, const parse::Extraction& extraction,
                            const spec::Success& success);
 

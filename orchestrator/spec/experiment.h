@@ -78,6 +78,9 @@ struct MetricRule {
   std::string pattern;         // regex with a named group (?<value>...) or (?<NAME>...); the JSON key; or
                                // the parser's name
   std::string source = "stdout";  // "stdout", "stderr", or a file path relative to the run directory
+  /// regex and json: how the rule's matches within one run reduce (spec/metric_reductions.h); "" = not
+  /// given, so a run in which the rule matches more than once fails (docs/metrics-format.md#reduce).
+  std::string reduce;
   SourceLocation where;
 };
 

@@ -6,14 +6,17 @@
 
 #include "spec/load_sections.h"
 #include "spec/metric_parsers.h"
+#include "spec/metric_reductions.h"
 #include "util/strings.h"
 
 namespace sweep::spec {
 namespace {
 
-constexpr std::array<std::string_view, 7> kMetricKeys{"name", "unit", "better", "regex", "json", "parser", "source"};
-/// Keys a parser entry cannot take: a parser names its metrics, their units and directions itself.
-constexpr std::array<std::string_view, 5> kNotWithParser{"name", "unit", "better", "regex", "json"};
+constexpr std::array<std::string_view, 8> kMetricKeys{"name",   "unit",   "better", "regex",
+                                                      "json",   "parser", "source", "reduce"};
+/// Keys a parser entry cannot take: a parser names its metrics, their units and directions itself, and
+/// its rows are per index.
+constexpr std::array<std::string_view, 6> kNotWithParser{"name", "unit", "better", "regex", "json", "reduce"};
 constexpr std::array<std::string_view, 3> kSuccessKeys{"exit_code", "metrics", "where"};
 
 /// [A-Za-z_][A-Za-z0-9_.]*
@@ -89,6 +92,10 @@ MetricRule read_metric(const Field& item, const Source& src) {
   if (m.better != "higher" && m.better != "lower") fail_expected(better, src, "\"higher\" or \"lower\"");
   if (const Field* unit = find_field(fields, "unit")) m.unit = scalar_text(*unit, src, "a unit string");
   if (const Field* source = find_field(fields, "source")) read_source(*source, src, m);
+  if (const Field* reduce = find_field(fields, "reduce")) {
+    check_in_table(*reduce, src, kMetricReductions, "reduction");
+    m.reduce = reduce->value.Scalar();
+  }
   read_pattern(fields, item, src, m);
   return m;
 }

@@ -19,6 +19,10 @@ RunState state_from_name(std::string_view name);
 
 using KeyValues = std::vector<std::pair<std::string, std::string>>;
 
+/// The provenance key `<prefix><metric>` of an attempt holds how many values the regex or json rule
+/// of that metric found in the attempt's output, before its `reduce` (docs/database.md).
+inline constexpr std::string_view kMatchesPrefix = "matches.";
+
 /// How many of a campaign's runs recorded `value` for provenance `key` in their latest attempt.
 struct ProvenanceCount {
   std::string key;

@@ -23,6 +23,7 @@ inline constexpr std::string_view kInterrupted = "interrupted";
 inline constexpr std::string_view kSpawn = "spawn";
 inline constexpr std::string_view kSetup = "setup";
 inline constexpr std::string_view kCriterion = "criterion";
+inline constexpr std::string_view kUnreducedMetric = "unreduced_metric";
 
 struct FailureClass {
   std::string_view retry_key;  // as written in `retries:` (Slurm's state names where there is one)
@@ -30,7 +31,7 @@ struct FailureClass {
   std::string_view meaning;
 };
 
-inline constexpr std::array<FailureClass, 16> kFailureClasses{{
+inline constexpr std::array<FailureClass, 17> kFailureClasses{{
     {"FAILED", kExitCode, "the workload exited with a status other than success.exit_code"},
     {"TIMEOUT", kTimeout, "the run exceeded its time limit"},
     {"SIGNAL", kSignal, "the workload was killed by a signal"},
@@ -47,6 +48,8 @@ inline constexpr std::array<FailureClass, 16> kFailureClasses{{
     {"SPAWN", kSpawn, "the job script could not be started"},
     {"CRITERION", kCriterion, "the workload succeeded but its metrics fail the experiment's success.where"},
     {"SETUP", kSetup, "a line of the experiment's or the site's setup failed before the workload started"},
+    {"UNREDUCED_METRIC", kUnreducedMetric,
+     "a metric rule without `reduce` matched more than once in the run's output, so its value is ambiguous"},
 }};
 
 }  // namespace sweep::failure

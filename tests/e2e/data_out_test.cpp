@@ -93,10 +93,10 @@ import json
 ls, status, show = (json.load(open(n + '.json')) for n in ('ls', 'status', 'show'))
 print(ls['version'], ls['campaigns'][0]['label'], ls['campaigns'][0]['runs'])
 print(status['version'], status['runs']['succeeded'], len(status['points']), status['points'][0]['params'])
-print(show['version'], show['experiment'], show['failed_runs'], show['spec_sha256'] != '')
+print(show['version'], show['experiment'], show['failed_runs'], show['spec_sha256'] != '', show['run_matches'][7]['matches'])
 ")");
   INFO(py.out << py.err);
-  CHECK(py.out == "1 o {'pending': 0, 'running': 0, 'succeeded': 8, 'failed': 0}\n"
-                  "1 8 4 {'n': 1, 'kind': 'a', 'metric': 'x', 'half': 0.5}\n"
-                  "1 out [] True\n");
+  CHECK(py.out == "2 o {'pending': 0, 'running': 0, 'succeeded': 8, 'failed': 0}\n"
+                  "2 8 4 {'n': 1, 'kind': 'a', 'metric': 'x', 'half': 0.5}\n"
+                  "2 out [] True {'t': 1}\n");
 }

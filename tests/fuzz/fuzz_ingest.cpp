@@ -22,7 +22,7 @@ struct Fixture {
   sweep::store::Store* db = nullptr;
   std::int64_t run = 0;
   sweep::parse::Extractor extractor{{sweep::parse::Rule{"t", "s", "lower", sweep::parse::Rule::Kind::regex,
-                                                        R"(t=(?<value>\S+))", "stdout", {}}}};
+                                                        R"(t=(?<value>\S+))", "stdout", {}, ""}}};
   Fixture() {
     char tmpl[] = "/tmp/sweep-fuzz-ingest-XXXXXX";
     dir = ::mkdtemp(tmpl);

@@ -11,10 +11,10 @@ namespace {
 const sweep::parse::Extractor& extractor() {
   using sweep::parse::Rule;
   static const sweep::parse::Extractor e({
-      Rule{"time", "s", "lower", Rule::Kind::regex, R"(time[:=]\s*(?<value>\S+))", "stdout", {}},
-      Rule{"loss", "", "lower", Rule::Kind::json, "loss", "stdout", {}},
-      Rule{"", "", "", Rule::Kind::parser, "nccl-tests", "stdout", {}},
-      Rule{"", "", "", Rule::Kind::parser, "osu", "stderr", {}},
+      Rule{"time", "s", "lower", Rule::Kind::regex, R"(time[:=]\s*(?<value>\S+))", "stdout", {}, "last"},
+      Rule{"loss", "", "lower", Rule::Kind::json, "loss", "stdout", {}, ""},
+      Rule{"", "", "", Rule::Kind::parser, "nccl-tests", "stdout", {}, ""},
+      Rule{"", "", "", Rule::Kind::parser, "osu", "stderr", {}, ""},
   });
   return e;
 }

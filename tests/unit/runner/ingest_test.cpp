@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 
 #include "runner/ingest.h"
@@ -52,7 +53,7 @@ TEST_CASE("ingest reads the run directory and writes exit_status") {
   TempDir dir;
   std::ofstream(dir.file("stdout")) << "x=5\nx=7\n";
   std::ofstream(dir.file("stderr")) << "";
-  parse::Extractor extractor({{"x", "", "higher", parse::Rule::Kind::regex, "x=(?<value>\\d+)", "stdout", {}}});
+  parse::Extractor extractor({{"x", "", "higher", parse::Rule::Kind::regex, "x=(?<value>\\d+)", "stdout", {}, "each"}});
   spec::Success success;
   success.metrics = {"x"};
   const auto r = runner::ingest(exited(0), dir.path.string(), extractor, success);
@@ -60,8 +61,34 @@ TEST_CASE("ingest reads the run directory and writes exit_status") {
   REQUIRE(r.metrics.size() == 2);
   CHECK(r.metrics[1].value == 7);
   CHECK(r.metrics[1].index == 1);
+  CHECK(std::count(r.provenance.begin(), r.provenance.end(), std::pair<std::string, std::string>("matches.x", "2")) == 1);
   std::ifstream status(dir.file("exit_status"));
   std::string first;
   std::getline(status, first);
   CHECK(first == "format=1");
+}
+
+TEST_CASE("judging an attempt: a rule without reduce that matched more than once fails the run, naming the fix") {
+  const parse::Extractor loose({{"loss", "", "lower", parse::Rule::Kind::regex, "loss (?<value>[0-9.]+)", "stdout",
+                                 SourceLocation{"exp.yaml", 12, 5}, ""}});
+  spec::Success success;
+  success.metrics = {"loss"};
+  const parse::Extraction e = loose.extract({{"stdout", "loss 0.9\nloss 0.5\nloss 0.27\n"}});
+  const auto r = runner::judge(exited(0), e, success);
+  CHECK(r.state == RunState::failed);
+  CHECK(r.failure_class == "unreduced_metric");
+  CHECK(r.failure_reason == "metric \"loss\" matched 3 times in this run's stdout; say reduce: last (or first, mean, "
+                            "min, max, sum; each keeps every match as its own index) in its rule at exp.yaml:12:5");
+  CHECK(r.metrics.size() == 3);  // kept per index for the record, never averaged
+  CHECK(r.provenance == store::KeyValues{{"matches.loss", "3"}});
+  // A crash is the first thing to say about a run, whatever its output matched.
+  CHECK(runner::judge(exited(2), e, success).failure_class == "exit_code");
+
+  const parse::Extractor last({{"loss", "", "lower", parse::Rule::Kind::regex, "loss (?<value>[0-9.]+)", "stdout",
+                                SourceLocation{"exp.yaml", 12, 5}, "last"}});
+  const auto kept = runner::judge(exited(0), last.extract({{"stdout", "loss 0.9\nloss 0.5\nloss 0.27\n"}}), success);
+  CHECK(kept.state == RunState::succeeded);
+  REQUIRE(kept.metrics.size() == 1);
+  CHECK(kept.metrics[0].value == 0.27);
+  CHECK(kept.provenance == store::KeyValues{{"matches.loss", "3"}});
 }

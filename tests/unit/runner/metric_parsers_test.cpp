@@ -9,7 +9,9 @@
 #include "parse/extract.h"
 #include "runner/campaign_setup.h"
 #include "spec/load.h"
+#include "parse/reduce.h"
 #include "spec/metric_parsers.h"
+#include "spec/metric_reductions.h"
 
 using namespace sweep;
 
@@ -25,7 +27,7 @@ std::string data_file(const std::string& name) {
 
 /// The metric names `parser` reports on the real output `file`, each once.
 std::vector<std::string> reported(const std::string& parser, const std::string& file) {
-  const parse::Extractor extractor({{"", "", "", parse::Rule::Kind::parser, parser, "stdout", {}}});
+  const parse::Extractor extractor({{"", "", "", parse::Rule::Kind::parser, parser, "stdout", {}, ""}});
   const std::string text = data_file(file);
   std::vector<std::string> names;
   for (const parse::Observation& o : extractor.extract({{"stdout", text}}).observations)
@@ -77,4 +79,18 @@ TEST_CASE("metric parsers: a parser entry becomes a parser rule") {
   CHECK(rules[1].kind == parse::Rule::Kind::json);
   const parse::Extractor extractor(rules);
   CHECK(extractor.sources() == std::vector<std::string>{"stdout", "stderr", "out/osu.txt"});
+}
+
+TEST_CASE("metric reductions: spec and parse know the same names, and the runner passes them on") {
+  std::vector<std::string> names(spec::kMetricReductions.begin(), spec::kMetricReductions.end());
+  CHECK(names == parse::reduction_names());
+  spec::Experiment e;
+  spec::MetricRule m;
+  m.name = "loss";
+  m.pattern = "loss (?<value>\\S+)";
+  m.reduce = "min";
+  e.metrics.push_back(m);
+  const std::vector<parse::Rule> rules = runner::extraction_rules(e);
+  REQUIRE(rules.size() == 1);
+  CHECK(rules[0].reduce == "min");
 }

@@ -31,4 +31,11 @@ inline sweep::spec::Experiment load(const std::string& yaml, const std::vector<s
   return sweep::spec::load_text(yaml, "x.yaml", overrides);
 }
 
+/// An experiment whose `metrics:` entries start at line 5: `entries` are appended after it.
+inline const std::string kMetricsHead = "name: t\nmatrix: {n: [1]}\nworkload: {command: x}\nmetrics:\n";
+
+/// The experiment kMetricsHead + `entries`, and the error loading it throws.
+inline sweep::spec::Experiment load_metrics(const std::string& entries) { return load(kMetricsHead + entries); }
+inline std::string metrics_error(const std::string& entries) { return load_error(kMetricsHead + entries); }
+
 }  // namespace spec_test

@@ -4,17 +4,11 @@
 
 using namespace sweep;
 using namespace sweep::spec;
+using spec_test::kMetricsHead;
 using spec_test::load;
 using spec_test::load_error;
-
-namespace {
-
-const std::string kHead = "name: t\nmatrix: {n: [1]}\nworkload: {command: x}\nmetrics:\n";  // entries from line 5
-
-Experiment load_metrics(const std::string& entries) { return load(kHead + entries); }
-std::string metrics_error(const std::string& entries) { return load_error(kHead + entries); }
-
-}  // namespace
+using spec_test::load_metrics;  // entries from line 5
+using spec_test::metrics_error;
 
 TEST_CASE("metric parsers: an entry with only a parser, stdout by default") {
   const Experiment e = load_metrics("  - parser: nccl-tests\n");
@@ -80,11 +74,11 @@ TEST_CASE("metric parsers: each metric has one producer") {
 TEST_CASE("metric parsers: success.metrics may name any metric a parser reports") {
   const std::string metrics = "  - parser: nccl-tests\n  - {name: step, better: lower, json: step}\n";
   CHECK(load_metrics(metrics).success.metrics == std::vector<std::string>{"size_bytes", "step"});
-  CHECK(load(kHead + metrics + "success: {metrics: [busbw_avg, step]}\n").success.metrics ==
+  CHECK(load(kMetricsHead + metrics + "success: {metrics: [busbw_avg, step]}\n").success.metrics ==
         std::vector<std::string>{"busbw_avg", "step"});
-  CHECK(load_error(kHead + metrics + "success: {metrics: [busbw_avrg]}\n") ==
+  CHECK(load_error(kMetricsHead + metrics + "success: {metrics: [busbw_avrg]}\n") ==
         "x.yaml:7:21: unknown metric \"busbw_avrg\" in success.metrics (did you mean \"busbw_avg\"?)");
-  CHECK(load_error(kHead + metrics + "success: {metrics: [latency_us]}\n") ==
+  CHECK(load_error(kMetricsHead + metrics + "success: {metrics: [latency_us]}\n") ==
         "x.yaml:7:21: unknown metric \"latency_us\" in success.metrics");
 }
 
@@ -101,7 +95,7 @@ TEST_CASE("metric parsers: the table lists each parser's metrics once and requir
 
 TEST_CASE("success.where: an expression over metrics, parsed at load and bound to its own names") {
   const auto with_where = [](const std::string& where) {
-    return kHead + "  - parser: nccl-tests\nsuccess: {where: \"" + where + "\"}\n";
+    return kMetricsHead + "  - parser: nccl-tests\nsuccess: {where: \"" + where + "\"}\n";
   };
   const Experiment e = load(with_where("busbw_avg > 0 && wrong == 0"));
   REQUIRE(e.success.criterion);
