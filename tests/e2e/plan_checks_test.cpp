@@ -1,6 +1,7 @@
 // `sweep plan` as the one validation stage (docs/experiment-format.md#validation): it reads the site
 // file as `sweep run` does, so a layout the site's resources make impossible is refused by both; a
-// templated time limit is every local run's limit. (Each malformed experiment
+// templated time limit is every local run's limit; a report section refused from the copy stored with a
+// campaign says so, and `sweep report --spec` takes a whole experiment file. (Each malformed experiment
 // of tests/data/bad-experiments/ is refused by plan, run and both dry runs: bad_experiments_test.cpp.)
 #include <catch2/catch.hpp>
 
@@ -68,4 +69,29 @@ TEST_CASE("a templated time limit is each local run's limit") {
   SQLite::Statement q(db, "SELECT failure_class FROM runs");
   REQUIRE(q.executeStep());
   CHECK(q.getColumn(0).getString() == "timeout");
+}
+
+TEST_CASE("a report section refused from the stored copy says so, and --spec takes the fixed experiment") {
+  Sandbox box;
+  const std::string text =
+      "name: rep\nmatrix:\n  n: [1, 2]\nworkload:\n  command: echo n={{n}}\n"
+      "metrics:\n  - {name: value, better: higher, regex: 'n=(?<value>[0-9]+)'}\n"
+      "report:\n  tables:\n    - {name: t, rows: [n], metrics: [vale]}\n";
+  box.write("rep.yaml", text);
+  REQUIRE(box.sweep({"run", "rep.yaml", "--label", "rep"}).exit_code == 0);
+  // Fixed on disk after the campaign: the stored copy is still what `sweep report rep` reads.
+  box.write("rep.yaml", text.substr(0, text.find("[vale]")) + "[value]}\n");
+  const auto stored = box.sweep({"report", "rep", "--no-figures"});
+  CHECK(stored.exit_code == 3);
+  CHECK_THAT(stored.err, Catch::StartsWith("sweep: rep.yaml:10:7: unknown metric \"vale\"") &&
+                             Catch::Contains("(in the experiment stored with campaign rep, from rep.yaml, sha256 ") &&
+                             Catch::Contains("--spec FILE"));
+  const auto fixed = box.sweep({"report", "rep", "--no-figures", "--spec", "rep.yaml"});
+  CHECK(fixed.exit_code == 0);
+  CHECK(fs::exists(box.path("reports/rep/report.t.csv")));
+  // An experiment without a report section says what --spec takes.
+  box.write("bare.yaml", "name: bare\nmatrix:\n  n: [1]\nworkload:\n  command: echo\n");
+  const auto bare = box.sweep({"report", "rep", "--spec", "bare.yaml"});
+  CHECK(bare.exit_code == 3);
+  CHECK_THAT(bare.err, Catch::Contains("bare.yaml:1:1: the experiment has no \"report\" section"));
 }
