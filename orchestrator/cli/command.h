@@ -27,6 +27,8 @@ struct Paths {
   /// The site file in use, loaded on first use (Error when it is invalid).
   const spec::Site& site() const;
   void add_to(CLI::App& app, bool with_reports = false);
+  /// --site alone, for subcommands that read no results (`sweep plan`).
+  void add_site_to(CLI::App& app);
 
  private:
   mutable std::shared_ptr<const spec::Site> site_;

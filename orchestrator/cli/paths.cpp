@@ -30,11 +30,15 @@ const spec::Site& Paths::site() const {
   return *site_;
 }
 
+void Paths::add_site_to(CLI::App& app) {
+  app.add_option("--site", site_path, "Site file with the cluster's defaults (default: $SWEEP_SITE, "
+                                      "~/.config/sweep/site.yaml, /etc/sweep/site.yaml; none: no site)");
+}
+
 void Paths::add_to(CLI::App& app, bool with_reports) {
   app.add_option("--results", results_dir, "Directory for run directories and the default database "
                                            "(default: the site file's results, else results)");
-  app.add_option("--site", site_path, "Site file with the cluster's defaults (default: $SWEEP_SITE, "
-                                      "~/.config/sweep/site.yaml, /etc/sweep/site.yaml; none: no site)");
+  add_site_to(app);
   app.add_option("--db", db_path, "Results database (default: <results>/sweep.db)");
   if (with_reports)
     app.add_option("--reports", reports_dir, "Directory under which reports are written")->capture_default_str();

@@ -1,4 +1,4 @@
-// sweep plan <experiment.yaml> [--set k=v]... [--format table|json|csv]
+// sweep plan <experiment.yaml> [--set k=v]... [--executor E] [--site F] [--templates D] [--format table|json|csv]
 #include <fmt/core.h>
 
 #include <cstdio>
@@ -7,27 +7,37 @@
 #include "cli/overrides.h"
 #include "matrix/expand.h"
 #include "matrix/plan_format.h"
-#include "runner/layout_check.h"
-#include "spec/load.h"
+#include "report/report_check.h"
+#include "runner/run_campaign.h"
 
 namespace sweep::cli {
 
 void add_plan(CLI::App& sub, Action& action) {
   struct Options {
-    std::string experiment;
+    runner::RunOptions run;
+    Paths paths;
     std::vector<std::string> sets;
     std::string format = "table";
   };
   auto o = std::make_shared<Options>();
-  sub.add_option("experiment", o->experiment, "Experiment YAML file")->required();
+  o->run.template_dir = default_template_dir();
+  sub.add_option("experiment", o->run.experiment_path, "Experiment YAML file")->required();
   sub.add_option("--set", o->sets, "Override a matrix key or top-level value: key=value (repeatable)");
+  sub.add_option("--executor", o->run.executor, "Check for this executor instead of the experiment's")
+      ->check(CLI::IsMember(executor_names()));
+  sub.add_option("--templates", o->run.template_dir, "Job-script template directory")->capture_default_str();
+  o->paths.add_site_to(sub);
   sub.add_option("--format", o->format, "table, json or csv")->capture_default_str();
   sub.callback([o, &action] {
     action = [o] {
       const auto format = matrix::plan_format_from_name(o->format);
-      const auto experiment = spec::load_file(o->experiment, parse_overrides(o->sets));
+      o->run.overrides = parse_overrides(o->sets);
+      o->run.site = o->paths.site();
+      o->run.check_report = report::check_experiment_report;
+      // Everything `sweep run` and `sweep report` would refuse, before any output.
+      const runner::CampaignPlan plan = runner::plan_campaign(o->run);
+      const spec::Experiment& experiment = plan.experiment();
       const matrix::Expansion expansion(experiment);
-      runner::check_layouts(experiment, expansion);  // what the bundled programs would refuse at start
       matrix::write_plan(stdout, experiment.name, expansion, experiment.repetitions, format);
       if (experiment.until && format == matrix::PlanFormat::table)
         fmt::print("adaptive: up to {} repetitions per point, until the 95% CI of {} is within {}% of its mean\n",

@@ -27,7 +27,7 @@ void add_report(CLI::App& sub, Action& action) {
   sub.add_option("--rows", o->request.ad_hoc.rows, "Parameters forming the table rows (comma-separated)")->delimiter(',');
   sub.add_option("--cols", o->request.ad_hoc.cols, "Parameters forming the table columns: one table per metric")->delimiter(',');
   sub.add_option("--metrics", o->request.ad_hoc.metrics, "Metrics to show (default: all)")->delimiter(',');
-  sub.add_option("--spec", o->spec_file, "A report file (tables and figures) instead of the experiment's report section");
+  sub.add_option("--spec", o->spec_file, "A report file (tables and figures), or an experiment file whose report section is used, instead of the campaign's stored report section");
   sub.add_flag("--no-figures", o->no_figures, "Skip the figures (no gnuplot)");
   sub.add_option("--join", o->request.join, "The campaign the report's join reads (default: the latest of its experiment)");
   sub.add_option("--history", o->history.prefix,

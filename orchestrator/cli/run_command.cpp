@@ -9,6 +9,7 @@
 #include "cli/command.h"
 #include "cli/overrides.h"
 #include "cli/summary.h"
+#include "report/report_check.h"
 #include "runner/run_campaign.h"
 #include "util/error.h"
 #include "util/exit_codes.h"
@@ -53,6 +54,7 @@ void add_run(CLI::App& sub, Action& action) {
       o->run.overrides = parse_overrides(o->sets);
       o->run.results_dir = o->paths.results();
       o->run.site = o->paths.site();
+      o->run.check_report = report::check_experiment_report;
       o->run.db_path = o->paths.db();
       if (o->timeout_s > 0) o->run.timeout_s = o->timeout_s;
       o->run.progress = ::isatty(STDERR_FILENO) != 0;

@@ -113,6 +113,23 @@ void add_history(const store::Store& db, const std::string& label, const ReportR
     for (auto& f : trend_figures(history, label, parts.changes)) parts.figures.push_back(std::move(f));
 }
 
+/// Runs `f`, which reads the report section of the experiment stored with `campaign` when `stored`: an
+/// Error(invalid_experiment) from it says that the stored copy is what was read (its place names the
+/// file it came from, which may have changed since) and how to report with another.
+template <typename F>
+void from_stored_copy(const store::CampaignRecord& campaign, bool stored, F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    if (!stored || e.kind() != ErrorKind::invalid_experiment) throw;
+    throw Error(e.kind(),
+                fmt::format("{} (in the experiment stored with campaign {}, from {}, sha256 {}…; the file on disk is not "
+                            "read: give a fixed report section with --spec FILE, an experiment or a report file)",
+                            e.message(), campaign.label, campaign.spec_path, campaign.spec_hash.substr(0, 12)),
+                e.where());
+  }
+}
+
 void add_file(ReportOutput& out, const std::string& name, const std::string& text) {
   out.files.push_back(out.dir + "/" + name);
   write_file_atomically(out.files.back(), text);
@@ -157,15 +174,18 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
                           const std::string& reports_dir) {
   require_safe_name(label, "campaign label");
   const CampaignData data = load_campaign(db, label);
-  const spec::ReportSpec spec =
-      request.spec ? *request.spec : spec::report_of_experiment(data.campaign.spec_text, data.campaign.spec_path);
   std::vector<PointResult> results = point_results(data);
-  add_predictions(results, spec.model, request.interconnects);
-  Parts parts{all_tables(results, request, spec), {}, {}, {}};
-  if (request.figures)
-    for (const auto& g : spec.figures.empty() && !spec.join ? default_figures(results) : spec.figures)
-      parts.figures.push_back(build_figure(results, g, label));
-  add_join(db, results, request, spec, parts);
+  Parts parts;
+  from_stored_copy(data.campaign, !request.spec, [&] {
+    const spec::ReportSpec spec =
+        request.spec ? *request.spec : spec::report_of_experiment(data.campaign.spec_text, data.campaign.spec_path);
+    add_predictions(results, spec.model, request.interconnects);
+    parts.tables = all_tables(results, request, spec);
+    if (request.figures)
+      for (const auto& g : spec.figures.empty() && !spec.join ? default_figures(results) : spec.figures)
+        parts.figures.push_back(build_figure(results, g, label));
+    add_join(db, results, request, spec, parts);
+  });
   add_history(db, label, request, parts);
 
   ReportOutput out;

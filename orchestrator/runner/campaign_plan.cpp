@@ -3,8 +3,10 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <map>
 
 #include "runner/bundled_path.h"
+#include "runner/escalation.h"
 #include "runner/job_environment.h"
 #include "runner/launchers.h"
 #include "runner/layout_check.h"
@@ -12,6 +14,8 @@
 #include "runner/workload_choice.h"
 #include "sched/executors.h"
 #include "sched/resources.h"
+#include "spec/resource_notation.h"
+#include "spec/time_limit.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -25,7 +29,7 @@ std::vector<std::string> with_run_variables(std::vector<std::string> names) {
 
 }  // namespace
 
-CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& template_dir)
+CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& template_dir, PlanUse use)
     : experiment_(std::move(experiment)),
       job_script_(templating::load_template_file(fmt::format("{}/{}/run.sh.mustache", template_dir,
                                                              experiment_.executor))) {
@@ -51,10 +55,11 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
     resources_.push_back(std::move(t));
   }
   // Every point's resources render to valid values, or Error, whichever the executor.
-  for (const auto& point : points_) resources(point);
+  for (const auto& point : points_) check_resources(point);
   const LayoutCheck layout(experiment_, schema_);
   for (std::size_t i = 0; i < points_.size(); ++i) layout.check(points_[i].values, point_command_[i]);
-  for (const spec::Workload& w : experiment_.workloads) require_built(w);
+  if (use == PlanUse::run)
+    for (const spec::Workload& w : experiment_.workloads) require_built(w);
   if (sched::is_batch(experiment_.executor)) {
     array_script_.emplace(
         templating::load_template_file(fmt::format("{}/{}/array.sh.mustache", template_dir, experiment_.executor)));
@@ -68,7 +73,29 @@ std::vector<sched::Resource> CampaignPlan::resources(const matrix::Point& point)
   for (std::size_t i = 0; i < resources_.size(); ++i)
     rendered.push_back({experiment_.resources[i].key, resources_[i].render(vars, templating::Escape::none),
                         experiment_.resources[i].where});
-  return sched::effective_resources(rendered);
+  std::vector<sched::Resource> effective = sched::effective_resources(rendered);
+  for (const sched::Resource& r : effective) {
+    const std::string error = spec::resource_notation_error(r);
+    if (error.empty()) continue;
+    const auto written = std::find_if(experiment_.resources.begin(), experiment_.resources.end(),
+                                      [&](const spec::Resource& e) { return e.key == r.key && e.where.str() == r.where.str(); });
+    if (written == experiment_.resources.end() || written->value == r.value) fail_at(r.where, error);
+    fail_at(r.where, fmt::format("{} (rendered from \"{}\" at the point {})", error, written->value,
+                                 matrix::describe_point(schema_, point.values)));
+  }
+  return effective;
+}
+
+void CampaignPlan::check_resources(const matrix::Point& point) const {
+  std::map<std::string, int> one_failure_each;
+  for (const spec::Escalation& e : experiment_.escalations) one_failure_each[e.failure_class] = 1;
+  attempt_resources(resources(point), experiment_.escalations, one_failure_each);
+}
+
+std::optional<double> CampaignPlan::timeout_s(const matrix::Point& point) const {
+  for (const sched::Resource& r : resources(point))
+    if (r.key == "time") return spec::parse_time_limit(r.value).seconds;
+  return std::nullopt;
 }
 
 const templating::Template& CampaignPlan::array_script() const {

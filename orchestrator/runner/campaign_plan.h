@@ -27,12 +27,20 @@ struct RunContext {
   std::string run_dir;
 };
 
+/// What a plan is built for: `sweep run` needs the bundled programs built; `sweep plan` checks
+/// everything else that run would refuse, on a machine that may not have built them.
+enum class PlanUse { run, check };
+
 class CampaignPlan {
  public:
   /// Expands `experiment` and compiles its command and the executor's job-script template
-  /// (`template_dir`/<executor>/run.sh.mustache). Throws Error(invalid_experiment) for a template that
-  /// uses an undefined variable, pointing at the template.
-  CampaignPlan(spec::Experiment experiment, const std::string& template_dir);
+  /// (`template_dir`/<executor>/run.sh.mustache). Throws Error(invalid_experiment), before anything is
+  /// written, for a template (command, bundled args, env, setup, resources, the job script) that uses
+  /// an undefined variable, pointing at the template; for a point whose rendered resources are not
+  /// valid values (sched/resources.h, spec/resource_notation.h) or whose `escalate` could not scale
+  /// them (runner/escalation.h); for a layout a bundled program would refuse; and, for PlanUse::run,
+  /// for a bundled program that is not built.
+  CampaignPlan(spec::Experiment experiment, const std::string& template_dir, PlanUse use = PlanUse::run);
 
   const spec::Experiment& experiment() const { return experiment_; }
   const matrix::Schema& schema() const { return schema_; }
@@ -50,6 +58,9 @@ class CampaignPlan {
   /// The point's effective resources (sched/resources.h), rendered and checked; a batch scheduler
   /// turns them into its directives, and runs with equal directives share an array.
   std::vector<sched::Resource> resources(const matrix::Point& point) const;
+  /// The point's wall-clock limit for a local run: its effective `time` resource (the experiment's,
+  /// templated or not, else the site's) in seconds; nullopt when it sets none or UNLIMITED.
+  std::optional<double> timeout_s(const matrix::Point& point) const;
   /// The array-script template of a batch executor (templates/<executor>/array.sh.mustache); loaded
   /// only for those, Error(internal) otherwise.
   const templating::Template& array_script() const;
@@ -66,6 +77,9 @@ class CampaignPlan {
 
   /// The `env` and `setup` of the experiment rendered for one run (runner/job_environment.h).
   std::string environment(const templating::Variables& vars) const;
+  /// Renders the point's resources and, as a retry would, scales those `escalate` names; Error as the
+  /// constructor says.
+  void check_resources(const matrix::Point& point) const;
   /// Compiles `env` and `setup`; Error(invalid_experiment) for an undefined variable in them, or when
   /// the experiment sets either but the job-script template has no {{{environment}}} to put them in.
   void compile_environment(const std::string& template_path);

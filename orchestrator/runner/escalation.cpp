@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "spec/time_limit.h"
 #include "util/strings.h"
 
 namespace sweep::runner {
@@ -21,10 +22,11 @@ AttemptResources attempt_resources(std::vector<sched::Resource> resources, const
                                    e.resource));
     if (count == 0) continue;
     const bool time = e.resource == "time";
-    const auto base = time ? spec::slurm_time_seconds(it->value) : spec::slurm_memory_mib(it->value);
+    const auto base = time ? spec::parse_time_limit(it->value).seconds : spec::slurm_memory_mib(it->value);
     if (!base)
-      fail_at(e.where, fmt::format("\"escalate.{}\" cannot scale \"{}\": expected {}", e.resource, it->value,
-                                   time ? "a time limit such as 30 or 01:00:00" : "a memory size such as 4000 or 4G"));
+      fail_at(e.where, fmt::format("\"escalate.{}\" cannot scale \"{}\"{}: expected {}", e.resource, it->value,
+                                   it->where.str().empty() ? "" : " (at " + it->where.str() + ")",
+                                   time ? "a finite time limit such as 30 or 01:00:00" : "a memory size such as 4000 or 4G"));
     const double grown = spec::escalated(*base, e, count);
     it->value = time ? spec::slurm_time_text(grown) : spec::slurm_memory_text(grown);
     notes.push_back(fmt::format("{}={} after {} {}", e.resource, it->value, count, e.failure_class));

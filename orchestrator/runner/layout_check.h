@@ -65,7 +65,8 @@ class LayoutCheck {
   std::vector<std::pair<std::string, templating::Template>> resources_;  // the rank resources, compiled
 };
 
-/// `sweep plan`'s check: LayoutCheck at every point of `expansion`, with the workload entry it runs
+/// LayoutCheck at every point of `expansion` without a CampaignPlan (which checks each of its points
+/// itself, for `sweep plan` and `sweep run`), with the workload entry it runs
 /// (runner/workload_choice.h), streamed in constant memory; stops at the first point refused and
 /// throws its Error. Visits no point when no workload entry is a bundled program with a layout or
 /// refusals.

@@ -173,7 +173,7 @@ void CampaignRunner::start_next() {
   const int recorded = db_.begin_attempt(run.id, dir, iso8601(clock_.wall()));
   const std::string job_id = std::to_string(run.id);
   try {
-    const auto timeout = options_.timeout_s ? options_.timeout_s : plan_.experiment().timeout_s;
+    const auto timeout = options_.timeout_s ? options_.timeout_s : plan_.timeout_s(plan_.point(run.point_id));
     executor_.start(exec::Job{job_id, dir + "/run.sh", dir, timeout, {{exec::kJobMarker, dir}}});
   } catch (const Error& e) {
     record_failure(run.id, recorded, failure::kSpawn, e.message());
@@ -349,6 +349,21 @@ RunSummary run_more(RunOptions options, const std::string& label, const std::vec
   return run_campaign(options);
 }
 
+CampaignPlan checked_plan(spec::Experiment experiment, const std::string& template_dir, PlanUse use) {
+  CampaignPlan plan(std::move(experiment), template_dir, use);
+  // The metric rules compile here, before anything is written (the drivers compile their own).
+  parse::Extractor{extraction_rules(plan.experiment())};
+  return plan;
+}
+
+CampaignPlan plan_campaign(const RunOptions& options) {
+  SystemClock clock;
+  Resolved resolved = resolve(options, nullptr, clock);
+  CampaignPlan plan = checked_plan(std::move(resolved.experiment), options.template_dir, PlanUse::check);
+  if (options.check_report) options.check_report(plan.experiment(), plan.schema().names);
+  return plan;
+}
+
 RunSummary run_campaign(const RunOptions& options) {
   g_stop = false;
   SystemClock clock;
@@ -356,9 +371,8 @@ RunSummary run_campaign(const RunOptions& options) {
   std::unique_ptr<store::Store> db;
   if (!options.resume.empty()) db = std::make_unique<store::Store>(db_path);
   Resolved resolved = resolve(options, db.get(), clock);
-  CampaignPlan plan(resolved.experiment, options.template_dir);
-  // The metric rules compile here, before anything is written (the drivers compile their own).
-  parse::Extractor{extraction_rules(plan.experiment())};
+  CampaignPlan plan = checked_plan(resolved.experiment, options.template_dir, PlanUse::run);
+  if (options.check_report && options.resume.empty()) options.check_report(plan.experiment(), plan.schema().names);
   if (options.dry_run) return dry_run(options, plan, resolved.label);
   if (options.detach && !sched::is_batch(plan.experiment().executor))
     throw Error(ErrorKind::usage, fmt::format("--detach needs a batch executor (this campaign uses {}); "

@@ -10,12 +10,22 @@
 #include <utility>
 #include <vector>
 
+#include "runner/campaign_plan.h"
 #include "runner/run_options.h"
 
 namespace sweep::runner {
 
 /// Runs (or resumes) a campaign. Throws sweep::Error for invalid input before anything is written.
 RunSummary run_campaign(const RunOptions& options);
+
+/// The plan of `experiment` with its metric rules compiled: everything `sweep run` refuses before it
+/// writes anything (CampaignPlan's checks and the rules'). Throws Error(invalid_experiment).
+CampaignPlan checked_plan(spec::Experiment experiment, const std::string& template_dir, PlanUse use);
+
+/// `sweep plan`'s check: the experiment of `options` resolved as `sweep run` resolves it (--set,
+/// --executor, the site file of options.site applied) and planned with checked_plan, for PlanUse::check
+/// (bundled programs need not be built). Reads the experiment and the templates; writes nothing.
+CampaignPlan plan_campaign(const RunOptions& options);
 
 /// One `sweep collect` pass over a Slurm campaign: reconcile, ingest what ended, retry, submit what
 /// the queue limit allows, and return. Safe to run from cron: a second controller of the same

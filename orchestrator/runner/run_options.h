@@ -2,6 +2,7 @@
 // What a campaign driver is asked to do (RunOptions, from the command line and the site file) and what
 // it answers (RunSummary). Shared by both drivers (run_campaign.h, batch_driver.h), the CLI and nightly.
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,10 @@ struct RunOptions {
   std::string executor;                   // --executor: overrides the experiment's ("" = keep)
   spec::Site site;                        // the site file's defaults (spec/site.h); none when its path is ""
   bool rerun_failed = true;               // resuming runs the failed runs again; false: pending ones only
+  /// What `sweep report` would refuse about the experiment's `report:` section (report/report_check.h,
+  /// which runner may not include: the CLI sets it), given the points' parameter names; run by
+  /// plan_campaign and, but on resume, by run_campaign before anything is written. Unset: not checked.
+  std::function<void(const spec::Experiment&, const std::vector<std::string>& parameters)> check_report;
 
   // Batch executors only (runner/batch_driver.h).
   bool detach = false;             // submit, then return; `sweep collect` carries on

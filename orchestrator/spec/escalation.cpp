@@ -3,11 +3,9 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
-#include <vector>
-
-#include "util/strings.h"
 
 namespace sweep::spec {
 namespace {
@@ -21,37 +19,6 @@ std::optional<double> whole(std::string_view s) {
 }
 
 }  // namespace
-
-std::optional<double> slurm_time_seconds(std::string_view text) {
-  double days = 0;
-  const std::size_t dash = text.find('-');
-  if (dash != std::string_view::npos) {
-    const auto d = whole(text.substr(0, dash));
-    if (!d) return std::nullopt;
-    days = *d;
-    text = text.substr(dash + 1);
-  }
-  std::vector<double> v;
-  for (const std::string& part : split(text, ':')) {
-    const auto n = whole(part);
-    if (!n) return std::nullopt;
-    v.push_back(*n);
-  }
-  if (v.empty() || v.size() > 3) return std::nullopt;
-  // With days, fields are hours[:minutes[:seconds]]; without, minutes[:seconds] or hours:minutes:seconds.
-  const bool hours_first = dash != std::string_view::npos || v.size() == 3;
-  const double units[2][3] = {{60, 1, 0}, {3600, 60, 1}};
-  double seconds = days * 86400;
-  for (std::size_t i = 0; i < v.size(); ++i) seconds += v[i] * units[hours_first ? 1 : 0][i];
-  return seconds;
-}
-
-std::string slurm_time_text(double seconds) {
-  const auto s = static_cast<long long>(std::ceil(seconds));
-  const long long days = s / 86400, h = s % 86400 / 3600, m = s % 3600 / 60, sec = s % 60;
-  if (days > 0) return fmt::format("{}-{:02}:{:02}:{:02}", days, h, m, sec);
-  return fmt::format("{:02}:{:02}:{:02}", h, m, sec);
-}
 
 std::optional<double> slurm_memory_mib(std::string_view text) {
   constexpr std::array<std::pair<char, double>, 4> kUnits{{{'K', 1.0 / 1024}, {'M', 1}, {'G', 1024}, {'T', 1024 * 1024}}};

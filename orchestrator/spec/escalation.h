@@ -1,7 +1,7 @@
 #pragma once
 // `escalate`: resources that grow on retry. After each attempt that failed for lack of time (TIMEOUT)
 // or of memory (OUT_OF_MEMORY), the next attempt of the run asks for `factor` times as much, never more
-// than `max`. Pure: quantities in sbatch's notation and their arithmetic (the runner rewrites the
+// than `max`. Pure: memory in sbatch's notation (time: spec/time_limit.h) and the arithmetic (the runner rewrites the
 // attempt's #SBATCH options with them: runner/escalation.h).
 #include <array>
 #include <optional>
@@ -32,11 +32,6 @@ inline constexpr std::array<EscalatingResource, 3> kEscalatingResources{{
     {"mem-per-cpu", "out_of_memory", "OUT_OF_MEMORY"},
 }};
 
-/// Seconds in an sbatch --time value: minutes ("30"), "MM:SS", "HH:MM:SS", "D-HH", "D-HH:MM",
-/// "D-HH:MM:SS". nullopt when malformed, or for UNLIMITED/INFINITE.
-std::optional<double> slurm_time_seconds(std::string_view text);
-/// Seconds as sbatch writes a time limit: "HH:MM:SS", or "D-HH:MM:SS" from a day on (rounded up to a second).
-std::string slurm_time_text(double seconds);
 /// MiB in an sbatch --mem value: a number with an optional unit K, M (the default), G or T.
 /// nullopt when malformed.
 std::optional<double> slurm_memory_mib(std::string_view text);

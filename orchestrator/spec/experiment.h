@@ -198,7 +198,8 @@ struct Experiment {
   std::vector<Workload> workloads;
   SourceLocation workloads_where;  // the `workload` key's value
   std::vector<Resource> resources;  // scheduler resources, in file order
-  std::optional<double> timeout_s;  // per-run wall-clock limit (resources.time unless templated), none = unlimited
+  std::optional<double> timeout_s;  // resources.time unless templated, none = unlimited (a local run's limit is
+                                    // its point's rendered time: runner::CampaignPlan::timeout_s)
   /// Further attempts allowed per failure class (util/failure_classes.h names), from `retries`.
   std::map<std::string, int, std::less<>> retries;
   /// Resources that grow on those retries, from `escalate` (spec/escalation.h).

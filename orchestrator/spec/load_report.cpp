@@ -403,11 +403,18 @@ ReportSpec load_report_file(const std::string& path) {
   const std::string text = buffer.str();
   const Source src{path, text, true};
   const auto fields = map_fields(Field{"", YAML::Node(), parse_root(text, src)}, src);
-  constexpr std::array<std::string_view, 2> kTop{"format", "report"};
-  check_keys(fields, kTop, src);
-  if (const Field* v = find_field(fields, "format"))
-    integer_in(*v, src, kReportFormatVersion, kReportFormatVersion, "1 (the only version of the report format)");
+  // An experiment (it has a name) lends its `report:` section; the rest of it is not read here.
+  const bool experiment = find_field(fields, "name") != nullptr;
+  if (!experiment) {
+    constexpr std::array<std::string_view, 2> kTop{"format", "report"};
+    check_keys(fields, kTop, src);
+    if (const Field* v = find_field(fields, "format"))
+      integer_in(*v, src, kReportFormatVersion, kReportFormatVersion, "1 (the only version of the report format)");
+  }
   const Field* report = find_field(fields, "report");
+  if (!report && experiment)
+    fail_at(SourceLocation{path, 1, 1}, "the experiment has no \"report\" section to report with (--spec takes an "
+                                        "experiment with one, or a report file)");
   if (!report) fail_at(SourceLocation{path, 1, 1}, "the file needs a \"report\" section with \"tables\" and/or \"figures\"");
   return read_report_spec(*report, src);
 }

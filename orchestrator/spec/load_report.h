@@ -9,7 +9,9 @@
 
 namespace sweep::spec {
 
-/// Reads a report file: a map with `report:` and an optional `format: 1`. Error(not_found) if missing.
+/// Reads a report file: a map with `report:` and an optional `format: 1`; or an experiment file (a map
+/// with `name:`), whose `report:` section is read as report_of_experiment reads a stored one.
+/// Error(not_found) if missing.
 ReportSpec load_report_file(const std::string& path);
 
 /// The `report:` section of experiment `text` (as stored with a campaign); declared == false when it

@@ -4,6 +4,7 @@
 #include <fmt/core.h>
 
 #include "spec/escalation.h"
+#include "spec/time_limit.h"
 
 #include "util/failure_classes.h"
 #include "spec/load_sections.h"
@@ -65,7 +66,7 @@ void read_escalate(const Field& f, const Source& src, LoadState& st) {
                                     : "a memory size such as 64G (the most a retry may ask for)";
     if (!max) fail_at(e.where, fmt::format("\"{}\" needs \"max\": {}", entry.path, max_expected));
     const std::string text = scalar_text(*max, src, max_expected);
-    const auto bound = time ? slurm_time_seconds(text) : slurm_memory_mib(text);
+    const auto bound = time ? parse_time_limit(text).seconds : slurm_memory_mib(text);
     if (!bound || *bound <= 0) fail_expected(*max, src, max_expected);
     e.max = *bound;
     if (!st.exp.retries.count(e.failure_class) || st.exp.retries.at(e.failure_class) == 0)

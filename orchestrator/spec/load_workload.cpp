@@ -10,6 +10,7 @@
 
 #include "spec/bundled.h"
 #include "spec/load_sections.h"
+#include "spec/time_limit.h"
 #include "sched/executors.h"
 #include "sched/resources.h"
 #include "util/strings.h"
@@ -21,8 +22,6 @@ namespace {
 constexpr std::array<std::string_view, 4> kLaunchers{"local", "srun", "mpirun", "torchrun-env"};
 constexpr std::array<std::string_view, 5> kWorkloadKeys{"command", "bundled", "args", "launcher", "mpi"};
 constexpr std::array<std::string_view, 6> kListWorkloadKeys{"command", "bundled", "args", "launcher", "mpi", "when"};
-
-constexpr std::string_view kTimeFormats = "minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED";
 
 void read_command(const Field& f, const Source& src, Workload& w) {
   w.command = scalar_text(f, src, "a command string");
@@ -74,60 +73,13 @@ void read_bundled(const Field& f, const Field* args, const Source& src, Workload
   w.command_where = args ? location(*args, src) : location(f, src);
 }
 
-std::optional<std::int64_t> digits_value(std::string_view s) {
-  std::int64_t v = 0;
-  if (s.empty() || s.size() > 9) return std::nullopt;
-  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (r.ec != std::errc() || r.ptr != s.data() + s.size() || v < 0) return std::nullopt;
-  return v;
-}
-
-/// Seconds in a Slurm time string with colons ("MM", "MM:SS", "HH:MM:SS", with `has_days` "HH",
-/// "HH:MM", "HH:MM:SS"). Throws for malformed text or minutes/seconds (and hours after days) >= 60/24.
-double clock_seconds(const Field& f, const Source& src, std::string_view text, bool has_days) {
-  const std::vector<std::string> parts = split(text, ':');
-  std::vector<std::int64_t> v;
-  for (const std::string& p : parts) {
-    const auto n = digits_value(p);
-    if (!n || parts.size() > 3) fail_expected(f, src, fmt::format("a time limit ({})", kTimeFormats));
-    v.push_back(*n);
-  }
-  // Units of each field from the left: with days the first field is hours; otherwise minutes first
-  // unless all three fields are given.
-  const bool hours_first = has_days || v.size() == 3;
-  const std::array<std::int64_t, 3> unit =
-      hours_first ? std::array<std::int64_t, 3>{3600, 60, 1} : std::array<std::int64_t, 3>{60, 1, 0};
-  for (std::size_t i = 1; i < v.size(); ++i)
-    if (v[i] >= 60)
-      fail_at(location(f, src), fmt::format("\"{}\": {} must be < 60 in \"{}\"", f.path,
-                                            unit[i] == 60 ? "minutes" : "seconds", f.value.Scalar()));
-  if (has_days && v[0] >= 24)
-    fail_at(location(f, src), fmt::format("\"{}\": hours must be < 24 after days in \"{}\"", f.path, f.value.Scalar()));
-  double total = 0;
-  for (std::size_t i = 0; i < v.size(); ++i) total += static_cast<double>(v[i] * unit[i]);
-  return total;
-}
-
-/// resources.time as seconds; nullopt for UNLIMITED/INFINITE. Plain numbers are minutes, like Slurm.
+/// resources.time as seconds; nullopt for UNLIMITED. Throws at the field for what
+/// spec::parse_time_limit refuses.
 std::optional<double> time_limit(const Field& f, const Source& src) {
   const std::string text = scalar_text(f, src, fmt::format("a time limit ({})", kTimeFormats));
-  if (text == "UNLIMITED" || text == "INFINITE" || text == "unlimited" || text == "infinite") return std::nullopt;
-  const Value v = scalar_value(f, src);
-  double seconds = 0;
-  if (v.is_number()) {
-    seconds = v.as_number() * 60;
-  } else {
-    const std::size_t dash = text.find('-');
-    const std::optional<std::int64_t> days = dash == std::string::npos ? 0 : digits_value(text.substr(0, dash));
-    if (!days) fail_expected(f, src, fmt::format("a time limit ({})", kTimeFormats));
-    seconds =
-        static_cast<double>(*days * 86400) +
-        clock_seconds(f, src, dash == std::string::npos ? text : text.substr(dash + 1), dash != std::string::npos);
-  }
-  if (!(seconds > 0) || !std::isfinite(seconds))
-    fail_at(location(f, src),
-            fmt::format("\"{}\" must be a positive time limit (use UNLIMITED for none), got \"{}\"", f.path, text));
-  return seconds;
+  const TimeLimit limit = parse_time_limit(text);
+  if (!limit.ok()) fail_at(location(f, src), time_limit_error(f.path, limit));
+  return limit.seconds;
 }
 
 }  // namespace

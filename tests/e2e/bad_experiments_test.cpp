@@ -1,6 +1,7 @@
 // The corpus of malformed experiments (tests/data/bad-experiments/, its README says how it is made):
 // every case exits 3 with its exact file:line:column message and changes nothing on disk, from
-// `sweep run --dry-run` and from `sweep run` in a directory that already holds a results database.
+// `sweep plan`, `sweep run --dry-run` (local and slurm) and `sweep run` in a directory that already
+// holds a results database.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -27,14 +28,18 @@ std::map<std::string, std::string> snapshot(const fs::path& dir) {
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
-/// Runs `sweep run --dry-run <file>` and `sweep run <file>` in the sandbox and checks exit 3, the
-/// message and an unchanged disk. (`sweep plan` only expands the matrix; a dry run builds the whole
-/// plan: templates, resources, workload choice and layout, metric rules.)
+/// Runs `sweep plan <file>`, `sweep run --dry-run <file>`, `sweep run --dry-run --executor slurm <file>`
+/// and `sweep run <file>` in the sandbox and checks exit 3, the message and an unchanged disk: plan
+/// refuses everything that run (with either executor) refuses, at the same file:line:column.
 void check_refused(const Sandbox& box, const std::string& file, const std::string& expected) {
   const auto before = snapshot(box.dir());
-  for (const bool dry : {true, false}) {
-    INFO((dry ? "run --dry-run " : "run ") << file);
-    const auto r = dry ? box.sweep({"run", "--dry-run", file}) : box.sweep({"run", file});
+  const std::vector<std::vector<std::string>> commands{{"plan", file},
+                                                       {"run", "--dry-run", file},
+                                                       {"run", "--dry-run", "--executor", "slurm", file},
+                                                       {"run", file}};
+  for (const auto& command : commands) {
+    INFO(command[0] << " " << command[1] << " ... " << file);
+    const auto r = box.sweep(command);
     CHECK(r.exit_code == 3);
     CHECK(first_line(r.err) == "sweep: " + expected);
     CHECK(r.out.empty());

@@ -66,13 +66,21 @@ TEST_CASE("declared columns convert units and scale in Markdown, CSV, LaTeX, HTM
 
 TEST_CASE("a column's unit its metric cannot take is an error at the column, listing the valid units") {
   Sandbox box;
+  box.write("units.yaml", kUnits);
+  REQUIRE(box.sweep({"run", "units.yaml", "--label", "u"}).exit_code == 0);
   std::string text = kUnits;
   text.replace(text.find("unit: ms}"), 9, "unit: GB}");
-  box.write("units.yaml", text);
-  REQUIRE(box.sweep({"run", "units.yaml", "--label", "u"}).exit_code == 0);
-  const auto r = box.sweep({"report", "u", "--no-figures"});
+  box.write("bad.yaml", text);
+  const std::string expected = "bad.yaml:16:35: cannot convert us (time) to GB (bytes); us converts to ns, us, µs, ms, s, min, h";
+  // Refused before anything runs, by plan and run (the metric declares its unit: docs/reports.md) ...
+  for (const char* verb : {"plan", "run"}) {
+    const auto r = box.sweep({verb, "bad.yaml"});
+    CHECK(r.exit_code == 3);
+    CHECK_THAT(r.err, Catch::Contains(expected));
+  }
+  // ... and by report, given the section with --spec.
+  const auto r = box.sweep({"report", "u", "--no-figures", "--spec", "bad.yaml"});
   CHECK(r.exit_code == 3);
-  CHECK_THAT(r.err, Catch::Contains("units.yaml:16:35: cannot convert us (time) to GB (bytes); us converts to ns, us, "
-                                    "µs, ms, s, min, h"));
+  CHECK_THAT(r.err, Catch::Contains(expected));
   CHECK_FALSE(std::filesystem::exists(box.path("reports/u/report.md")));
 }

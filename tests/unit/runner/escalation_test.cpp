@@ -34,5 +34,8 @@ TEST_CASE("an escalated resource the point lacks, or that cannot be scaled, is a
   CHECK_THROWS_WITH(attempt_resources({{"nodes", "1", {}}, {"mem", "4G", {}}}, kBoth, {{"timeout", 1}}),
                     "x.yaml:7:3: \"escalate.time\" has nothing to scale: the run's resources set no \"time\"");
   CHECK_THROWS_WITH(attempt_resources({{"time", "UNLIMITED", {}}, {"mem", "4G", {}}}, kBoth, {{"timeout", 1}}),
-                    "x.yaml:7:3: \"escalate.time\" cannot scale \"UNLIMITED\": expected a time limit such as 30 or 01:00:00");
+                    "x.yaml:7:3: \"escalate.time\" cannot scale \"UNLIMITED\": expected a finite time limit such as 30 or 01:00:00");
+  CHECK_THROWS_WITH(attempt_resources({{"time", "1.5", {"x.yaml", 5, 9}}}, kBoth, {{"timeout", 1}}),
+                    "x.yaml:7:3: \"escalate.time\" cannot scale \"1.5\" (at x.yaml:5:9): expected a finite time limit such as 30 or "
+                    "01:00:00");
 }

@@ -1,4 +1,4 @@
-// spec/escalation.h: sbatch's time and memory notation, the bounded growth, and the `escalate` reader.
+// spec/escalation.h: sbatch's memory notation (time: time_limit_test.cpp), the bounded growth, and the `escalate` reader.
 #include "load_helpers.h"
 #include "spec/escalation.h"
 
@@ -9,19 +9,6 @@ using spec_test::load_error;
 namespace {
 const std::string kTop = "name: t\nmatrix: {n: [1]}\nworkload: {command: x}\nresources: {time: 10, mem: 4G}\n";  // 1-4
 }  // namespace
-
-TEST_CASE("sbatch time limits in every notation, and back") {
-  CHECK(slurm_time_seconds("30") == 1800.0);
-  CHECK(slurm_time_seconds("90:30") == 5430.0);
-  CHECK(slurm_time_seconds("01:02:03") == 3723.0);
-  CHECK(slurm_time_seconds("2-03") == 2 * 86400.0 + 3 * 3600);
-  CHECK(slurm_time_seconds("1-00:30") == 86400.0 + 1800);
-  CHECK(slurm_time_seconds("1-00:00:10") == 86410.0);
-  for (const char* bad : {"", "UNLIMITED", "1:2:3:4", "a", "-5", "1-", "10m"}) CHECK(!slurm_time_seconds(bad));
-  CHECK(slurm_time_text(1800) == "00:30:00");
-  CHECK(slurm_time_text(3723.2) == "01:02:04");  // rounded up: never less than asked
-  CHECK(slurm_time_text(86400.0 + 3600) == "1-01:00:00");
-}
 
 TEST_CASE("sbatch memory sizes with units, in MiB") {
   CHECK(slurm_memory_mib("4000") == 4000.0);

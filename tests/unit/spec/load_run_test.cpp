@@ -137,7 +137,6 @@ TEST_CASE("resources: scalars kept as strings in file order") {
 
 TEST_CASE("resources.time: Slurm formats become the per-run timeout") {
   CHECK(timeout_of("30") == 1800.0);  // plain number: minutes
-  CHECK(timeout_of("1.5") == 90.0);
   CHECK(timeout_of("\"45\"") == 2700.0);                                   // MM
   CHECK(timeout_of("\"10:30\"") == 630.0);                                 // MM:SS
   CHECK(timeout_of("\"90:00\"") == 5400.0);                                // leading minutes may exceed 59
@@ -161,8 +160,9 @@ TEST_CASE("resources.time: errors") {
   CHECK(time_error("\"x-1\"") == "x.yaml:4:19: \"resources.time\" must be a time limit (" + formats + "), got \"x-1\"");
   CHECK(time_error("0") ==
         "x.yaml:4:19: \"resources.time\" must be a positive time limit (use UNLIMITED for none), got \"0\"");
-  CHECK(time_error("-5") ==
-        "x.yaml:4:19: \"resources.time\" must be a positive time limit (use UNLIMITED for none), got \"-5\"");
+  CHECK(time_error("-5") == "x.yaml:4:19: \"resources.time\" must be a time limit (" + formats + "), got \"-5\"");
+  // sbatch takes no fractions: 1.5 is refused here as it is by `escalate` and by sbatch.
+  CHECK(time_error("1.5") == "x.yaml:4:19: \"resources.time\" must be a time limit (" + formats + "), got \"1.5\"");
 }
 
 TEST_CASE("metrics: regex and json rules") {
@@ -257,7 +257,7 @@ TEST_CASE("resources: the sbatch keys, extra options and templated values") {
   CHECK(e.resources == std::vector<Resource>{{"nodes", "{{n}}", {}}, {"time", "{{t}}", {}},
                                              {"extra", "--signal=USR1@60", {}}, {"extra", "--requeue", {}}});
   CHECK(e.resources[2].where.str() == "x.yaml:7:11");
-  CHECK(!e.timeout_s);  // a templated time limit is known per point only
+  CHECK(!e.timeout_s);  // a templated time limit is known per point only (runner::CampaignPlan::timeout_s)
 }
 
 TEST_CASE("executor: a table of known executors") {
