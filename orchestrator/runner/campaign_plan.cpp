@@ -33,17 +33,12 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
     : experiment_(std::move(experiment)),
       job_script_(templating::load_template_file(fmt::format("{}/{}/run.sh.mustache", template_dir,
                                                              experiment_.executor))) {
-  matrix::Expansion expansion(experiment_);
+  const matrix::Expansion expansion(experiment_);
   schema_ = expansion.schema();
-  points_ = expansion.points();
-  for (std::size_t i = 0; i < points_.size(); ++i) index_.emplace(points_[i].id, i);
-  if (points_.empty())
-    fail_at({experiment_.path, 1, 1}, "every point of the matrix is excluded: there is nothing to run");
   for (const spec::Workload& w : experiment_.workloads) {
     commands_.push_back({templating::Template(command_template(w), w.command_where), launch_prefix(w)});
     commands_.back().command.check_names(with_run_variables(schema_.names));
   }
-  for (const matrix::Point& p : points_) point_command_.push_back(choose_workload(experiment_, schema_, p.values));
   auto script_names = with_run_variables(schema_.names);
   script_names.insert(script_names.end(), {"command", "environment", "nic_start", "nic_end", "nccl_version_program"});
   job_script_.check_names(script_names);
@@ -54,10 +49,31 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
     t.check_names(schema_.names);
     resources_.push_back(std::move(t));
   }
-  // Every point's resources render to valid values, or Error, whichever the executor.
-  for (const auto& point : points_) check_resources(point);
+  // Every point, as the matrix streams: its workload, its resources rendered to valid values (whichever
+  // the executor) and the layout its program would accept; kept only to be run.
   const LayoutCheck layout(experiment_, schema_);
-  for (std::size_t i = 0; i < points_.size(); ++i) layout.check(points_[i].values, point_command_[i]);
+  bool any = false;
+  std::optional<Error> refused;  // thrown after the walk: for_each would add the point to its message again
+  expansion.for_each([&](const matrix::PointView& p) {
+    any = true;
+    try {
+      const std::size_t command = choose_workload(experiment_, schema_, p.values);
+      check_resources(p.values);
+      layout.check(p.values, command);
+      if (use == PlanUse::run) {
+        std::string id = matrix::point_id(schema_, p.values);
+        index_.emplace(id, points_.size());
+        points_.push_back({std::move(id), p.ordinal, {p.values.begin(), p.values.end()}});
+        point_command_.push_back(command);
+      }
+    } catch (const Error& e) {
+      refused.emplace(e);
+      return false;
+    }
+    return true;
+  });
+  if (refused) throw *refused;
+  if (!any) fail_at({experiment_.path, 1, 1}, "every point of the matrix is excluded: there is nothing to run");
   if (use == PlanUse::run)
     for (const spec::Workload& w : experiment_.workloads) require_built(w);
   if (sched::is_batch(experiment_.executor)) {
@@ -67,8 +83,10 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
   }
 }
 
-std::vector<sched::Resource> CampaignPlan::resources(const matrix::Point& point) const {
-  const templating::Variables vars = point_variables(schema_, point.values);
+std::vector<sched::Resource> CampaignPlan::resources(const matrix::Point& point) const { return resources_at(point.values); }
+
+std::vector<sched::Resource> CampaignPlan::resources_at(std::span<const Value> values) const {
+  const templating::Variables vars = point_variables(schema_, values);
   std::vector<sched::Resource> rendered;
   for (std::size_t i = 0; i < resources_.size(); ++i)
     rendered.push_back({experiment_.resources[i].key, resources_[i].render(vars, templating::Escape::none),
@@ -81,15 +99,15 @@ std::vector<sched::Resource> CampaignPlan::resources(const matrix::Point& point)
                                       [&](const spec::Resource& e) { return e.key == r.key && e.where.str() == r.where.str(); });
     if (written == experiment_.resources.end() || written->value == r.value) fail_at(r.where, error);
     fail_at(r.where, fmt::format("{} (rendered from \"{}\" at the point {})", error, written->value,
-                                 matrix::describe_point(schema_, point.values)));
+                                 matrix::describe_point(schema_, values)));
   }
   return effective;
 }
 
-void CampaignPlan::check_resources(const matrix::Point& point) const {
+void CampaignPlan::check_resources(std::span<const Value> values) const {
   std::map<std::string, int> one_failure_each;
   for (const spec::Escalation& e : experiment_.escalations) one_failure_each[e.failure_class] = 1;
-  attempt_resources(resources(point), experiment_.escalations, one_failure_each);
+  attempt_resources(resources_at(values), experiment_.escalations, one_failure_each);
 }
 
 std::optional<double> CampaignPlan::timeout_s(const matrix::Point& point) const {

@@ -27,8 +27,10 @@ struct RunContext {
   std::string run_dir;
 };
 
-/// What a plan is built for: `sweep run` needs the bundled programs built; `sweep plan` checks
-/// everything else that run would refuse, on a machine that may not have built them.
+/// What a plan is built for: `sweep run` needs the bundled programs built and keeps every point;
+/// `sweep plan` checks everything else that run would refuse, on a machine that may not have built
+/// them, point by point as the matrix streams, and keeps none (points() is empty): a plan of a million
+/// points stays as small as one of ten.
 enum class PlanUse { run, check };
 
 class CampaignPlan {
@@ -79,7 +81,9 @@ class CampaignPlan {
   std::string environment(const templating::Variables& vars) const;
   /// Renders the point's resources and, as a retry would, scales those `escalate` names; Error as the
   /// constructor says.
-  void check_resources(const matrix::Point& point) const;
+  void check_resources(std::span<const Value> values) const;
+  /// The point's `resources` rendered (the values of a point in schema order).
+  std::vector<sched::Resource> resources_at(std::span<const Value> values) const;
   /// Compiles `env` and `setup`; Error(invalid_experiment) for an undefined variable in them, or when
   /// the experiment sets either but the job-script template has no {{{environment}}} to put them in.
   void compile_environment(const std::string& template_path);
