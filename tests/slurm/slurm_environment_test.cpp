@@ -119,9 +119,9 @@ TEST_CASE("a user's DDP script runs under torchrun-env from a venv setup activat
                         "  launcher: torchrun-env\n"
                         "  command: python3 " + script + " --epochs 3\n"
                         "metrics:\n"
-                        "  - {name: epoch_loss, better: lower, regex: 'epoch \\d+/\\d+ \\| loss (?<value>[0-9.]+)'}\n"
+                        "  - {name: epoch_loss, better: lower, regex: 'epoch \\d+/\\d+ \\| loss (?<value>[0-9.]+)', reduce: each}\n"
                         "  - {name: final_loss, better: lower, regex: 'final loss (?<value>[0-9.]+)'}\n"
-                        "  - {name: throughput, unit: samples/s, better: higher, regex: '\\| (?<value>[0-9.]+) samples/s'}\n");
+                        "  - {name: throughput, unit: samples/s, better: higher, regex: '\\| (?<value>[0-9.]+) samples/s', reduce: each}\n");
   const auto r = box.sweep({"run", "ddp.yaml", "--label", L, "--poll-max", "1"});
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
