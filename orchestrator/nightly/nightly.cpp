@@ -104,7 +104,7 @@ NightlyResult finish(NightlyResult n, Outcome outcome, const std::string& detail
 /// inconclusive ones.
 std::string attention(const report::CampaignComparison& c) {
   std::string out;
-  if (c.rows.empty() && c.missing.empty()) out += "  nothing compared: no point x metric has succeeded runs on both sides\n";
+  if (c.rows.empty() && c.missing.empty()) out += fmt::format("  nothing compared: {}\n", report::kNothingCompared);
   for (const auto& row : report::attention_rows(c)) out += "  " + row + "\n";
   return out;
 }

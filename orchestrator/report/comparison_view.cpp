@@ -235,7 +235,7 @@ std::string comparison_text(const CampaignComparison& c) {
     for (std::size_t i = 0; i < l.size(); ++i) width[i] = std::max(width[i], l[i].size());
   std::string out;
   for (const auto& m : c.missing) out += fmt::format("missing: {} {}: {}\n", m.point, m.metric, m.reason);
-  if (c.rows.empty()) out += "nothing compared: no point x metric has succeeded runs on both sides\n";
+  if (c.rows.empty()) out += fmt::format("nothing compared: {}\n", kNothingCompared);
   else
     for (const auto& l : lines) {
       std::string row;
@@ -294,8 +294,8 @@ std::string comparison_junit(const CampaignComparison& c) {
     cases += fmt::format(R"(    <testcase classname="{}" name="{}"><failure message="missing: {}"/></testcase>)"
                          "\n", xml_text(m.point), xml_text(m.metric), xml_text(m.reason));
   if (c.rows.empty() && c.missing.empty())
-    cases += R"(    <testcase classname="comparison" name="nothing compared"><failure message="no point x metric has succeeded runs on both sides"/></testcase>)"
-             "\n";
+    cases += fmt::format(R"(    <testcase classname="comparison" name="nothing compared"><failure message="{}"/></testcase>)"
+                         "\n", kNothingCompared);
   // Regressed rows first, after the missing ones: what failed opens the file.
   std::vector<const ComparisonRow*> order;
   for (const auto& r : c.rows) order.push_back(&r);

@@ -34,6 +34,8 @@ enum class Gate {
   passed,        // what was compared was decided, and nothing regressed
 };
 std::string_view name_of(Gate g);
+/// Why a comparison without rows compared nothing (its text, JUnit and nightly's summary say it).
+inline constexpr const char* kNothingCompared = "no point x metric has succeeded runs on both sides";
 
 /// How points are matched: the user's renames of the baseline's parameters (--map old=new), and whether
 /// campaigns whose points differ (another experiment, an axis renamed, a value changed) are compared by
