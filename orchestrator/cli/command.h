@@ -22,6 +22,7 @@ struct Paths {
   std::string db_path;      // "" = <results()>/sweep.db
   std::string reports_dir = "reports";
   std::string site_path;    // --site; "" = looked up (spec::find_site)
+  bool allow_shared = false;  // --allow-shared: trust paths shared by group (util/safe_files.h)
   std::string results() const;
   std::string db() const { return db_path.empty() ? results() + "/sweep.db" : db_path; }
   /// The site file in use, loaded on first use (Error when it is invalid).

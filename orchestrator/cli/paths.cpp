@@ -4,6 +4,7 @@
 
 #include "sched/executors.h"
 #include "util/resources.h"
+#include "util/safe_files.h"
 
 #ifndef SWEEP_DEFAULT_TEMPLATE_DIR
 #error "SWEEP_DEFAULT_TEMPLATE_DIR must be defined by the build"
@@ -40,6 +41,14 @@ void Paths::add_to(CLI::App& app, bool with_reports) {
                                            "(default: the site file's results, else results)");
   add_site_to(app);
   app.add_option("--db", db_path, "Results database (default: <results>/sweep.db)");
+  app.add_flag("--allow-shared", allow_shared,
+               "Trust a results directory, database or reports directory that another member of your group owns "
+               "or your group can write (as the site file's shared_group: true); never one writable by everyone");
+  // For the subcommand given (parse_complete_callback runs for it alone), asked only when a path is
+  // found that only sharing would make trusted: the site is read then.
+  app.parse_complete_callback([this] {
+    set_group_sharing([this] { return allow_shared || (site().shared_group && site().shared_group->value == "true"); });
+  });
   if (with_reports)
     app.add_option("--reports", reports_dir, "Directory under which reports are written")->capture_default_str();
 }

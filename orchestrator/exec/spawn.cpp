@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "util/safe_files.h"
 #include "util/error.h"
 
 // The job is started with vfork + execve, written here rather than through Boost.Process (which
@@ -48,11 +49,9 @@ class Fd {
   throw Error(ErrorKind::io, fmt::format("cannot start job {}: {}", job.id, reason));
 }
 
-/// Opens `path` close-on-exec at a descriptor >= 3, so that dup2 onto 0..2 in the child never
+/// Moves `fd` (close-on-exec) to a descriptor >= 3, so that dup2 onto 0..2 in the child never
 /// clobbers another of the job's descriptors. Throws through fail().
-int open_job_file(const Job& job, const std::string& path, int flags) {
-  int fd = ::open(path.c_str(), flags | O_CLOEXEC, 0644);
-  if (fd < 0) fail(job, fmt::format("cannot open {}: {}", path, std::strerror(errno)));
+int above_stdio(const Job& job, const std::string& path, int fd) {
   if (fd < 3) {
     int high = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
     int err = errno;
@@ -61,6 +60,25 @@ int open_job_file(const Job& job, const std::string& path, int flags) {
     fd = high;
   }
   return fd;
+}
+
+/// Opens `path` close-on-exec at a descriptor >= 3. Throws through fail().
+int open_job_file(const Job& job, const std::string& path, int flags) {
+  const int fd = ::open(path.c_str(), flags | O_CLOEXEC, 0644);
+  if (fd < 0) fail(job, fmt::format("cannot open {}: {}", path, std::strerror(errno)));
+  return above_stdio(job, path, fd);
+}
+
+/// Opens the job's capture file `path` emptied: a new file or the user's own regular one, never
+/// through a symlink (util/safe_files.h). Throws through fail().
+int open_capture_file(const Job& job, const std::string& path) {
+  int fd = -1;
+  try {
+    fd = open_own_for_writing(path, 0644);
+  } catch (const Error& e) {
+    fail(job, e.message());
+  }
+  return above_stdio(job, path, fd);
 }
 
 /// What the child reports through the setup pipe when it cannot get as far as execve.
@@ -163,8 +181,8 @@ void check_setup(const Job& job, int report_fd, pid_t pid) {
 pid_t spawn_job(const Job& job) {
   Environment env(job);
   Fd in(open_job_file(job, "/dev/null", O_RDONLY));
-  Fd out(open_job_file(job, job.work_dir + "/stdout", O_WRONLY | O_CREAT | O_TRUNC));
-  Fd err(open_job_file(job, job.work_dir + "/stderr", O_WRONLY | O_CREAT | O_TRUNC));
+  Fd out(open_capture_file(job, job.work_dir + "/stdout"));
+  Fd err(open_capture_file(job, job.work_dir + "/stderr"));
   int report[2];
   if (::pipe2(report, O_CLOEXEC) != 0) fail(job, fmt::format("pipe: {}", std::strerror(errno)));
   Fd report_read(report[0]), report_write(report[1]);

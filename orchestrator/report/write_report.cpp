@@ -25,6 +25,7 @@
 #include "spec/load_report.h"
 #include "util/error.h"
 #include "util/names.h"
+#include "util/safe_files.h"
 
 namespace sweep::report {
 namespace fs = std::filesystem;
@@ -192,7 +193,9 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
   out.notes = std::move(parts.notes);
   out.change_points = parts.changes;
   out.dir = (fs::path(reports_dir) / label).string();
+  require_trusted(reports_dir, "reports directory");  // util/safe_files.h: refused unless yours or shared on purpose
   fs::create_directories(out.dir);
+  require_trusted(out.dir, "reports directory");
   const std::vector<HtmlFigure> figures = draw_figures(parts.figures, out);
   const auto& tables = parts.tables;
   out.markdown = markdown_report(data, tables, request.verdict ? verdict_markdown(*request.verdict) : "");

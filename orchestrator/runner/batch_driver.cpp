@@ -17,6 +17,8 @@
 #include "runner/array_script.h"
 #include "runner/batch_driver_impl.h"
 #include "runner/adaptive.h"
+#include "runner/run_root.h"
+#include "util/safe_files.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -226,7 +228,7 @@ void BatchDriver::submit_group(const std::vector<store::RunRecord>& runs, const 
   std::vector<store::NewAttempt> attempts;
   for (const auto& run : runs) {
     const std::string dir = attempt_dir(campaign_.run_root, run, run.attempt + 1);
-    fs::create_directories(dir);
+    make_attempt_directory(dir);
     const RunContext ctx{campaign_.label, run.id, run.repetition, run.attempt + 1, dir};
     write_script(dir + "/run.sh", plan_.render_script(plan_.point(run.point_id), ctx));
     attempts.push_back({run.id, dir});
@@ -235,7 +237,8 @@ void BatchDriver::submit_group(const std::vector<store::RunRecord>& runs, const 
   std::string dir;
   for (int n = 0; dir.empty() || fs::exists(dir); ++n)
     dir = fmt::format("{}/.submissions/{}-{}", campaign_.run_root, stamp, n);
-  fs::create_directories(dir);
+  fs::create_directories(campaign_.run_root + "/.submissions");  // inside the claimed run root
+  make_new_directory(dir, "submission directory");
   store::SubmissionRecord sub = db_.begin_submission(campaign_.id, dir, iso8601(clock_.wall()), attempts);
   const sched::SubmitResult result = scheduler_->submit(write_array_script(sub, attempts, options_text), dir);
   if (result.ok()) {

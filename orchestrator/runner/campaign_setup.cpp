@@ -8,8 +8,10 @@
 #include <fstream>
 
 #include "runner/provenance.h"
+#include "runner/run_root.h"
 #include "util/error.h"
 #include "util/names.h"
+#include "util/safe_files.h"
 #include "util/sha256.h"
 #include "util/version.h"
 
@@ -32,11 +34,22 @@ parse::Rule::Kind rule_kind(spec::MetricRule::Kind kind) {
 
 }  // namespace
 
+void require_stored_experiment_intact(const store::CampaignRecord& c, const std::string& db_path) {
+  const std::string actual = sha256_hex(c.spec_text);
+  if (actual != c.spec_hash)
+    throw Error(ErrorKind::database,
+                fmt::format("the stored experiment of campaign \"{}\" in {} does not match its stored SHA-256 "
+                            "(stored {}, its text hashes to {}): the database was changed outside sweep, and sweep "
+                            "does not run an experiment it cannot vouch for; nothing was run",
+                            c.label, db_path, c.spec_hash, actual));
+}
+
 Resolved resolve(const RunOptions& o, store::Store* db, const SystemClock& clock) {
   Resolved r;
   if (!o.resume.empty()) {
     const auto c = db ? db->find_campaign(o.resume) : std::nullopt;
     if (!c) throw Error(ErrorKind::not_found, fmt::format("no campaign labelled \"{}\" in {}", o.resume, db ? db->path() : o.db_path));
+    require_stored_experiment_intact(*c, db->path());
     r = {spec::load_stored(c->spec_text, c->spec_path, c->overrides), c->label, c->overrides};
     r.experiment.executor = c->executor;
     r.experiment.executor_where = SourceLocation{"the campaign's record"};
@@ -57,6 +70,8 @@ Resolved resolve(const RunOptions& o, store::Store* db, const SystemClock& clock
 store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options, const Resolved& resolved,
                                     const CampaignPlan& plan, const SystemClock& clock) {
   const auto& e = plan.experiment();
+  const std::string results_dir = options.results_dir.empty() ? "." : options.results_dir;
+  RunRootMarker marker{fs::absolute(db.path()).lexically_normal().string(), db.database_id(), resolved.label};
   if (auto existing = db.find_campaign(resolved.label)) {
     if (options.resume.empty() &&
         (existing->spec_hash != sha256_hex(e.text) || existing->overrides != resolved.overrides))
@@ -65,8 +80,12 @@ store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options,
                               "resume it with --resume {} or choose another --label",
                               resolved.label, resolved.label));
     for (const auto& p : db.points(existing->id)) plan.point(p.point_id);  // same points, or Error
+    claim_run_root(existing->run_root, marker);
     return *existing;
   }
+  require_label_clear_of_database(resolved.label, results_dir, db.path());
+  fs::create_directories(results_dir);
+  require_trusted(results_dir, "results directory");
   const HostFacts host = host_facts();
   const auto git = git_state(fs::absolute(e.path).parent_path().string());
   store::CampaignRecord c;
@@ -84,8 +103,16 @@ store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options,
   c.tool_version = kToolVersion;
   c.git_commit = git.commit;
   c.git_dirty = git.dirty;
-  c.run_root = fs::absolute(fs::path(options.results_dir) / resolved.label).lexically_normal().string();
-  c.id = db.create_campaign(c, plan.point_records());
+  c.run_root = fs::absolute(fs::path(results_dir) / resolved.label).lexically_normal().string();
+  // The run root first, new, then the campaign's row: a failure in between leaves neither behind.
+  create_run_root(c.run_root, marker);
+  try {
+    c.id = db.create_campaign(c, plan.point_records());
+  } catch (...) {
+    std::error_code ignored;
+    fs::remove_all(c.run_root, ignored);
+    throw;
+  }
   return c;
 }
 
@@ -100,25 +127,9 @@ std::string attempt_dir(const std::string& run_root, const store::RunRecord& run
   return fmt::format("{}/{}.rep{}.attempt{}", run_root, run.point_id, run.repetition, attempt);
 }
 
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  if (!out.flush()) throw Error(ErrorKind::io, fmt::format("cannot write {}: {}", path, std::strerror(errno)));
-}
+void write_text(const std::string& path, const std::string& text) { replace_own_file(path, text, 0644); }
 
-void write_script(const std::string& path, const std::string& text) {
-  {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out.flush()) throw Error(ErrorKind::io, fmt::format("cannot write job script {}: {}", path, std::strerror(errno)));
-  }
-  // Executable by whoever the umask let read it: never wider than the umask.
-  const fs::perms mode = fs::status(path).permissions();
-  fs::perms exec = fs::perms::owner_exec;
-  if ((mode & fs::perms::group_read) != fs::perms::none) exec |= fs::perms::group_exec;
-  if ((mode & fs::perms::others_read) != fs::perms::none) exec |= fs::perms::others_exec;
-  fs::permissions(path, exec, fs::perm_options::add);
-}
+void write_script(const std::string& path, const std::string& text) { replace_own_file(path, text, 0755); }
 
 std::optional<int> recorded_exit_code(const std::string& run_dir) {
   std::ifstream in(run_dir + "/exit_code");

@@ -21,13 +21,19 @@ struct Resolved {
   std::string overrides;
 };
 
+/// Refuses (Error(database)) a campaign whose stored experiment text does not hash to its stored
+/// spec_hash: the database is executable content, and one changed outside sweep is not run.
+void require_stored_experiment_intact(const store::CampaignRecord& campaign, const std::string& db_path);
+
 /// Loads the experiment from options.experiment_path, or from the campaign options.resume in `db`
-/// (Error(not_found) when there is none). Applies options.executor. Validates the label.
+/// (Error(not_found) when there is none; require_stored_experiment_intact before anything else). Applies options.executor. Validates the label.
 Resolved resolve(const RunOptions& options, store::Store* db, const SystemClock& clock);
 
 /// The campaign row for `resolved`: the existing one (Error(usage) when it was created from a
 /// different experiment or --set values and this is not a resume) or a new one with its points and
-/// pending runs.
+/// pending runs. Its run root is made new, with its marker, before the row is written (runner/run_root.h:
+/// a label that shadows the database, a run root that exists, or a results directory that is not
+/// trusted is refused, and nothing is recorded); an existing campaign's run root is claimed.
 store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options, const Resolved& resolved,
                                     const CampaignPlan& plan, const SystemClock& clock);
 
@@ -38,9 +44,11 @@ std::vector<parse::Rule> extraction_rules(const spec::Experiment& e);
 /// and file made is an inode allocation, the largest cost of a trivial run: bench/campaign_1000).
 std::string attempt_dir(const std::string& run_root, const store::RunRecord& run, int attempt);
 
-/// Writes a job script, executable by whoever the umask lets read it (never wider). Throws Error(io).
+/// Writes a job script, mode 0755 under the umask (never writable by group or others), a new file or
+/// the user's own regular one (util/safe_files.h: a symlink is never followed). Throws Error(io).
 void write_script(const std::string& path, const std::string& text);
-/// Writes `text` to `path` (replacing it); throws Error(io) naming the file when it cannot.
+/// Writes `text` to `path` (mode 0644 under the umask; replacing only the user's own regular file,
+/// never following a symlink); throws Error(io) naming the file when it cannot.
 void write_text(const std::string& path, const std::string& text);
 
 /// The exit status a job script wrote to <run_dir>/exit_code when its workload ended, if it did.

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <iterator>
 #include <map>
 #include <set>
@@ -17,6 +18,7 @@
 #include "runner/nic_counters.h"
 #include "runner/nic_sampling.h"
 #include "runner/success_criterion.h"
+#include "util/safe_files.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -45,14 +47,24 @@ std::string signal_text(int sig) {
   return name ? fmt::format("signal {} (SIG{})", sig, name) : fmt::format("signal {}", sig);
 }
 
+/// Best effort, as before: a run directory that cannot take the file loses only this record of it.
+/// Never follows a symlink nor rewrites a file that is not the user's own (util/safe_files.h).
+void write_best_effort(const std::string& path, const std::string& text) {
+  try {
+    replace_own_file(path, text, 0644);
+  } catch (const Error&) {
+  }
+}
+
 void write_exit_status(const std::string& run_dir, const exec::Outcome& o, const store::AttemptResult& r) {
-  std::ofstream out(run_dir + "/exit_status");
+  std::ostringstream out;
   out << "format=1\n"
       << "exit_code=" << o.exit_code << "\n"
       << "signal=" << o.signal << "\n"
       << "timed_out=" << (o.timed_out ? 1 : 0) << "\n"
       << fmt::format("elapsed_s={:.6f}\n", o.elapsed_s) << "state=" << store::state_name(r.state) << "\n"
       << "failure_class=" << r.failure_class << "\n";
+  write_best_effort(run_dir + "/exit_status", out.str());
 }
 
 store::AttemptResult failed(std::string_view cls, std::string reason) {
@@ -193,8 +205,9 @@ store::AttemptResult ingest(const exec::Outcome& outcome, const std::string& run
   add_nic_metrics(run_dir, result, warnings);
   write_exit_status(run_dir, outcome, result);
   if (!warnings.empty()) {
-    std::ofstream out(run_dir + "/ingest_warnings");
-    for (const auto& w : warnings) out << w << "\n";
+    std::string text;
+    for (const auto& w : warnings) text += w + "\n";
+    write_best_effort(run_dir + "/ingest_warnings", text);
     result.provenance.emplace_back("ingest_warnings", std::to_string(warnings.size()));
   }
   return result;

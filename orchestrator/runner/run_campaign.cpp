@@ -21,12 +21,14 @@
 #include "runner/executors.h"
 #include "runner/ingest.h"
 #include "runner/progress.h"
+#include "runner/run_root.h"
 #include "runner/provenance.h"
 #include "sched/executors.h"
 #include "store/store.h"
 #include "util/clock.h"
 #include "util/error.h"
 #include "util/names.h"
+#include "util/safe_files.h"
 #include "util/sha256.h"
 #include "util/strings.h"
 #include "util/version.h"
@@ -139,7 +141,9 @@ void CampaignRunner::reconcile_interrupted() {
 /// The attempt's directory with its job script and the empty files the job writes (stdout, stderr,
 /// exit_code: an empty exit_code reads as absent), made ahead when prepare_next() already did.
 /// Making it before the attempt is recorded is safe: a controller killed in between leaves a
-/// directory that the same attempt of the same run makes again.
+/// directory that the same attempt of the same run makes again (runner/run_root.h). The directory
+/// and its files are made new, writable by the user alone, so the script prepared early cannot be
+/// swapped by another user before it runs.
 std::string CampaignRunner::prepare(const store::RunRecord& run, int attempt) {
   if (prepared_ && prepared_->run_id == run.id && prepared_->attempt == attempt) {
     std::string dir = std::move(prepared_->dir);
@@ -147,10 +151,10 @@ std::string CampaignRunner::prepare(const store::RunRecord& run, int attempt) {
     return dir;
   }
   const std::string dir = attempt_dir(campaign_.run_root, run, attempt);
-  fs::create_directories(dir);
+  make_attempt_directory(dir);
   const RunContext ctx{campaign_.label, run.id, run.repetition, attempt, dir};
-  write_script(dir + "/run.sh", plan_.render_script(plan_.point(run.point_id), ctx));
-  for (const char* file : {"/stdout", "/stderr", "/exit_code"}) write_text(dir + file, "");
+  write_new_file(dir + "/run.sh", plan_.render_script(plan_.point(run.point_id), ctx), 0755);
+  for (const char* file : {"/stdout", "/stderr", "/exit_code"}) write_new_file(dir + file, "", 0644);
   return dir;
 }
 

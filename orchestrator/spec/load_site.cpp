@@ -57,6 +57,12 @@ void site_results(const Field& f, const Source& src, Site& site) {
   site.results = SiteValue{dir, location(f, src)};
 }
 
+void site_shared_group(const Field& f, const Source& src, Site& site) {
+  const Value v = scalar_value(f, src);
+  if (!v.is_bool()) fail_expected(f, src, "true or false");
+  site.shared_group = SiteValue{v.as_bool() ? "true" : "false", location(f, src)};
+}
+
 void site_thresholds(const Field& f, const Source& src, Site& site) {
   for (const Field& entry : map_fields(f, src)) {
     MetricThreshold t = read_threshold(entry, src);
@@ -88,6 +94,7 @@ constexpr std::array<SiteKey, 11> kSiteKeys{{
     {"setup", site_setup},
     {"interconnects", site_interconnects},
     {"results", site_results},
+    {"shared_group", site_shared_group},
     {"thresholds", site_thresholds},
     {"references", site_references},
 }};

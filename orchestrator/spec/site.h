@@ -10,6 +10,8 @@
 //   setup: ["module load cuda/12.4 nccl/2.21"]
 //   interconnects: [{name: our-ib, bandwidth: 23.1, latency_us: 1.8}]
 //   results: /scratch/lab42/sweep-results
+//   shared_group: true                     # trust results, databases and reports another member of
+//                                          # the group owns or the group can write (util/safe_files.h)
 //   thresholds: {busbw: 0.02}              # per metric, under the experiment's own (compare, nightly)
 //
 // Precedence, highest first: `--set` (and --executor), the experiment, the site, the built-in
@@ -36,6 +38,7 @@ struct Site {
   std::string text;         // the file as read
   std::string name;
   std::optional<SiteValue> executor, launcher, mpi, results;
+  std::optional<SiteValue> shared_group;  // "true" or "false": the lab shares results by group on purpose
   std::vector<Resource> resources;
   std::optional<double> timeout_s;  // from resources.time
   std::vector<EnvVar> env;

@@ -138,8 +138,15 @@ CREATE TABLE baselines (
 );
 )SQL";
 
+/// Version 5: the database's identity, a random id that the marker of each run root names
+/// (runner/run_root.h), so that a second database on the same results directory never adopts its runs.
+constexpr const char* kDatabaseIdV5 = R"SQL(
+ALTER TABLE schema_info ADD COLUMN database_id TEXT NOT NULL DEFAULT '';
+UPDATE schema_info SET database_id = lower(hex(randomblob(16)));
+)SQL";
+
 /// Migrations: migrations[i] takes version i+1 to version i+2. Version 4: the views of store/views.h.
-const char* const kMigrations[] = {kSubmissionsV2, kBaselinesV3, kViewsV4};
+const char* const kMigrations[] = {kSubmissionsV2, kBaselinesV3, kViewsV4, kDatabaseIdV5};
 static_assert(std::size(kMigrations) == kSchemaVersion - 1, "one migration per schema version after 1");
 
 int table_count(SQLite::Database& db) {

@@ -6,14 +6,20 @@
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
+#include <filesystem>
 
 #include "store/filesystem.h"
 #include "store/schema.h"
 #include "store/views.h"
 #include "store/sql_helpers.h"
 #include "util/error.h"
+#include "util/safe_files.h"
 
 namespace sweep::store {
 using namespace detail;
@@ -92,7 +98,43 @@ RunState state_from_name(std::string_view name) {
   throw Error(ErrorKind::database, fmt::format("unknown run state \"{}\" in the database", name));
 }
 
+/// Refuses a database file, or the directory it would be created in, that another user could have
+/// planted or can rewrite (util/safe_files.h). The file is checked on an opened descriptor; the
+/// descriptor stays open while SQLite opens the path, and the path must still be that file.
+class TrustedDatabaseFile {
+ public:
+  explicit TrustedDatabaseFile(const std::string& path) : path_(path) {
+    const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+    require_trusted(dir.empty() ? "." : dir.string(), "directory of the results database");
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) return;  // created by SQLite below, in a trusted directory
+    try {
+      require_trusted_fd(fd_, path, "results database");
+    } catch (...) {
+      ::close(fd_);
+      throw;
+    }
+  }
+  ~TrustedDatabaseFile() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  TrustedDatabaseFile(const TrustedDatabaseFile&) = delete;
+  TrustedDatabaseFile& operator=(const TrustedDatabaseFile&) = delete;
+  /// After SQLite opened the path: it is still the file that was checked.
+  void require_unchanged() const {
+    struct stat before {}, now {};
+    if (fd_ < 0 || ::fstat(fd_, &before) != 0) return;
+    if (::stat(path_.c_str(), &now) != 0 || now.st_dev != before.st_dev || now.st_ino != before.st_ino)
+      throw Error(ErrorKind::usage, fmt::format("the results database {} was replaced while sweep opened it", path_));
+  }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+};
+
 Store::Store(const std::string& path) : path_(path) {
+  const TrustedDatabaseFile trusted(path_);
   const auto network = network_filesystem_of(path_);
   if (network) {
     static bool warned = false;  // once per process, however many stores it opens
@@ -106,8 +148,13 @@ Store::Store(const std::string& path) : path_(path) {
   }
   guarded(path_, "open the results database", [&] {
     db_ = std::make_unique<SQLite::Database>(path_, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    trusted.require_unchanged();
     prepare_schema(*db_, path_, !network);
   });
+}
+
+std::string Store::database_id() const {
+  return guarded(path_, "read the database id", [&] { return db_->execAndGet("SELECT database_id FROM schema_info").getString(); });
 }
 
 Store::~Store() = default;

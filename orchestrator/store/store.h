@@ -21,13 +21,19 @@ class Store {
  public:
   /// Opens (creating if needed) the database at `path`, whose directory must exist, and brings it to
   /// the current schema or refuses it with Error(database) (see schema.h). Every SQLite failure of
-  /// every method surfaces as Error(database) naming the file.
+  /// every method surfaces as Error(database) naming the file. Before SQLite touches it, the file
+  /// (checked by fstat on an opened descriptor) and its directory must be trusted
+  /// (util/safe_files.h: yours and writable by nobody else, or shared by group on purpose), else
+  /// Error(usage) saying how to opt in.
   explicit Store(const std::string& path);
   ~Store();
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
   const std::string& path() const { return path_; }
+  /// The database's random identity (schema_info.database_id, set when it was created or migrated
+  /// to version 5): what a run root's marker names.
+  std::string database_id() const;
 
   // --- campaigns -------------------------------------------------------------------------------
   std::optional<CampaignRecord> find_campaign(std::string_view label) const;

@@ -65,14 +65,31 @@ TEST_CASE("a version 3 database gains the views, and each of its campaigns its v
   {  // back to version 3, as a sweep before the views left it
     SQLite::Database raw(path, SQLite::OPEN_READWRITE);
     raw.exec("DROP VIEW \"values:old\"; DROP VIEW metric_values; DROP VIEW parameter_values; "
-             "UPDATE schema_info SET version = 3");
+             "DROP TABLE schema_info; CREATE TABLE schema_info (version INTEGER NOT NULL); "
+             "INSERT INTO schema_info (version) VALUES (3)");
   }
   { store::Store db(path); }
   SQLite::Database raw(path, SQLite::OPEN_READONLY);
-  CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == 4);
+  CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == 5);
+  CHECK(raw.execAndGet("SELECT length(database_id) FROM schema_info").getInt() == 32);
   CHECK(raw.execAndGet("SELECT count(*) FROM sqlite_master WHERE type = 'view'").getInt() == 3);
   CHECK(raw.execAndGet("SELECT value FROM parameter_values WHERE name = 'batch'").getInt() == 16);
   SQLite::Statement columns(raw, "SELECT name FROM pragma_table_info('values:old') ORDER BY cid DESC LIMIT 1");
   REQUIRE(columns.executeStep());
   CHECK(columns.getColumn(0).getString() == "batch");
+}
+
+TEST_CASE("version 5 gives every database its own random id, kept across opens") {
+  TempDir dir;
+  std::string first, second;
+  {
+    store::Store a(dir.file("a.db"));
+    store::Store b(dir.file("b.db"));
+    first = a.database_id();
+    second = b.database_id();
+  }
+  CHECK(first.size() == 32);
+  CHECK(first != second);
+  store::Store again(dir.file("a.db"));
+  CHECK(again.database_id() == first);
 }

@@ -1,0 +1,135 @@
+#include "runner/run_root.h"
+
+#include <fmt/core.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "util/error.h"
+#include "util/safe_files.h"
+#include "util/strings.h"
+
+namespace sweep::runner {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string marker_path(const std::string& run_root) { return run_root + "/" + kRunRootMarker; }
+
+/// The marker's text, or nullopt when there is no marker (a symlink there reads as a foreign one).
+std::optional<std::string> read_marker(const std::string& run_root) {
+  struct stat st {};
+  const std::string path = marker_path(run_root);
+  if (::lstat(path.c_str(), &st) != 0) return std::nullopt;
+  if (!S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) return std::string("not a marker");
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+/// Whether `path` is a real directory of this user's that nobody else can write.
+bool own_private_directory(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid() &&
+         (st.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
+/// A run root that `sweep run --dry-run --label L` made before the campaign L: the user's own private
+/// directory holding nothing but dry-run/ (the dry run's scripts), which the campaign may take.
+bool dry_run_root(const std::string& run_root) {
+  if (!own_private_directory(run_root)) return false;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(run_root, ec))
+    if (entry.path().filename() != "dry-run") return false;
+  return !ec && own_private_directory(run_root + "/dry-run");
+}
+
+}  // namespace
+
+std::string marker_text(const RunRootMarker& m) {
+  return fmt::format("format={}\ndatabase={}\ndatabase_id={}\ncampaign={}\n", kRunRootMarkerFormat, m.database,
+                     m.database_id, m.campaign);
+}
+
+std::optional<RunRootMarker> parse_marker(std::string_view text) {
+  RunRootMarker m;
+  bool format = false;
+  for (const auto& line : split(std::string(text), '\n')) {
+    const auto eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string key = line.substr(0, eq), value = line.substr(eq + 1);
+    if (key == "format") format = value == std::to_string(kRunRootMarkerFormat);
+    else if (key == "database") m.database = value;
+    else if (key == "database_id") m.database_id = value;
+    else if (key == "campaign") m.campaign = value;
+  }
+  if (!format || m.database_id.empty() || m.campaign.empty()) return std::nullopt;
+  return m;
+}
+
+void require_label_clear_of_database(const std::string& label, const std::string& results_dir, const std::string& db_path) {
+  const fs::path root = fs::absolute(fs::path(results_dir) / label).lexically_normal();
+  const fs::path db = fs::absolute(db_path).lexically_normal();
+  if (root.parent_path() != db.parent_path()) return;
+  const std::string name = root.filename().string(), db_name = db.filename().string();
+  if (name == db_name || name.rfind(db_name + "-", 0) == 0)
+    throw Error(ErrorKind::usage,
+                fmt::format("the label \"{}\" would make the run root {}, which is the results database or one of "
+                            "SQLite's files beside it ({}-journal, -wal, -shm); choose another --label",
+                            label, root.string(), db_name));
+}
+
+void create_run_root(const std::string& run_root, const RunRootMarker& marker) {
+  if (!dry_run_root(run_root)) make_new_directory(run_root, "run root");
+  write_new_file(marker_path(run_root), marker_text(marker), 0644);
+}
+
+void claim_run_root(const std::string& run_root, const RunRootMarker& marker) {
+  struct stat st {};
+  if (::lstat(run_root.c_str(), &st) != 0) {
+    if (errno != ENOENT) throw Error(ErrorKind::io, fmt::format("cannot inspect the run root {}", run_root));
+    create_run_root(run_root, marker);
+    return;
+  }
+  if (!S_ISDIR(st.st_mode))
+    throw Error(ErrorKind::usage, fmt::format("the run root {} of campaign \"{}\" is not a directory (a symlink or a "
+                                              "file is never followed); remove it or move the campaign",
+                                              run_root, marker.campaign));
+  if (!own_private_directory(run_root))
+    throw Error(ErrorKind::usage,
+                fmt::format("the run root {} of campaign \"{}\" is not a directory sweep made for you (it is another "
+                            "user's, or writable by others); sweep never adopts it",
+                            run_root, marker.campaign));
+  const auto text = read_marker(run_root);
+  if (!text) {
+    write_new_file(marker_path(run_root), marker_text(marker), 0644);
+    return;
+  }
+  const auto found = parse_marker(*text);
+  if (found && found->database_id == marker.database_id && found->campaign == marker.campaign) return;
+  throw Error(ErrorKind::usage,
+              fmt::format("the run root {} belongs to {}, not to campaign \"{}\" of the database {} (id {}); sweep "
+                          "never adopts another database's runs: give each database its own --results directory",
+                          run_root,
+                          found ? fmt::format("campaign \"{}\" of the database {} (id {})", found->campaign,
+                                              found->database, found->database_id)
+                                : std::string("no campaign of sweep's (its marker is not sweep's)"),
+                          marker.campaign, marker.database, marker.database_id));
+}
+
+void make_attempt_directory(const std::string& dir) {
+  if (::mkdir(dir.c_str(), 0755) == 0) return;
+  if (errno != EEXIST) make_new_directory(dir, "attempt directory");  // throws the error
+  if (!own_private_directory(dir))
+    throw Error(ErrorKind::usage,
+                fmt::format("the attempt directory {} exists and is not one sweep made (a symlink, another user's, "
+                            "or writable by others); refusing to use it",
+                            dir));
+  fs::remove_all(dir);
+  make_new_directory(dir, "attempt directory");
+}
+
+}  // namespace sweep::runner

@@ -1,0 +1,52 @@
+#pragma once
+// A campaign's run root (<results>/<label>) and its attempt directories, made so that neither another
+// user nor another database can have sweep adopt, follow or overwrite them (docs/campaigns.md, "Run
+// roots"; docs/reliability.md). Internal to runner/.
+//
+// A run root carries a marker, <run root>/.sweep-run-root, format 1:
+//   format=1
+//   database=<absolute path of the database>
+//   database_id=<schema_info.database_id>
+//   campaign=<label>
+// A run root whose marker names another database id or campaign is never used.
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace sweep::runner {
+
+inline constexpr const char* kRunRootMarker = ".sweep-run-root";
+inline constexpr int kRunRootMarkerFormat = 1;
+
+struct RunRootMarker {
+  std::string database;     // the path the database was opened by (for the messages)
+  std::string database_id;  // what identifies it
+  std::string campaign;     // the label
+};
+
+/// The marker's text. Pure.
+std::string marker_text(const RunRootMarker& marker);
+/// A marker read back; nullopt when `text` is not a format-1 marker. Pure.
+std::optional<RunRootMarker> parse_marker(std::string_view text);
+
+/// Refuses (Error(usage)) a label whose run root, <results_dir>/<label>, would be the database file or
+/// one of SQLite's files beside it (<db>-journal, -wal, -shm, ...). Pure but for making paths absolute.
+void require_label_clear_of_database(const std::string& label, const std::string& results_dir, const std::string& db_path);
+
+/// A new campaign's run root: mkdir that fails when anything is at `run_root` (Error(usage) naming
+/// it), then its marker, created new. The one directory taken as it is: the user's own, writable by
+/// nobody else, holding only the dry-run/ that `sweep run --dry-run` of this label left.
+void create_run_root(const std::string& run_root, const RunRootMarker& marker);
+
+/// An existing campaign's run root, before a resume, collect or rerun touches it: a real directory of
+/// the user's own that nobody else can write, whose marker names this database id and campaign. A missing run root is made
+/// anew (create_run_root); such a directory without a marker (made before schema version 5) is adopted
+/// once and marked. Anything else is Error(usage) naming the database it belongs to.
+void claim_run_root(const std::string& run_root, const RunRootMarker& marker);
+
+/// An attempt's directory inside a claimed run root, made new. A directory left there by a controller
+/// killed before it recorded the attempt (a real directory, the user's own, writable by nobody else)
+/// is removed and made again; anything else at `dir` is Error(usage).
+void make_attempt_directory(const std::string& dir);
+
+}  // namespace sweep::runner

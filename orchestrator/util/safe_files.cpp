@@ -1,0 +1,137 @@
+#include "util/safe_files.h"
+
+#include <fcntl.h>
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+
+#include "util/error.h"
+
+namespace sweep {
+namespace {
+
+std::function<bool()>& resolver() {
+  static std::function<bool()> r;
+  return r;
+}
+
+std::string errno_text(int err) { return std::strerror(err); }
+
+constexpr const char* kOptIn =
+    "if your lab shares results by group on purpose, set `shared_group: true` in the site file or pass "
+    "--allow-shared (docs/site.md)";
+
+[[noreturn]] void refuse(const std::string& path, std::string_view what, const std::string& reason, bool world) {
+  throw Error(ErrorKind::usage,
+              fmt::format("refusing the {} {}: {}; sweep trusts only what you own and nobody else can write "
+                          "(like git's safe.directory){}",
+                          what, path, reason,
+                          world ? "; a path writable by everyone is never trusted: chmod o-w it" : std::string("; ") + kOptIn));
+}
+
+void write_all(int fd, std::string_view text, const std::string& path) {
+  while (!text.empty()) {
+    const ssize_t n = ::write(fd, text.data(), text.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(fd);
+      throw Error(ErrorKind::io, fmt::format("cannot write {}: {}", path, errno_text(err)));
+    }
+    text.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+void check_stat(const struct stat& st, const std::string& path, std::string_view what) {
+  const uid_t me = ::geteuid();
+  const std::string strict = untrusted_reason(st, me, false);
+  if (strict.empty()) return;
+  if ((st.st_mode & S_IWOTH) != 0 || S_ISLNK(st.st_mode)) refuse(path, what, strict, (st.st_mode & S_IWOTH) != 0);
+  if (!group_sharing_allowed()) refuse(path, what, strict, false);
+  const std::string shared = untrusted_reason(st, me, true);
+  if (!shared.empty()) refuse(path, what, shared, false);
+}
+
+}  // namespace
+
+void set_group_sharing(std::function<bool()> r) { resolver() = std::move(r); }
+
+bool group_sharing_allowed() {
+  static std::mutex m;
+  const std::lock_guard<std::mutex> lock(m);
+  return resolver() ? resolver()() : false;
+}
+
+std::string untrusted_reason(const struct stat& st, uid_t me, bool group_shared) {
+  if (S_ISLNK(st.st_mode)) return "it is a symbolic link";
+  if ((st.st_mode & S_IWOTH) != 0) return "it is writable by everyone";
+  if (!group_shared && st.st_uid != me && st.st_uid != 0)
+    return fmt::format("it is owned by another user (uid {})", st.st_uid);
+  if ((st.st_mode & S_IWGRP) == 0) return "";
+  if (!group_shared) return "it is writable by its group";
+  if (S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) == 0)
+    return "it is writable by its group without the sticky bit, so any member can rename or replace what others "
+           "made in it (chmod +t it, as for /tmp)";
+  return "";
+}
+
+void require_trusted(const std::string& path, std::string_view what) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return;
+    throw Error(ErrorKind::io, fmt::format("cannot inspect the {} {}: {}", what, path, errno_text(errno)));
+  }
+  check_stat(st, path, what);
+}
+
+void require_trusted_fd(int fd, const std::string& path, std::string_view what) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0)
+    throw Error(ErrorKind::io, fmt::format("cannot inspect the {} {}: {}", what, path, errno_text(errno)));
+  check_stat(st, path, what);
+}
+
+void make_new_directory(const std::string& path, std::string_view what) {
+  if (::mkdir(path.c_str(), 0755) == 0) return;
+  const int err = errno;
+  if (err == EEXIST)
+    throw Error(ErrorKind::usage,
+                fmt::format("the {} {} already exists; sweep never adopts a directory it did not create "
+                            "(choose another --label, or remove it if it is yours)",
+                            what, path));
+  throw Error(ErrorKind::io, fmt::format("cannot create the {} {}: {}", what, path, errno_text(err)));
+}
+
+void write_new_file(const std::string& path, std::string_view text, mode_t mode) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+  if (fd < 0) throw Error(ErrorKind::io, fmt::format("cannot create {}: {}", path, errno_text(errno)));
+  write_all(fd, text, path);
+  if (::close(fd) != 0) throw Error(ErrorKind::io, fmt::format("cannot write {}: {}", path, errno_text(errno)));
+}
+
+int open_own_for_writing(const std::string& path, mode_t mode) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode);
+  if (fd < 0) throw Error(ErrorKind::io, fmt::format("cannot open {} for writing: {}", path, errno_text(errno)));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid() || st.st_nlink != 1) {
+    ::close(fd);
+    throw Error(ErrorKind::io, fmt::format("refusing to write {}: it is not your own regular file", path));
+  }
+  if (::ftruncate(fd, 0) != 0) {
+    const int err = errno;
+    ::close(fd);
+    throw Error(ErrorKind::io, fmt::format("cannot empty {}: {}", path, errno_text(err)));
+  }
+  return fd;
+}
+
+void replace_own_file(const std::string& path, std::string_view text, mode_t mode) {
+  const int fd = open_own_for_writing(path, mode);
+  write_all(fd, text, path);
+  if (::close(fd) != 0) throw Error(ErrorKind::io, fmt::format("cannot write {}: {}", path, errno_text(errno)));
+}
+
+}  // namespace sweep

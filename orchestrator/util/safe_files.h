@@ -1,0 +1,61 @@
+#pragma once
+// Files and directories that another user cannot make sweep follow, reuse or trust (docs/reliability.md,
+// "Other users on a shared filesystem"): the model is git's safe.directory and OpenSSH's StrictModes.
+//
+// - What sweep creates is created new: make_new_directory() fails when the path exists (a planted
+//   directory is never adopted), write_new_file() opens with O_CREAT|O_EXCL|O_NOFOLLOW (a planted
+//   symlink or file is never followed or reused).
+// - What sweep rewrites is its own: open_own_for_writing() truncates only after fstat shows the
+//   user's own regular file.
+// - What sweep trusts (the results directory, the database, the reports directory) is owned by the
+//   user and writable by nobody else, unless the lab opted in to sharing by group (site file
+//   `shared_group: true`, or --allow-shared): then another member's, group-writable path is trusted
+//   too, a group-writable directory only with the sticky bit (members cannot rename or remove each
+//   other's entries, so a path sweep made stays the one it made). Writable by everyone is never
+//   trusted.
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace sweep {
+
+/// Whether the lab shares results by group (--allow-shared, the site's `shared_group: true`). The
+/// cli installs a resolver once; it is asked only when a path is found that only sharing would make
+/// trusted (so a site file is read only then). Without one, nothing is shared.
+void set_group_sharing(std::function<bool()> resolver);
+bool group_sharing_allowed();
+
+/// Pure: why a path with status `st` is not trusted by user `me`, or "" when it is. Trusted: owned by
+/// `me` or root, not writable by others, and not writable by group unless `group_shared` (which also
+/// trusts another owner; a group-writable directory needs the sticky bit then). Symlinks are never
+/// trusted.
+std::string untrusted_reason(const struct stat& st, uid_t me, bool group_shared);
+
+/// Refuses (Error(usage)) `path` when it exists and is not trusted (untrusted_reason with this
+/// process's user and group_sharing_allowed()); the message names `what` and says how to opt in.
+/// A missing path is accepted (the caller creates it). Follows symlinks (a results directory may be
+/// one): what counts is the directory or file reached.
+void require_trusted(const std::string& path, std::string_view what);
+/// The same, for the file open at `fd` (fstat), named `path`.
+void require_trusted_fd(int fd, const std::string& path, std::string_view what);
+
+/// mkdir(path, 0755 & ~umask & ~group/other write) that fails when `path` exists: Error(usage)
+/// "... already exists ..." naming `what`; other failures Error(io). Never follows a symlink.
+void make_new_directory(const std::string& path, std::string_view what);
+
+/// Creates `path` with `text` (O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW, `mode` & ~umask). Fails, Error(io),
+/// when anything already is at `path`, a symlink included.
+void write_new_file(const std::string& path, std::string_view text, mode_t mode = 0666);
+
+/// Opens `path` for writing (close-on-exec), emptied: a new file, or the user's own regular file,
+/// checked by fstat on the opened descriptor before it is truncated. Never follows a symlink (last
+/// component). Error(io) otherwise. Returns the descriptor, owned by the caller.
+int open_own_for_writing(const std::string& path, mode_t mode = 0666);
+
+/// Replaces `path`'s content with `text` through open_own_for_writing().
+void replace_own_file(const std::string& path, std::string_view text, mode_t mode = 0666);
+
+}  // namespace sweep

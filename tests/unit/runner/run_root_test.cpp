@@ -1,0 +1,64 @@
+#include "runner/run_root.h"
+
+#include <catch2/catch.hpp>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "temp_dir.h"
+#include "util/error.h"
+
+using namespace sweep;
+using namespace sweep::runner;
+namespace fs = std::filesystem;
+
+TEST_CASE("a run root marker reads back as written, and only format 1 is a marker") {
+  const RunRootMarker m{"/r/sweep.db", "0123abcd", "nightly-1"};
+  CHECK(marker_text(m) == "format=1\ndatabase=/r/sweep.db\ndatabase_id=0123abcd\ncampaign=nightly-1\n");
+  const auto back = parse_marker(marker_text(m));
+  REQUIRE(back);
+  CHECK(back->database_id == "0123abcd");
+  CHECK(back->campaign == "nightly-1");
+  CHECK_FALSE(parse_marker("format=2\ndatabase_id=x\ncampaign=y\n"));
+  CHECK_FALSE(parse_marker("anything"));
+}
+
+TEST_CASE("labels that would shadow the database or SQLite's files beside it are refused") {
+  for (const char* label : {"sweep.db", "sweep.db-journal", "sweep.db-wal", "sweep.db-shm", "sweep.db-mj01"})
+    CHECK_THROWS_WITH(require_label_clear_of_database(label, "/r", "/r/sweep.db"), Catch::Contains("choose another --label"));
+  CHECK_NOTHROW(require_label_clear_of_database("sweep.db-journal", "/r", "/elsewhere/sweep.db"));
+  CHECK_NOTHROW(require_label_clear_of_database("sweep", "/r", "/r/sweep.db"));
+  CHECK_THROWS(require_label_clear_of_database("lab.sqlite-wal", "/r", "/r/lab.sqlite"));
+}
+
+TEST_CASE("a run root is made new, and claimed only by the database and campaign its marker names") {
+  TempDir s;
+  const RunRootMarker mine{"/r/a.db", "aaaa", "c"};
+  create_run_root(s.file("c"), mine);
+  CHECK_THROWS_WITH(create_run_root(s.file("c"), mine), Catch::Contains("already exists"));
+  CHECK_NOTHROW(claim_run_root(s.file("c"), mine));
+  CHECK_THROWS_WITH(claim_run_root(s.file("c"), RunRootMarker{"/r/b.db", "bbbb", "c"}),
+                    Catch::Contains("belongs to campaign \"c\" of the database /r/a.db (id aaaa)"));
+  CHECK_THROWS(claim_run_root(s.file("c"), RunRootMarker{"/r/a.db", "aaaa", "other"}));
+  // A run root from before the markers is adopted once, then it is marked.
+  fs::create_directory(s.file("old"));
+  claim_run_root(s.file("old"), mine);
+  CHECK(fs::exists(s.file("old/.sweep-run-root")));
+  // A missing one is made anew; a symlink is never followed.
+  claim_run_root(s.file("gone"), mine);
+  CHECK(fs::is_directory(s.file("gone")));
+  fs::create_directory_symlink(s.file("c"), s.file("link"));
+  CHECK_THROWS_WITH(claim_run_root(s.file("link"), mine), Catch::Contains("not a directory"));
+}
+
+TEST_CASE("an attempt directory left by a killed controller is made again, and a symlink there is refused") {
+  TempDir s;
+  make_attempt_directory(s.file("p.rep0.attempt1"));
+  std::ofstream(s.file("p.rep0.attempt1/stdout")) << "old";
+  make_attempt_directory(s.file("p.rep0.attempt1"));
+  CHECK(fs::is_empty(s.file("p.rep0.attempt1")));
+  fs::create_directory(s.file("elsewhere"));
+  fs::create_directory_symlink(s.file("elsewhere"), s.file("p.rep0.attempt2"));
+  CHECK_THROWS_WITH(make_attempt_directory(s.file("p.rep0.attempt2")), Catch::Contains("not one sweep made"));
+}
