@@ -84,7 +84,7 @@ struct SiteKey {
   void (*read)(const Field&, const Source&, Site&);
 };
 
-constexpr std::array<SiteKey, 11> kSiteKeys{{
+constexpr std::array<SiteKey, 12> kSiteKeys{{
     {"format", site_format},
     {"name", site_name},
     {"executor", site_executor},

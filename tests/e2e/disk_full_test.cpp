@@ -33,7 +33,8 @@ class Tmpfs {
  public:
   Tmpfs(const std::string& dir, const std::string& size) : dir_(dir) {
     std::filesystem::create_directories(dir);
-    const auto r = shell("mount -t tmpfs -o size=" + size + " sweep-full '" + dir + "' 2>&1");
+    // mode=0755: a tmpfs root is 1777 by default, and sweep refuses a results directory anyone can write.
+    const auto r = shell("mount -t tmpfs -o size=" + size + ",mode=0755 sweep-full '" + dir + "' 2>&1");
     if (r.exit_code != 0) FAIL("this test mounts a tmpfs, which needs root (CI runs as root): " << r.out);
   }
   ~Tmpfs() { shell("umount -l '" + dir_ + "'"); }

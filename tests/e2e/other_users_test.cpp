@@ -4,6 +4,7 @@
 // as it. Without root each case is skipped with a SKIP warning.
 #include <catch2/catch.hpp>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -137,9 +138,13 @@ TEST_CASE("a world-writable sweep.db planted before the victim's first run is re
                            " run e.yaml --label a" + opt);
     INFO(opt << ": " << run.err);
     CHECK(run.exit_code == 2);
-    CHECK_THAT(run.err, Catch::Contains("results database"));
-    CHECK_THAT(run.err, Catch::Contains("writable by everyone"));
+    CHECK_THAT(run.err, Catch::Contains("refusing the"));
   }
+  // Opted in to sharing by group, the database itself is what is refused.
+  const auto shared = shell("cd " + quoted(lab.box.dir().string()) + " && umask 077 && " + SWEEP_BIN +
+                            " run e.yaml --label a --allow-shared");
+  CHECK_THAT(shared.err, Catch::Contains("refusing the results database"));
+  CHECK_THAT(shared.err, Catch::Contains("writable by everyone"));
   CHECK(fs::file_size(lab.box.path("results/sweep.db")) == 0);  // not a byte of the victim's campaign
   CHECK_FALSE(fs::exists(lab.box.path("results/a")));
 }
@@ -159,7 +164,10 @@ TEST_CASE("the next run's job script, prepared early, cannot be swapped while th
                               "done; mv s s.stolen && n=$((n+1)); echo swapped=$n");
   INFO(tried.out);
   CHECK_THAT(tried.out, Catch::Contains("swapped=0"));
-  REQUIRE(shell("while kill -0 " + std::to_string(pid) + " 2>/dev/null; do sleep 0.1; done").exit_code == 0);
+  int status = -1;
+  ::waitpid(pid, &status, 0);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
   auto db = lab.box.db();
   CHECK(scalar(db, "SELECT count(*) FROM runs WHERE state = 'succeeded'") == 2);
   CHECK_FALSE(fs::exists(lab.box.path("CANARY")));
@@ -172,8 +180,7 @@ TEST_CASE("a run root swapped for another user's directory is never resumed into
   // The victim moves the campaign's directory away; a member plants one without a marker in its place.
   fs::rename(lab.box.path("results/r"), lab.box.path("results/r.moved"));
   REQUIRE(as_other(lab.box.path("results"), "mkdir r && ln -s " + lab.private_file + " r/stdout").exit_code == 0);
-  auto db = lab.box.db();
-  db.exec("UPDATE runs SET state = 'pending'");
+  SQLite::Database(lab.box.path("results/sweep.db"), SQLite::OPEN_READWRITE).exec("UPDATE runs SET state = 'pending'");
   const auto resumed = lab.victim("run --resume r --allow-shared");
   INFO(resumed.err);
   CHECK(resumed.exit_code == 2);
