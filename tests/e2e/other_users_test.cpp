@@ -38,7 +38,11 @@ bool second_user() {
   return true;
 }
 
-std::string id_of(const char* flag) { return shell(std::string("id ") + flag + " " + kOther).out.substr(0, shell(std::string("id ") + flag + " " + kOther).out.find('\n')); }
+/// The second user's uid (`flag` -u) or gid (-g).
+std::string id_of(const char* flag) {
+  const std::string out = shell(std::string("id ") + flag + " " + kOther).out;
+  return out.substr(0, out.find('\n'));
+}
 
 /// Runs `command` with sh as the second user, in `dir`.
 Result as_other(const std::string& dir, const std::string& command) {

@@ -75,6 +75,16 @@ TEST_CASE("mistakes in a site file name the file, line and column") {
   CHECK_THAT(site_error("executor: pbs\n"), Catch::StartsWith("site.yaml:1:11: unknown executor \"pbs\""));
 }
 
+TEST_CASE("shared_group is true or false, with its place") {
+  TempDir dir;
+  const Site s = load_site(write(dir, "site.yaml", "format: 1\nshared_group: true\n"));
+  REQUIRE(s.shared_group);
+  CHECK(s.shared_group->value == "true");
+  CHECK(s.shared_group->where.str() == dir.file("site.yaml") + ":2:15");
+  CHECK_FALSE(load_site(write(dir, "none.yaml", "format: 1\n")).shared_group);
+  CHECK_THAT(site_error("shared_group: yes\n"), Catch::StartsWith("site.yaml:1:15:") && Catch::Contains("true or false"));
+}
+
 TEST_CASE("the site file is looked up in the documented order") {
   TempDir dir;
   const std::string a = write(dir, "a.yaml", "name: a\n"), b = write(dir, "b.yaml", "name: b\n");
