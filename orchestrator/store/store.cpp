@@ -106,6 +106,8 @@ class TrustedDatabaseFile {
   explicit TrustedDatabaseFile(const std::string& path) : path_(path) {
     const std::filesystem::path dir = std::filesystem::path(path).parent_path();
     require_trusted(dir.empty() ? "." : dir.string(), "directory of the results database");
+    for (const char* sidecar : {"-wal", "-shm", "-journal"})  // SQLite opens these by name, following links
+      require_trusted_entry(path + sidecar, "SQLite file of the results database");
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) return;  // created by SQLite below, in a trusted directory
     try {

@@ -87,6 +87,15 @@ void require_trusted(const std::string& path, std::string_view what) {
   check_stat(st, path, what);
 }
 
+void require_trusted_entry(const std::string& path, std::string_view what) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return;
+    throw Error(ErrorKind::io, fmt::format("cannot inspect the {} {}: {}", what, path, errno_text(errno)));
+  }
+  check_stat(st, path, what);
+}
+
 void require_trusted_fd(int fd, const std::string& path, std::string_view what) {
   struct stat st {};
   if (::fstat(fd, &st) != 0)

@@ -39,6 +39,9 @@ std::string untrusted_reason(const struct stat& st, uid_t me, bool group_shared)
 /// A missing path is accepted (the caller creates it). Follows symlinks (a results directory may be
 /// one): what counts is the directory or file reached.
 void require_trusted(const std::string& path, std::string_view what);
+/// The same without following a symlink: a symlink at `path` is refused (for files that sweep's
+/// libraries open by name beside one it checked, such as SQLite's -wal, -shm and -journal).
+void require_trusted_entry(const std::string& path, std::string_view what);
 /// The same, for the file open at `fd` (fstat), named `path`.
 void require_trusted_fd(int fd, const std::string& path, std::string_view what);
 

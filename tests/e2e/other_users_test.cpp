@@ -153,6 +153,25 @@ TEST_CASE("a world-writable sweep.db planted before the victim's first run is re
   CHECK_FALSE(fs::exists(lab.box.path("results/a")));
 }
 
+TEST_CASE("SQLite's files planted beside the victim's database as symlinks to a private file are refused") {
+  if (!second_user()) return;
+  Lab lab;
+  REQUIRE(lab.victim("run e.yaml --label a --allow-shared").exit_code == 0);
+  for (const char* sidecar : {"sweep.db-wal", "sweep.db-journal"}) {
+    const auto planted = as_other(lab.box.path("results"), std::string("ln -s ") + lab.private_file + " " + sidecar);
+    INFO(planted.out);
+    REQUIRE(planted.exit_code == 0);
+    for (const char* command : {"run e.yaml --label b --allow-shared", "ls --allow-shared", "report a --no-figures --allow-shared"}) {
+      const auto r = lab.victim(command);
+      INFO(sidecar << ", " << command << ": " << r.err);
+      CHECK(r.exit_code == 2);
+      CHECK_THAT(r.err, Catch::Contains("symbolic link"));
+    }
+    CHECK(lab.private_unchanged());
+    REQUIRE(as_other(lab.box.path("results"), std::string("rm ") + sidecar).exit_code == 0);
+  }
+}
+
 TEST_CASE("the next run's job script, prepared early, cannot be swapped while the previous run executes") {
   if (!second_user()) return;
   Lab lab;

@@ -68,6 +68,16 @@ TEST_CASE("require_trusted refuses a group-writable directory and says how to op
   CHECK_NOTHROW(require_trusted(s.file("missing"), "results directory"));
 }
 
+TEST_CASE("require_trusted_entry refuses a symlink even to the user's own file") {
+  TempDir s;
+  write_new_file(s.file("private"), "mine\n", 0600);
+  CHECK_NOTHROW(require_trusted_entry(s.file("private"), "file"));
+  fs::create_symlink(s.file("private"), s.file("sweep.db-wal"));
+  CHECK_NOTHROW(require_trusted(s.file("sweep.db-wal"), "file"));  // followed: the user's own file
+  CHECK_THROWS_WITH(require_trusted_entry(s.file("sweep.db-wal"), "file"), Catch::Contains("symbolic link"));
+  CHECK_NOTHROW(require_trusted_entry(s.file("missing"), "file"));
+}
+
 TEST_CASE("make_new_directory fails when the path exists, a symlink included, and never makes it group-writable") {
   TempDir s;
   const mode_t old = ::umask(0);
