@@ -101,12 +101,18 @@ void claim_run_root(const std::string& run_root, const RunRootMarker& marker) {
   if (!own_private_directory(run_root))
     throw Error(ErrorKind::usage,
                 fmt::format("the run root {} of campaign \"{}\" is not a directory sweep made for you (it is another "
-                            "user's, or writable by others); sweep never adopts it",
+                            "user's, or writable by others); sweep never adopts it (if it is yours, from a sweep "
+                            "before run-root markers, `chmod go-w` it and resume again)",
                             run_root, marker.campaign));
-  const auto text = read_marker(run_root);
+  auto text = read_marker(run_root);
   if (!text) {
-    write_new_file(marker_path(run_root), marker_text(marker), 0644);
-    return;
+    try {
+      write_new_file(marker_path(run_root), marker_text(marker), 0644);
+      return;
+    } catch (const Error&) {  // another controller marked it first: its marker decides
+      text = read_marker(run_root);
+      if (!text) throw;
+    }
   }
   const auto found = parse_marker(*text);
   if (found && found->database_id == marker.database_id && found->campaign == marker.campaign) return;
