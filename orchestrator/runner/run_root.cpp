@@ -88,6 +88,8 @@ void create_run_root(const std::string& run_root, const RunRootMarker& marker) {
 }
 
 void claim_run_root(const std::string& run_root, const RunRootMarker& marker) {
+  // Its parent first: where others could rename the run root away and put theirs in its place.
+  require_trusted(fs::path(run_root).parent_path().string(), "results directory");
   struct stat st {};
   if (::lstat(run_root.c_str(), &st) != 0) {
     if (errno != ENOENT) throw Error(ErrorKind::io, fmt::format("cannot inspect the run root {}", run_root));

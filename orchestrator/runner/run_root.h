@@ -38,7 +38,8 @@ void require_label_clear_of_database(const std::string& label, const std::string
 /// nobody else, holding only the dry-run/ that `sweep run --dry-run` of this label left.
 void create_run_root(const std::string& run_root, const RunRootMarker& marker);
 
-/// An existing campaign's run root, before a resume, collect or rerun touches it: a real directory of
+/// An existing campaign's run root, before a resume, collect or rerun touches it: in a trusted results
+/// directory (util/safe_files.h), a real directory of
 /// the user's own that nobody else can write, whose marker names this database id and campaign. A missing run root is made
 /// anew (create_run_root); such a directory without a marker (made before schema version 5) is adopted
 /// once and marked. Anything else is Error(usage) naming the database it belongs to.
