@@ -20,16 +20,29 @@ std::function<bool()>& resolver() {
 
 std::string errno_text(int err) { return std::strerror(err); }
 
-constexpr const char* kOptIn =
-    "if your lab shares results by group on purpose, set `shared_group: true` in the site file or pass "
-    "--allow-shared (docs/site.md)";
+/// What a refusal adds after its reason: how to opt in, or why opting in would not help.
+enum class Advice { opt_in, world, link, none };
 
-[[noreturn]] void refuse(const std::string& path, std::string_view what, const std::string& reason, bool world) {
+constexpr std::string_view advice_text(Advice a) {
+  switch (a) {
+    case Advice::opt_in:
+      return "; if your lab shares results by group on purpose, set `shared_group: true` in the site file or pass "
+             "--allow-shared (docs/site.md)";
+    case Advice::world:
+      return "; a path writable by everyone is never trusted: chmod o-w it";
+    case Advice::link:
+      return "; sweep does not follow a symbolic link here";
+    case Advice::none:
+      return "";
+  }
+  return "";
+}
+
+[[noreturn]] void refuse(const std::string& path, std::string_view what, const std::string& reason, Advice advice) {
   throw Error(ErrorKind::usage,
               fmt::format("refusing the {} {}: {}; sweep trusts only what you own and nobody else can write "
                           "(like git's safe.directory){}",
-                          what, path, reason,
-                          world ? "; a path writable by everyone is never trusted: chmod o-w it" : std::string("; ") + kOptIn));
+                          what, path, reason, advice_text(advice)));
 }
 
 void write_all(int fd, std::string_view text, const std::string& path) {
@@ -49,10 +62,11 @@ void check_stat(const struct stat& st, const std::string& path, std::string_view
   const uid_t me = ::geteuid();
   const std::string strict = untrusted_reason(st, me, false);
   if (strict.empty()) return;
-  if ((st.st_mode & S_IWOTH) != 0 || S_ISLNK(st.st_mode)) refuse(path, what, strict, (st.st_mode & S_IWOTH) != 0);
-  if (!group_sharing_allowed()) refuse(path, what, strict, false);
+  if (S_ISLNK(st.st_mode)) refuse(path, what, strict, Advice::link);
+  if ((st.st_mode & S_IWOTH) != 0) refuse(path, what, strict, Advice::world);
+  if (!group_sharing_allowed()) refuse(path, what, strict, Advice::opt_in);
   const std::string shared = untrusted_reason(st, me, true);
-  if (!shared.empty()) refuse(path, what, shared, false);
+  if (!shared.empty()) refuse(path, what, shared, Advice::none);
 }
 
 }  // namespace
