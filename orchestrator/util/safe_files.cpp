@@ -4,6 +4,7 @@
 #include <fmt/core.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <mutex>
@@ -23,26 +24,20 @@ std::string errno_text(int err) { return std::strerror(err); }
 /// What a refusal adds after its reason: how to opt in, or why opting in would not help.
 enum class Advice { opt_in, world, link, none };
 
-constexpr std::string_view advice_text(Advice a) {
-  switch (a) {
-    case Advice::opt_in:
-      return "; if your lab shares results by group on purpose, set `shared_group: true` in the site file or pass "
-             "--allow-shared (docs/site.md)";
-    case Advice::world:
-      return "; a path writable by everyone is never trusted: chmod o-w it";
-    case Advice::link:
-      return "; sweep does not follow a symbolic link here";
-    case Advice::none:
-      return "";
-  }
-  return "";
-}
+/// By Advice, in its order.
+constexpr std::array<std::string_view, 4> kAdvice{
+    "; if your lab shares results by group on purpose, set `shared_group: true` in the site file or pass "
+    "--allow-shared (docs/site.md)",
+    "; a path writable by everyone is never trusted: chmod o-w it",
+    "; sweep does not follow a symbolic link here",
+    "",
+};
 
 [[noreturn]] void refuse(const std::string& path, std::string_view what, const std::string& reason, Advice advice) {
   throw Error(ErrorKind::usage,
               fmt::format("refusing the {} {}: {}; sweep trusts only what you own and nobody else can write "
                           "(like git's safe.directory){}",
-                          what, path, reason, advice_text(advice)));
+                          what, path, reason, kAdvice[static_cast<std::size_t>(advice)]));
 }
 
 void write_all(int fd, std::string_view text, const std::string& path) {
