@@ -10,6 +10,7 @@
 #include "runner/job_environment.h"
 #include "runner/launchers.h"
 #include "runner/layout_check.h"
+#include "runner/stop.h"
 #include "runner/array_script.h"
 #include "runner/workload_choice.h"
 #include "sched/executors.h"
@@ -29,12 +30,16 @@ std::vector<std::string> with_run_variables(std::vector<std::string> names) {
 
 }  // namespace
 
-CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& template_dir, PlanUse use)
+CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& template_dir, PlanUse use,
+                           std::uint64_t max_points)
     : experiment_(std::move(experiment)),
       job_script_(templating::load_template_file(fmt::format("{}/{}/run.sh.mustache", template_dir,
                                                              experiment_.executor))) {
   const matrix::Expansion expansion(experiment_);
   schema_ = expansion.schema();
+  const SourceLocation matrix_at = experiment_.matrix.empty() ? SourceLocation{experiment_.path, 1, 1} : experiment_.matrix.front().where;
+  if (use == PlanUse::run)
+    if (const auto refusal = matrix::too_many_points(expansion, max_points)) fail_at(matrix_at, *refusal);
   for (const spec::Workload& w : experiment_.workloads) {
     commands_.push_back({templating::Template(command_template(w), w.command_where), launch_prefix(w)});
     commands_.back().command.check_names(with_run_variables(schema_.names));
@@ -57,6 +62,7 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
   expansion.for_each([&](const matrix::PointView& p) {
     any = true;
     try {
+      if (use == PlanUse::run && points_.size() == max_points) fail_at(matrix_at, matrix::too_many_points_seen(expansion, max_points));
       const std::size_t command = choose_workload(experiment_, schema_, p.values);
       check_resources(p.values);
       layout.check(p.values, command);
@@ -71,7 +77,8 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
       return false;
     }
     return true;
-  });
+  }, &stop_flag());
+  throw_if_stopped("planning the campaign");
   if (refused) throw *refused;
   if (!any) fail_at({experiment_.path, 1, 1}, "every point of the matrix is excluded: there is nothing to run");
   if (use == PlanUse::run)
