@@ -44,6 +44,8 @@ void add_nightly(CLI::App& sub, Action& action) {
   sub.add_option("--executor", run.executor, "Run on this executor instead of the experiment's")
       ->check(CLI::IsMember(executor_names()));
   sub.add_option("--templates", run.template_dir, "Job-script template directory")->capture_default_str();
+  sub.add_option("--max-points", run.max_points, "Refuse a new night's campaign whose matrix has more points")
+      ->capture_default_str()->check(CLI::PositiveNumber);
   add_slurm_options(sub, run);
   sub.add_flag("--detach", run.detach, "Slurm: submit and exit 0; the next call collects, compares and reports");
   sub.add_flag("--no-figures", o->no_figures, "Do not run gnuplot for the report's figures");
