@@ -43,8 +43,8 @@ struct Markers {
   std::vector<std::string> all() const { return {from_env, from_file, literal, marked, setup, controller}; }
 };
 
-/// The workload writes the SHA-256 of each variable into hashes.txt (never the values) and fails the
-/// point fail=1 with a message that names a secret's place, not its value.
+/// The workload writes the SHA-256 of each variable into hashes.txt (never the values), prints one
+/// metric, and exits with the point's `fail` (0 or 1).
 inline std::string secrets_experiment(const Markers& m, const std::string& head = "") {
   return "name: secrets\n" + head + R"(matrix:
   fail: [0, 1]
@@ -55,13 +55,13 @@ env:
   PLAIN: {value: ")" + m.marked + R"(", secret: true}
   VISIBLE: shown
 setup:
-  - export API_KEY=)" + m.setup + R"(
+  - export API_KEY=)" + m.setup + R"y(
 workload:
   command: |
     for v in REF_TOKEN FILE_VALUE HF_TOKEN PLAIN API_KEY; do printf '%s %s\n' "$v" "$(printf '%s' "${!v}" | sha256sum | cut -c1-64)"; done > hashes.txt
     echo '{"v": 1, "metric": "ok", "value": 1}'
     exit {{fail}}
-)";
+)y";
 }
 
 inline void expect_no_marker(const Sandbox& box, const Markers& m, const std::string& label) {
