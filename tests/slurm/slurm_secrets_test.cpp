@@ -20,6 +20,9 @@ TEST_CASE("secrets reach a Slurm job through its environment and nothing sweep w
   INFO(run.out << run.err);
   CHECK(run.exit_code != 0);  // the point fail=1 fails
   CHECK(query(box, "SELECT COUNT(*) FROM runs WHERE state = 'succeeded'") == "1");
+  CHECK(query(box, "SELECT COUNT(*) FROM run_provenance WHERE key = 'slurm.job_id'") == "2");  // through sbatch
+  CHECK(query(box, "SELECT COUNT(*) FROM run_provenance WHERE key = 'job.comm_env' AND value LIKE "
+                   "'%NCCL_TEST_TOKEN=***%'") == "2");  // the job script's own record of NCCL_*, masked
   CHECK(check_received(box.path("results/" + label), m) == 2);
   REQUIRE(box.sweep({"report", label}).exit_code == 0);
   expect_no_marker(box, m, label);
