@@ -8,6 +8,7 @@
 #include "runner/bundled_path.h"
 #include "runner/escalation.h"
 #include "runner/job_environment.h"
+#include "runner/job_secrets.h"
 #include "runner/launchers.h"
 #include "runner/layout_check.h"
 #include "runner/stop.h"
@@ -159,8 +160,9 @@ templating::Variables CampaignPlan::variables(const matrix::Point& point, const 
 }
 
 void CampaignPlan::compile_environment(const std::string& template_path) {
-  for (const spec::EnvVar& e : experiment_.env) env_.emplace_back(e.value, e.where);
-  for (const spec::SetupLine& l : experiment_.setup) setup_.emplace_back(l.text, l.where);
+  for (const spec::EnvVar& e : experiment_.env) env_.emplace_back(e.secret ? std::string() : e.value, e.where);
+  const SecretSetup secret = secret_setup(experiment_.setup);  // literal secrets become "${SWEEP_SECRET_<k>}"
+  for (std::size_t i = 0; i < experiment_.setup.size(); ++i) setup_.emplace_back(secret.lines[i], experiment_.setup[i].where);
   for (const auto* list : {&env_, &setup_})
     for (const templating::Template& t : *list) t.check_names(with_run_variables(schema_.names));
   if (experiment_.env.empty() && experiment_.setup.empty()) return;
@@ -187,8 +189,11 @@ void CampaignPlan::compile_network(const std::string& template_path) {
 
 std::string CampaignPlan::environment(const templating::Variables& vars) const {
   JobEnvironment e;
-  for (std::size_t i = 0; i < env_.size(); ++i)
-    e.env.emplace_back(experiment_.env[i].name, env_[i].render(vars, templating::Escape::none));
+  for (std::size_t i = 0; i < env_.size(); ++i) {
+    const spec::EnvVar& v = experiment_.env[i];
+    if (v.secret) e.secrets.push_back(v.name);  // through the job's process environment (runner/job_secrets.h)
+    else e.env.emplace_back(v.name, env_[i].render(vars, templating::Escape::none));
+  }
   for (const templating::Template& t : setup_) e.setup.push_back(t.render(vars, templating::Escape::shell));
   e.site = experiment_.site;
   return environment_block(e);

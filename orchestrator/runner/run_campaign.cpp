@@ -172,7 +172,9 @@ void CampaignRunner::start_next() {
   const std::string job_id = std::to_string(run.id);
   try {
     const auto timeout = options_.timeout_s ? options_.timeout_s : plan_.timeout_s(plan_.point(run.point_id));
-    executor_.start(exec::Job{job_id, dir + "/run.sh", dir, timeout, {{exec::kJobMarker, dir}}});
+    exec::Job job{job_id, dir + "/run.sh", dir, timeout, {{exec::kJobMarker, dir}}};
+    job.env.insert(job.env.end(), resolved_.secrets.env.begin(), resolved_.secrets.env.end());
+    executor_.start(job);
   } catch (const Error& e) {
     record_failure(run.id, recorded, failure::kSpawn, e.message());
     ++failed_;
@@ -313,6 +315,8 @@ RunSummary run_campaign(const RunOptions& options) {
   // A resumed campaign was accepted when it was made: its points are recorded, and the limit is for typos.
   CampaignPlan plan = checked_plan(resolved.experiment, options.template_dir, PlanUse::run,
                                    options.resume.empty() ? options.max_points : UINT64_MAX);
+  resolved.secrets = resolve_secrets(resolved.experiment, process_environment());
+  for (const std::string& warning : secret_warnings(resolved.experiment)) fmt::print(stderr, "sweep: {}\n", warning);
   if (options.check_report && options.resume.empty()) options.check_report(plan.experiment(), plan.schema().names);
   if (options.dry_run) return dry_run(options, plan, resolved.label);
   if (options.detach && !sched::is_batch(plan.experiment().executor))
@@ -323,6 +327,7 @@ RunSummary run_campaign(const RunOptions& options) {
   throw_if_stopped("planning the campaign");  // the last moment at which stopping leaves nothing behind
   fs::create_directories(fs::path(db_path).parent_path().empty() ? "." : fs::path(db_path).parent_path());
   if (!db) db = std::make_unique<store::Store>(db_path);
+  db->mask_secrets(resolved.secrets.masker);
   if (sched::is_batch(plan.experiment().executor)) {
     const std::string executor = plan.experiment().executor;
     return run_batch_campaign(options, std::move(plan), std::move(resolved), *db, stop_flag(),

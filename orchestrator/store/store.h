@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "store/records.h"
+#include "util/secrets.h"
 
 namespace SQLite {
 class Database;
@@ -28,6 +29,10 @@ class Store {
   Store& operator=(const Store&) = delete;
 
   const std::string& path() const { return path_; }
+
+  /// Known secret values (util/secrets.h) masked in every failure reason, provenance value and
+  /// submission error written from now on: the database never holds one (docs/experiment-format.md#secrets).
+  void mask_secrets(Masker masker) { masker_ = std::move(masker); }
 
   // --- campaigns -------------------------------------------------------------------------------
   std::optional<CampaignRecord> find_campaign(std::string_view label) const;
@@ -98,6 +103,7 @@ class Store {
  private:
   std::string path_;
   std::unique_ptr<SQLite::Database> db_;
+  Masker masker_;
 };
 
 }  // namespace sweep::store
