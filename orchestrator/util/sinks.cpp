@@ -20,8 +20,10 @@ bool file_name_char(char c) {
          c == '-' || c == '+';
 }
 
-/// True when `text` reads fully as a number (strtod's syntax, e.g. "-1.5", "+3e4").
+/// True when `text` reads fully as a number (strtod's syntax, e.g. "-1.5", "+3e4"), or a percentage
+/// ("-20.0%").
 bool is_plain_number(std::string_view text) {
+  if (text.size() > 1 && text.back() == '%') text.remove_suffix(1);
   if (text.empty() || text.size() > 64) return false;
   const std::string s(text);
   char* end = nullptr;

@@ -38,7 +38,7 @@ std::string markdown_cell(std::string_view text);
 
 /// A report CSV cell under the formula policy (docs/reports.md): a text cell that starts with = + - @,
 /// a tab or a CR gets a leading ' so a spreadsheet does not run it as a formula; a number such as -1.5
-/// stays as it is. Then quoted as csv_field does.
+/// or a percentage such as -20.0% stays as it is. Then quoted as csv_field does.
 std::string csv_report_cell(std::string_view text);
 
 }  // namespace sweep

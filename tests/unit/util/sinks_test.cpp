@@ -73,6 +73,9 @@ TEST_CASE("report CSV cells defuse formulas but keep numbers") {
   CHECK(csv_report_cell("\tx") == "'\tx");
   CHECK(csv_report_cell("-1.5") == "-1.5");
   CHECK(csv_report_cell("+3e4") == "+3e4");
+  CHECK(csv_report_cell("-20.0%") == "-20.0%");
+  CHECK(csv_report_cell("-%") == "'-%");
+  CHECK(csv_report_cell("-1.5 ") == "'-1.5 ");
   CHECK(csv_report_cell("plain") == "plain");
   CHECK(csv_report_cell("=a,b") == "\"'=a,b\"");
   CHECK(csv_report_cell("") == "");
