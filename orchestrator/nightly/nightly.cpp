@@ -19,6 +19,7 @@
 #include "util/error.h"
 #include "util/exit_codes.h"
 #include "util/names.h"
+#include "util/sinks.h"
 
 namespace sweep::nightly {
 namespace {
@@ -107,7 +108,7 @@ NightlyResult finish(NightlyResult n, Outcome outcome, const std::string& detail
 std::string attention(const report::CampaignComparison& c) {
   std::string out;
   if (c.rows.empty() && c.missing.empty()) out += fmt::format("  nothing compared: {}\n", report::kNothingCompared);
-  for (const auto& row : report::attention_rows(c)) out += "  " + row + "\n";
+  for (const auto& row : report::attention_rows(c)) out += "  " + terminal_text(row) + "\n";
   return out;
 }
 
@@ -118,7 +119,8 @@ std::string change_lines(std::vector<report::HistoryChangePoint> changes) {
   std::string out;
   for (const auto& c : changes) {
     const std::string levels = fmt::format("{:.4g} to {:.4g}", c.change.before, c.change.after);
-    out += fmt::format("  change point: {}{}: {} from {} (p={:.2g})\n", c.metric, c.point.empty() ? "" : " at " + c.point,
+    out += fmt::format("  change point: {}{}: {} from {} (p={:.2g})\n", terminal_text(c.metric),
+                       c.point.empty() ? "" : " at " + terminal_text(c.point),
                        std::isfinite(c.change.relative) ? fmt::format("{:+.1f}% ({})", 100 * c.change.relative, levels) : levels,
                        c.campaign, c.change.p);
   }
