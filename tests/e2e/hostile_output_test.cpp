@@ -104,6 +104,13 @@ TEST_CASE("hostile metric names never run in gnuplot nor break a report") {
   CHECK_FALSE(has_control(printed.out, true));
   CHECK_THAT(printed.out, Catch::Contains("e\\x1b[2J"));
 
+  for (const char* command : {"show", "status", "compare"}) {
+    const auto shown = box.sweep(command == std::string("compare") ? std::vector<std::string>{command, "h", "h"}
+                                                                   : std::vector<std::string>{command, "h"});
+    INFO(command << ": " << shown.out << shown.err);
+    CHECK_FALSE(has_control(shown.out, true));
+  }
+
   // In the JSON-lines export the parameter `v` cannot overwrite the format marker.
   const auto exported = box.sweep({"export", "h", "--format", "jsonl"});
   REQUIRE(exported.exit_code == 0);
