@@ -178,6 +178,10 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
   });
   add_history(db, label, request, parts);
 
+  if (const std::size_t skipped = data.metrics.skipped_values())
+    parts.notes.push_back(fmt::format("the campaign has more than {} metric names: the {} values of the names past the "
+                                      "first {} were not read (docs/reports.md)", MetricSamples::kMaxNames, skipped,
+                                      MetricSamples::kMaxNames));
   ReportOutput out;
   out.notes = std::move(parts.notes);
   out.change_points = parts.changes;
