@@ -10,6 +10,7 @@
 #include "cli/overrides.h"
 #include "cli/summary.h"
 #include "nightly/nightly.h"
+#include "util/sinks.h"
 
 namespace sweep::cli {
 
@@ -69,7 +70,7 @@ void add_nightly(CLI::App& sub, Action& action) {
       n.figures = !o->no_figures;
       n.fail_on_inconclusive = o->fail_on == "inconclusive";
       const nightly::NightlyResult r = nightly::run_nightly(n);
-      fmt::print("{}", r.summary);
+      fmt::print("{}", terminal_text(r.summary, true));
       return r.exit_code();
     };
   });

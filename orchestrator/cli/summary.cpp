@@ -6,6 +6,7 @@
 
 #include "stats/multiple.h"
 #include "util/exit_codes.h"
+#include "util/sinks.h"
 
 namespace sweep::cli {
 
@@ -58,7 +59,7 @@ void add_correction_option(CLI::App& sub, stats::CompareOptions& options) {
 
 void print_or_write(const std::string& text, const std::string& output) {
   if (output.empty()) {
-    fmt::print("{}", text);
+    fmt::print("{}", terminal_text(text, true));
     return;
   }
   std::ofstream out(output, std::ios::binary | std::ios::trunc);
