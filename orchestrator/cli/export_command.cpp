@@ -3,11 +3,11 @@
 #include <fmt/core.h>
 
 #include <cstdio>
-#include <filesystem>
 
 #include "cli/command.h"
 #include "report/export.h"
 #include "store/store.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 
 namespace sweep::cli {
@@ -26,20 +26,11 @@ int run(const Options& o) {
     if (std::fflush(stdout) != 0) throw Error(ErrorKind::io, "cannot write to standard output");
     return 0;
   }
-  // Written beside the target and renamed: a reader never sees half an export.
-  const std::string tmp = o.output + ".tmp";
-  std::FILE* out = std::fopen(tmp.c_str(), "wb");
-  if (!out) throw Error(ErrorKind::io, fmt::format("cannot write \"{}\"", tmp));
-  std::size_t rows = 0;
-  try {
-    rows = report::export_campaign(db, o.label, format, out);
-  } catch (...) {
-    std::fclose(out);
-    std::filesystem::remove(tmp);
-    throw;
-  }
-  if (std::fclose(out) != 0) throw Error(ErrorKind::io, fmt::format("cannot write \"{}\"", tmp));
-  std::filesystem::rename(tmp, o.output);
+  // Written beside the target under a fresh name (util/atomic_file.h) and renamed: a reader never sees
+  // half an export.
+  AtomicFile file(o.output);
+  const std::size_t rows = report::export_campaign(db, o.label, format, file.stream());
+  file.commit();
   fmt::print(stderr, "wrote {}: {} values\n", o.output, rows);
   return 0;
 }

@@ -5,6 +5,7 @@
 #include "report/campaign_json.h"
 #include "report/campaign_view.h"
 #include "store/store.h"
+#include "util/sinks.h"
 
 namespace sweep::cli {
 
@@ -21,7 +22,7 @@ void add_ls(CLI::App& sub, Action& action) {
       const store::Store db(o->paths.db());
       std::vector<report::CampaignSummary> rows;
       for (auto& c : db.campaigns()) rows.push_back({c, db.state_counts(c.id)});
-      fmt::print("{}", o->format == "json" ? report::campaign_list_json(rows) : report::campaign_list(rows));
+      fmt::print("{}", terminal_text(o->format == "json" ? report::campaign_list_json(rows) : report::campaign_list(rows), true));
       return 0;
     };
   });

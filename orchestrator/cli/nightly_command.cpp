@@ -10,6 +10,7 @@
 #include "cli/overrides.h"
 #include "cli/summary.h"
 #include "nightly/nightly.h"
+#include "util/sinks.h"
 
 namespace sweep::cli {
 
@@ -44,6 +45,8 @@ void add_nightly(CLI::App& sub, Action& action) {
   sub.add_option("--executor", run.executor, "Run on this executor instead of the experiment's")
       ->check(CLI::IsMember(executor_names()));
   sub.add_option("--templates", run.template_dir, "Job-script template directory")->capture_default_str();
+  sub.add_option("--max-points", run.max_points, "Refuse a new night's campaign whose matrix has more points")
+      ->capture_default_str()->check(CLI::PositiveNumber);
   add_slurm_options(sub, run);
   sub.add_flag("--detach", run.detach, "Slurm: submit and exit 0; the next call collects, compares and reports");
   sub.add_flag("--no-figures", o->no_figures, "Do not run gnuplot for the report's figures");
@@ -67,7 +70,7 @@ void add_nightly(CLI::App& sub, Action& action) {
       n.figures = !o->no_figures;
       n.fail_on_inconclusive = o->fail_on == "inconclusive";
       const nightly::NightlyResult r = nightly::run_nightly(n);
-      fmt::print("{}", r.summary);
+      fmt::print("{}", terminal_text(r.summary, true));
       return r.exit_code();
     };
   });

@@ -8,6 +8,7 @@
 #include "store/store.h"
 #include "util/error.h"
 #include "util/exit_codes.h"
+#include "util/sinks.h"
 
 namespace sweep::cli {
 
@@ -54,13 +55,13 @@ void add_report(CLI::App& sub, Action& action) {
       }
       const auto out = report::write_report(db, o->label, o->request, o->paths.reports_dir);
       if (o->to_stdout) {
-        if (o->format == "markdown") fmt::print("{}", out.markdown);
+        if (o->format == "markdown") fmt::print("{}", terminal_text(out.markdown, true));
         else
-          for (const auto& csv : out.csv) fmt::print("{}", csv);
+          for (const auto& csv : out.csv) fmt::print("{}", terminal_text(csv, true));
       }
       for (const auto& f : out.files) fmt::print(o->to_stdout ? stderr : stdout, "wrote {}\n", f);
       for (const auto& e : out.figure_errors) fmt::print(stderr, "sweep report: figure {}\n", e);
-      for (const auto& n : out.notes) fmt::print(stderr, "sweep report: note: {}\n", n);
+      for (const auto& n : out.notes) fmt::print(stderr, "sweep report: note: {}\n", terminal_text(n));
       return out.figure_errors.empty() ? 0 : static_cast<int>(ExitCode::io);
     };
   });

@@ -1,4 +1,4 @@
-// sweep run <experiment.yaml> [--label L] [--jobs N] [--timeout S] [--dry-run]   |   sweep run --resume L
+// sweep run <experiment.yaml> [--label L] [--jobs N] [--timeout S] [--dry-run] [--max-points N]   |   sweep run --resume L
 #include <fmt/core.h>
 #include <unistd.h>
 
@@ -40,6 +40,12 @@ void add_run(CLI::App& sub, Action& action) {
       ->check(CLI::PositiveNumber);
   sub.add_option("--templates", o->run.template_dir, "Job-script template directory")->capture_default_str();
   sub.add_flag("--dry-run", o->run.dry_run, "Render the job scripts and exit without running or recording anything");
+  sub.add_option("--dry-run-sample", o->run.dry_run_sample,
+                 "--dry-run renders at most N job scripts, spread evenly over the runs (0: every one)")
+      ->capture_default_str();
+  sub.add_option("--max-points", o->run.max_points,
+                 "Refuse a new campaign whose matrix has more points (a typo's guard: every point is kept)")
+      ->capture_default_str()->check(CLI::PositiveNumber);
   sub.add_option("--executor", o->run.executor, "Run on this executor instead of the experiment's")
       ->check(CLI::IsMember(executor_names()));
   add_slurm_options(sub, o->run);
@@ -47,6 +53,10 @@ void add_run(CLI::App& sub, Action& action) {
   o->paths.add_to(sub);
   sub.callback([o, &action] {
     action = [o] {
+      // First of all: a signal stops planning too (runner/stop.h), so a huge matrix can be interrupted.
+      runner::clear_stop();
+      std::signal(SIGINT, on_stop_signal);
+      std::signal(SIGTERM, on_stop_signal);
       if (o->run.experiment_path.empty() == o->run.resume.empty())
         throw Error(ErrorKind::usage, "give either an experiment file or --resume <label>");
       if (!o->run.resume.empty() && (!o->sets.empty() || !o->run.label.empty()))
@@ -59,8 +69,6 @@ void add_run(CLI::App& sub, Action& action) {
       if (o->timeout_s > 0) o->run.timeout_s = o->timeout_s;
       o->run.progress = ::isatty(STDERR_FILENO) != 0;
       o->run.progress_log = !o->run.progress;
-      std::signal(SIGINT, on_stop_signal);
-      std::signal(SIGTERM, on_stop_signal);
       return print_summary(runner::run_campaign(o->run), o->run.dry_run);
     };
   });

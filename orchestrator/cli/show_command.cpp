@@ -5,6 +5,7 @@
 #include "report/campaign_json.h"
 #include "report/campaign_view.h"
 #include "store/store.h"
+#include "util/sinks.h"
 
 namespace sweep::cli {
 
@@ -26,8 +27,9 @@ void add_show(CLI::App& sub, Action& action) {
       for (auto it = data.runs.rbegin(); it != data.runs.rend() && provenance.empty(); ++it)
         if (it->attempt > 0) provenance = db.provenance(it->id, it->attempt);
       const auto matches = report::load_run_matches(db, data);
-      fmt::print("{}", o->format == "json" ? report::campaign_detail_json(data, provenance, matches)
-                                           : report::campaign_detail(data, provenance, matches));
+      fmt::print("{}", terminal_text(o->format == "json" ? report::campaign_detail_json(data, provenance, matches)
+                                                         : report::campaign_detail(data, provenance, matches),
+                                     true));
       return 0;
     };
   });

@@ -10,6 +10,7 @@
 #include "report/campaign_json.h"
 #include "report/campaign_view.h"
 #include "store/store.h"
+#include "util/sinks.h"
 
 namespace sweep::cli {
 namespace {
@@ -61,7 +62,7 @@ void add_status(CLI::App& sub, Action& action) {
       const store::Store db(o->paths.db());
       if (o->watch) return watch(db, o->label, o->interval_s);
       const auto data = report::load_campaign(db, o->label);
-      fmt::print("{}", o->format == "json" ? report::campaign_status_json(data) : report::campaign_status(data));
+      fmt::print("{}", terminal_text(o->format == "json" ? report::campaign_status_json(data) : report::campaign_status(data), true));
       return 0;
     };
   });

@@ -6,12 +6,18 @@
 
 #include "stats/multiple.h"
 #include "util/exit_codes.h"
+#include "util/sinks.h"
 
 namespace sweep::cli {
 
 int print_summary(const runner::RunSummary& s, bool dry_run) {
   if (dry_run) {
-    fmt::print("dry run: rendered {} job scripts into {}\n", s.planned, s.run_root);
+    if (s.scripts_written == s.planned)
+      fmt::print("dry run: rendered {} job scripts into {}\n", s.planned, s.run_root);
+    else
+      fmt::print("dry run: rendered a sample of {} of the {} runs' job scripts, spread evenly over them, into {} "
+                 "(--dry-run-sample N renders N, 0 every one)\n",
+                 s.scripts_written, s.planned, s.run_root);
     if (!s.arrays.empty()) fmt::print("as {} Slurm job arrays, one per resource shape:\n", s.arrays.size());
     for (const auto& line : s.arrays) fmt::print("  {}\n", line);
     return 0;
@@ -53,7 +59,7 @@ void add_correction_option(CLI::App& sub, stats::CompareOptions& options) {
 
 void print_or_write(const std::string& text, const std::string& output) {
   if (output.empty()) {
-    fmt::print("{}", text);
+    fmt::print("{}", terminal_text(text, true));
     return;
   }
   std::ofstream out(output, std::ios::binary | std::ios::trunc);

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 #include "util/sha256.h"
@@ -43,8 +44,10 @@ Expansion::Expansion(const spec::Experiment& experiment) : derived_(experiment.d
         }
     }
     Unit unit;
-    for (const auto* m : members)
+    for (const auto* m : members) {
+      unit.label += (unit.label.empty() ? "" : "+") + m->key;
       for (const auto& name : m->param_names) unit.slots.push_back(slot_of(schema_.names, name));
+    }
     unit.rows.resize(axis.choices.size());
     for (std::size_t row = 0; row < axis.choices.size(); ++row)
       for (const auto* m : members)
@@ -65,8 +68,18 @@ Expansion::Expansion(const spec::Experiment& experiment) : derived_(experiment.d
 
 std::uint64_t Expansion::combinations() const {
   std::uint64_t n = 1;
-  for (const auto& u : units_) n *= u.rows.size();
+  for (const auto& u : units_) {
+    if (u.rows.empty()) return 0;
+    if (n > std::numeric_limits<std::uint64_t>::max() / u.rows.size()) return std::numeric_limits<std::uint64_t>::max();
+    n *= u.rows.size();
+  }
   return n;
+}
+
+std::vector<std::pair<std::string, std::uint64_t>> Expansion::unit_sizes() const {
+  std::vector<std::pair<std::string, std::uint64_t>> sizes;
+  for (const auto& u : units_) sizes.emplace_back(u.label, u.rows.size());
+  return sizes;
 }
 
 void Expansion::evaluate_derived(std::vector<Value>& values) const {
@@ -91,7 +104,7 @@ bool Expansion::excluded(std::span<const Value> values) const {
   return false;
 }
 
-void Expansion::for_each(const std::function<bool(const PointView&)>& fn) const {
+void Expansion::for_each(const std::function<bool(const PointView&)>& fn, const std::atomic<bool>* cancel) const {
   std::vector<Value> values(schema_.names.size());
   std::vector<std::size_t> position(units_.size(), 0);
   const auto assign = [&](std::size_t u) {
@@ -101,7 +114,8 @@ void Expansion::for_each(const std::function<bool(const PointView&)>& fn) const 
   for (std::size_t u = 0; u < units_.size(); ++u) assign(u);
 
   std::uint64_t ordinal = 0;
-  while (true) {
+  for (std::uint64_t combination = 1;; ++combination) {
+    if (cancel && combination % 4096 == 0 && cancel->load()) return;
     try {
       evaluate_derived(values);
       if (!excluded(values) && !fn(PointView{values, ordinal++})) return;

@@ -2,10 +2,12 @@
 // Matrix expansion: the experiment's axes, zip groups, derived values and exclusions turned into
 // points. Pure: no I/O. Lazy: for_each() streams points without materialising them, so a
 // 1,000,000-point matrix plans in constant memory.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "spec/experiment.h"
@@ -43,13 +45,21 @@ class Expansion {
   explicit Expansion(const spec::Experiment& experiment);
 
   const Schema& schema() const { return schema_; }
-  /// The number of combinations before exclusion (the product over axes, a zip group counting once).
+  /// The number of combinations before exclusion (the product over axes, a zip group counting once),
+  /// saturated at UINT64_MAX.
   std::uint64_t combinations() const;
+  /// Each odometer digit's name and number of values, in file order: an axis's key, or a zip group's
+  /// keys joined by "+" (for messages about the matrix's size).
+  std::vector<std::pair<std::string, std::uint64_t>> unit_sizes() const;
+  /// Whether the experiment excludes points (combinations() is then only an upper bound).
+  bool has_exclusions() const { return !excludes_.empty(); }
 
   /// Calls `fn` for every point that survives exclusion, in order: axes in file order, the last axis
   /// varying fastest. `fn` returns false to stop early. Expression errors (e.g. division by zero)
-  /// throw Error(invalid_experiment) at the expression, naming the point's parameters.
-  void for_each(const std::function<bool(const PointView&)>& fn) const;
+  /// throw Error(invalid_experiment) at the expression, naming the point's parameters. Stops early too,
+  /// as if `fn` returned false, once `*cancel` holds (read every 4096 combinations, excluded ones
+  /// included: a walk that excludes nearly everything still notices).
+  void for_each(const std::function<bool(const PointView&)>& fn, const std::atomic<bool>* cancel = nullptr) const;
 
   /// Every surviving point, materialised with its id.
   std::vector<Point> points() const;
@@ -58,6 +68,7 @@ class Expansion {
   /// One odometer digit: an axis, or a zip group whose axes advance together. Each of its positions
   /// assigns values to a fixed set of schema slots.
   struct Unit {
+    std::string label;  // the axis key, or the zip group's keys joined by "+"
     std::vector<std::size_t> slots;
     std::vector<std::vector<Value>> rows;  // rows[position][k] goes to slots[k]
   };

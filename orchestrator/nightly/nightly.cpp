@@ -14,9 +14,12 @@
 #include "report/write_report.h"
 #include "spec/load.h"
 #include "store/store.h"
+#include "util/atomic_file.h"
 #include "util/clock.h"
 #include "util/error.h"
+#include "util/exit_codes.h"
 #include "util/names.h"
+#include "util/sinks.h"
 
 namespace sweep::nightly {
 namespace {
@@ -105,7 +108,7 @@ NightlyResult finish(NightlyResult n, Outcome outcome, const std::string& detail
 std::string attention(const report::CampaignComparison& c) {
   std::string out;
   if (c.rows.empty() && c.missing.empty()) out += fmt::format("  nothing compared: {}\n", report::kNothingCompared);
-  for (const auto& row : report::attention_rows(c)) out += "  " + row + "\n";
+  for (const auto& row : report::attention_rows(c)) out += "  " + terminal_text(row) + "\n";
   return out;
 }
 
@@ -116,7 +119,8 @@ std::string change_lines(std::vector<report::HistoryChangePoint> changes) {
   std::string out;
   for (const auto& c : changes) {
     const std::string levels = fmt::format("{:.4g} to {:.4g}", c.change.before, c.change.after);
-    out += fmt::format("  change point: {}{}: {} from {} (p={:.2g})\n", c.metric, c.point.empty() ? "" : " at " + c.point,
+    out += fmt::format("  change point: {}{}: {} from {} (p={:.2g})\n", terminal_text(c.metric),
+                       c.point.empty() ? "" : " at " + terminal_text(c.point),
                        std::isfinite(c.change.relative) ? fmt::format("{:+.1f}% ({})", 100 * c.change.relative, levels) : levels,
                        c.campaign, c.change.p);
   }
@@ -132,6 +136,8 @@ report::ReportOutput report_night(const NightlyOptions& o, NightlyResult& n, sto
   request.verdict = std::move(v);
   auto written = report::write_report(db, n.label, request, o.reports_dir);
   n.summary = change_lines(written.change_points);
+  n.figure_errors = written.figure_errors;
+  for (const auto& e : n.figure_errors) n.summary += fmt::format("  figure not drawn: {}\n", e);
   return written;
 }
 
@@ -175,7 +181,7 @@ NightlyResult judge(const NightlyOptions& o, NightlyResult n, store::Store& db, 
     const std::string why = fmt::format("{}; to make tonight the baseline: sweep baseline set {} --name {}", e.message(),
                                         n.label, pin.name);
     const auto written = report_night(o, n, db, request, Outcome::incomparable, &pin, why);
-    report::write_file_atomically(written.dir + "/nightly.txt", why + "\n");
+    write_file_atomically(written.dir + "/nightly.txt", why + "\n");
     return finish(n, Outcome::incomparable, why);
   }
   std::string extended;
@@ -192,8 +198,8 @@ NightlyResult judge(const NightlyOptions& o, NightlyResult n, store::Store& db, 
   const Outcome outcome = outcome_of(c, o.fail_on_inconclusive);
   const std::string counts = fmt::format("{} ({} comparisons){}", report::verdict_counts(c), c.rows.size(), extended);
   const auto written = report_night(o, n, db, request, outcome, &pin, counts, report::attention_rows(c));
-  report::write_file_atomically(written.dir + "/nightly.txt", report::comparison_text(c));
-  report::write_file_atomically(written.dir + "/nightly.junit.xml", report::comparison_junit(c));
+  write_file_atomically(written.dir + "/nightly.txt", report::comparison_text(c));
+  write_file_atomically(written.dir + "/nightly.junit.xml", report::comparison_junit(c));
   n.summary = attention(c) + n.summary;
   return finish(n, outcome,
                 fmt::format("against {} (baseline \"{}\"): {}; {}/nightly.txt", pin.label, pin.name, counts, written.dir));
@@ -201,7 +207,10 @@ NightlyResult judge(const NightlyOptions& o, NightlyResult n, store::Store& db, 
 
 }  // namespace
 
-int NightlyResult::exit_code() const { return row_of(outcome).exit_code; }
+int NightlyResult::exit_code() const {
+  const int gate = row_of(outcome).exit_code;
+  return gate == 0 && !figure_errors.empty() ? static_cast<int>(ExitCode::io) : gate;
+}
 
 NightlyResult run_nightly(const NightlyOptions& o) {
   const spec::Experiment experiment = spec::load_file(o.run.experiment_path, o.run.overrides);

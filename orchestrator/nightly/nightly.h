@@ -44,6 +44,9 @@ struct NightlyResult {
   std::string label;
   Outcome outcome = Outcome::passed;
   std::string summary;  // what to print: a verdict line, the regressed metrics, the history's change points
+  std::vector<std::string> figure_errors;  // "name: why" per figure of the report that gnuplot did not draw
+  /// The gate's exit code; a night that passes its gate but whose report lacks a figure exits 6 (io),
+  /// as `sweep report` does.
   int exit_code() const;
 };
 

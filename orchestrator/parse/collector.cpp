@@ -29,8 +29,18 @@ std::size_t LineCursor::line_of(std::size_t offset) {
 
 void Collector::add(const std::string& name, std::optional<std::size_t> index, double value, std::string unit,
                     std::string better, std::size_t rule) {
+  if (out_.observations.size() >= kMaxObservations) {
+    ++over_observations_;
+    return;
+  }
   auto it = counts_.find(name);
-  if (it == counts_.end()) it = counts_.emplace(name, 0).first;
+  if (it == counts_.end()) {
+    if (counts_.size() >= kMaxMetricNames) {
+      ++over_names_;
+      return;
+    }
+    it = counts_.emplace(name, 0).first;
+  }
   const std::size_t running = it->second++;
   out_.observations.push_back(Observation{name, index.value_or(running), value, std::move(unit), std::move(better)});
   producer_.push_back(rule);
@@ -71,6 +81,12 @@ void Collector::bad_number(std::string_view text, NumberStatus status, std::stri
 }
 
 Extraction Collector::finish() {
+  if (over_names_)
+    out_.warnings.push_back(fmt::format("{} values of metrics beyond the first {} distinct metric names were skipped "
+                                        "(the limit per run, docs/metrics-format.md#limits)", over_names_, kMaxMetricNames));
+  if (over_observations_)
+    out_.warnings.push_back(fmt::format("{} values beyond the first {} were skipped (the limit per run, "
+                                        "docs/metrics-format.md#limits)", over_observations_, kMaxObservations));
   if (dropped_warnings_) out_.warnings.push_back(fmt::format("... {} more warnings", dropped_warnings_));
   dropped_warnings_ = 0;
   return std::move(out_);

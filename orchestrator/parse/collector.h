@@ -38,7 +38,9 @@ class Collector {
 
   /// Adds an observation made by rule number `rule` of the extractor (kNoRule: a metric line or a
   /// built-in parser). Without `index` it gets the next running index for this name. Every
-  /// observation of a name advances that name's running count, explicit index or not.
+  /// observation of a name advances that name's running count, explicit index or not. Past
+  /// kMaxObservations, or for a name past the first kMaxMetricNames, it is dropped and counted (one
+  /// warning per limit from finish()).
   void add(const std::string& name, std::optional<std::size_t> index, double value, std::string unit,
            std::string better, std::size_t rule = kNoRule);
 
@@ -67,6 +69,8 @@ class Collector {
   std::vector<std::size_t> producer_;  // per observation, the rule that made it, or kNoRule
   std::map<std::string, std::size_t, std::less<>> counts_;
   std::size_t dropped_warnings_ = 0;
+  std::size_t over_names_ = 0;         // observations dropped: their name was past the first kMaxMetricNames
+  std::size_t over_observations_ = 0;  // observations dropped past kMaxObservations
 };
 
 }  // namespace sweep::parse

@@ -137,10 +137,15 @@ void Extractor::Compiled::read_json_lines(const std::vector<Rule>& rules, const 
   const bool metric_lines = reads_metric_lines(source);
   if (metric_lines) needles.emplace_back(kMetricLineNeedle);
   if (needles.empty()) return;
-  for_each_json_line(text, needles, [&](std::size_t line, std::string_view line_text, const nlohmann::json& object) {
+  const auto visit = [&](std::size_t line, std::string_view line_text, const nlohmann::json& object) {
     for (const std::size_t i : json_rules) apply_json_rule(rules[i], i, compiled[i]->path, source, line, object, out);
     if (metric_lines) read_metric_line(source, line, line_text, object, by_name, out);
-  });
+  };
+  const auto too_long = [&](std::size_t line, std::size_t bytes) {
+    out.warn(source, line, fmt::format("a JSON line of {} bytes is longer than the limit of {} bytes on a metric line; "
+                                       "skipped", bytes, kMaxJsonLineBytes));
+  };
+  for_each_json_line(text, needles, visit, kMaxJsonLineBytes, too_long);
 }
 
 std::unique_ptr<Extractor::Compiled> Extractor::Compiled::from(const Rule& rule) {

@@ -25,6 +25,13 @@ struct Rule {
                                 // "" = not given, so more than one match makes the run fail
 };
 
+/// Limits on what one run's output may cost (docs/metrics-format.md#limits). Past each, the rest is
+/// skipped and counted in a warning, as the runner's cap on the bytes read (runner/ingest.h).
+inline constexpr std::size_t kMaxJsonLineBytes = 1u << 20;  // a longer JSON line is not parsed
+inline constexpr std::size_t kMaxMetricNameBytes = 256;     // a metric line's longer name is refused
+inline constexpr std::size_t kMaxMetricNames = 10'000;      // distinct metric names per run
+inline constexpr std::size_t kMaxObservations = 1'000'000;  // values per run, all names together
+
 /// The names a `parser` rule can take: {"nccl-tests", "osu"}.
 std::vector<std::string> builtin_parser_names();
 

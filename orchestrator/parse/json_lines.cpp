@@ -16,7 +16,8 @@ bool wanted(std::string_view line, const std::vector<std::string>& needles) {
 
 }  // namespace
 
-void for_each_json_line(std::string_view text, const std::vector<std::string>& needles, const JsonLineVisitor& visit) {
+void for_each_json_line(std::string_view text, const std::vector<std::string>& needles, const JsonLineVisitor& visit,
+                        std::size_t max_bytes, const LongLineVisitor& too_long) {
   std::size_t line_no = 0;
   while (!text.empty()) {
     ++line_no;
@@ -27,6 +28,10 @@ void for_each_json_line(std::string_view text, const std::vector<std::string>& n
     while (first < line.size() && is_blank(line[first])) ++first;
     if (first == line.size() || line[first] != '{' || !wanted(line, needles)) continue;
     line.remove_prefix(first);
+    if (line.size() > max_bytes) {
+      if (too_long) too_long(line_no, line.size());
+      continue;
+    }
     nlohmann::json object = nlohmann::json::parse(line.begin(), line.end(), nullptr, false);
     if (!object.is_object()) object = nlohmann::json(nlohmann::json::value_t::discarded);
     visit(line_no, line, object);

@@ -1,5 +1,6 @@
 #pragma once
 // Line-oriented JSON reading shared by json rules and metric lines. Internal to parse/.
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -13,11 +14,16 @@ namespace sweep::parse {
 /// (is_discarded()) when the line is not valid JSON.
 using JsonLineVisitor = std::function<void(std::size_t line, std::string_view text, const nlohmann::json& object)>;
 
+/// Called instead of the visitor for a candidate line longer than the limit, with its length in bytes.
+using LongLineVisitor = std::function<void(std::size_t line, std::size_t bytes)>;
+
 /// Calls `visit` for every line of `text` whose first non-blank character is '{' and that contains at
 /// least one of `needles` verbatim (a cheap filter, so that only plausible lines are parsed). Each such
 /// line is parsed once, without exceptions. Lines that parse to something other than an object are
-/// passed as discarded.
-void for_each_json_line(std::string_view text, const std::vector<std::string>& needles, const JsonLineVisitor& visit);
+/// passed as discarded. A candidate line longer than `max_bytes` is never parsed (parsing costs many
+/// times its size): `too_long` is called for it instead.
+void for_each_json_line(std::string_view text, const std::vector<std::string>& needles, const JsonLineVisitor& visit,
+                        std::size_t max_bytes = SIZE_MAX, const LongLineVisitor& too_long = {});
 
 /// The needle that a line holding `key` must contain: `<last dotted component>"`, or "" (no filter)
 /// when the key has characters JSON may escape.

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <array>
 #include <optional>
 
@@ -11,7 +12,15 @@ namespace {
 
 using json = nlohmann::json;
 
-bool is_name(const json& j) { return j.is_string() && !j.get_ref<const std::string&>().empty(); }
+/// A metric name is text in every sink: non-empty, at most kMaxMetricNameBytes, no control character
+/// (C0, DEL). Refused rather than escaped, so that a name means the same in the database and a report.
+bool is_name(const json& j) {
+  if (!j.is_string()) return false;
+  const auto& name = j.get_ref<const std::string&>();
+  return !name.empty() && name.size() <= kMaxMetricNameBytes && std::none_of(name.begin(), name.end(), [](char c) {
+    return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+  });
+}
 bool is_number_or_string(const json& j) { return j.is_number() || j.is_string(); }
 bool is_string(const json& j) { return j.is_string(); }
 bool is_direction(const json& j) {
@@ -30,7 +39,7 @@ struct Field {
 };
 
 constexpr std::array<Field, 6> kFields{{
-    {"metric", true, is_name, "a non-empty string"},
+    {"metric", true, is_name, "a non-empty string of at most 256 bytes without control characters"},
     {"value", true, is_number_or_string, "a number or a numeric string"},
     {"unit", false, is_string, "a string"},
     {"better", false, is_direction, "\"higher\" or \"lower\""},

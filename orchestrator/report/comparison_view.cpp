@@ -14,6 +14,7 @@
 #include "stats/multiple.h"
 #include "util/error.h"
 #include "util/escape.h"
+#include "util/sinks.h"
 #include "util/strings.h"
 #include "util/value.h"
 
@@ -224,7 +225,7 @@ std::string comparison_text(const CampaignComparison& c) {
   std::vector<std::array<std::string, 7>> lines{{"point", "metric", "baseline", "candidate", fmt::format("change [{:g}% CI]", 100 * (1 - c.alpha)), p_header, "verdict"}};
   for (const auto& r : c.rows) {
     const auto& x = r.result;
-    lines.push_back({r.point, r.metric + (r.unit.empty() ? "" : " (" + r.unit + ")"),
+    lines.push_back({terminal_text(r.point), terminal_text(r.metric + (r.unit.empty() ? "" : " (" + r.unit + ")")),
                      fmt::format("{} ({})", format_number(x.baseline.mean), x.baseline.n),
                      fmt::format("{} ({})", format_number(x.candidate.mean), x.candidate.n),
                      fmt::format("{} [{}, {}]", percent(x.relative), percent(x.relative_low), percent(x.relative_high)),
@@ -234,7 +235,9 @@ std::string comparison_text(const CampaignComparison& c) {
   for (const auto& l : lines)
     for (std::size_t i = 0; i < l.size(); ++i) width[i] = std::max(width[i], l[i].size());
   std::string out;
-  for (const auto& m : c.missing) out += fmt::format("missing: {} {}: {}\n", m.point, m.metric, m.reason);
+  // Names and reasons come from databases: shown as terminal text (util/sinks.h), one line each.
+  for (const auto& m : c.missing)
+    out += fmt::format("missing: {} {}: {}\n", terminal_text(m.point), terminal_text(m.metric), terminal_text(m.reason));
   if (c.rows.empty()) out += fmt::format("nothing compared: {}\n", kNothingCompared);
   else
     for (const auto& l : lines) {
@@ -244,7 +247,8 @@ std::string comparison_text(const CampaignComparison& c) {
     }
   for (const auto& r : c.rows)
     if (r.result.verdict == stats::Verdict::inconclusive || r.result.verdict == stats::Verdict::regressed)
-      out += fmt::format("{} {}: {}: {}\n", r.point, r.metric, stats::name_of(r.result.verdict), r.result.reason);
+      out += fmt::format("{} {}: {}: {}\n", terminal_text(r.point), terminal_text(r.metric), stats::name_of(r.result.verdict),
+                         terminal_text(r.result.reason));
   for (const auto& p : c.only_in_baseline) out += fmt::format("only in {}: {}\n", c.baseline, p);
   for (const auto& p : c.only_in_candidate) out += fmt::format("only in {}: {}\n", c.candidate, p);
   for (const auto& d : c.differences) out += fmt::format("differs (--allow-different): {}\n", d);

@@ -2,7 +2,7 @@
 
 #include <fmt/core.h>
 
-#include "util/escape.h"
+#include "util/sinks.h"
 
 namespace sweep::report {
 namespace {
@@ -10,7 +10,7 @@ namespace {
 void append_line(std::string& out, const std::vector<std::string>& fields) {
   for (std::size_t i = 0; i < fields.size(); ++i) {
     if (i) out += ',';
-    out += csv_field(fields[i]);
+    out += csv_report_cell(fields[i]);
   }
   out += "\r\n";
 }

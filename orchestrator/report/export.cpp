@@ -24,8 +24,13 @@ struct PointCells {
   std::string csv, json;
 };
 
+/// The JSON lines' format marker: reserved like the fixed columns, so no parameter can overwrite it.
+constexpr std::string_view kFormatMarker = "v";
+
+/// A parameter's column: its name, or param_<name> for a name of a fixed column or the format marker.
 std::string column_name(const std::string& param) {
-  return std::find(kColumns.begin(), kColumns.end(), param) == kColumns.end() ? param : "param_" + param;
+  const bool reserved = param == kFormatMarker || std::find(kColumns.begin(), kColumns.end(), param) != kColumns.end();
+  return reserved ? "param_" + param : param;
 }
 
 /// Parameter names of the campaign in first-position order, each once.

@@ -11,6 +11,7 @@
 #include "report/derived.h"
 #include "report/table.h"
 #include "util/error.h"
+#include "util/sinks.h"
 #include "util/strings.h"
 
 namespace sweep::report {
@@ -175,21 +176,20 @@ Layout lay_out(const std::vector<PointResult>& results, const spec::ReportFigure
   return layout;
 }
 
+/// A label in the data file: double-quoted, with its quotes as ' and control characters as spaces.
 std::string data_label(const std::string& text) {
-  std::string out = text;
-  std::replace(out.begin(), out.end(), '"', '\'');
-  std::replace(out.begin(), out.end(), '\n', ' ');
-  std::replace(out.begin(), out.end(), '\t', ' ');
+  std::string out;
+  for (const char c : text) out += c == '"' ? '\'' : static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? ' ' : c;
   return "\"" + out + "\"";
 }
 
 /// Per panel and series one block: position, mean, low, high, predicted, label. Bars: per panel one
 /// block with a row per x: label, then mean/low/high per series.
 std::string data_text(const Layout& layout, const spec::ReportFigure& g, std::size_t& count) {
-  std::string out = fmt::format("# sweep figure data (format 1): {}\n", g.name);
+  std::string out = fmt::format("# sweep figure data (format 1): {}\n", gnuplot_comment(g.name));
   for (const auto& panel : layout.panels) {
     if (g.kind == spec::FigureKind::bars) {
-      out += fmt::format("# panel {}\n", panel.label);
+      out += fmt::format("# panel {}\n", gnuplot_comment(panel.label));
       for (std::size_t xi = 0; xi < layout.x_values.size(); ++xi) {
         out += data_label(layout.x_values[xi]);
         for (const auto& s : panel.series) {
@@ -204,7 +204,7 @@ std::string data_text(const Layout& layout, const spec::ReportFigure& g, std::si
       continue;
     }
     for (const auto& s : panel.series) {
-      out += fmt::format("# panel {} series {}\n", panel.label, s.label);
+      out += fmt::format("# panel {} series {}\n", gnuplot_comment(panel.label), gnuplot_comment(s.label));
       for (const auto& [xi, v] : s.by_x) {
         count += std::isfinite(v.mean);
         out += fmt::format("{}\t{}\t{}\t{}\t{}\t{}\n", num(layout.x_positions[xi]), num(v.mean), num(v.low), num(v.high),
@@ -219,11 +219,11 @@ std::string data_text(const Layout& layout, const spec::ReportFigure& g, std::si
 std::string axis_label(const std::string& given, const std::string& fallback) { return given.empty() ? fallback : given; }
 
 std::string series_title(const Series& s, const char* suffix) {
-  return gnuplot_quote(s.label.empty() ? std::string(suffix[0] ? suffix + 1 : "") : s.label + suffix);
+  return gnuplot_string(s.label.empty() ? std::string(suffix[0] ? suffix + 1 : "") : s.label + suffix);
 }
 
 std::string plot_line(const Panel& panel, std::size_t& block, const spec::ReportFigure& g) {
-  const std::string file = gnuplot_quote(g.name + ".dat");
+  const std::string file = gnuplot_string(safe_file_name(g.name) + ".dat");
   std::vector<std::string> parts;
   if (g.kind == spec::FigureKind::bars) {
     for (std::size_t s = 0; s < panel.series.size(); ++s)
@@ -247,8 +247,8 @@ std::string panel_settings(const Layout& layout, const spec::ReportFigure& g, co
   std::string out;
   const std::string y_default = g.kind == spec::FigureKind::scaling ? "scaling factor of " + g.y
                                                                      : y_unit.empty() ? g.y : g.y + " (" + y_unit + ")";
-  out += fmt::format("set xlabel {}\nset ylabel {}\n", gnuplot_quote(axis_label(g.x_label, g.x)),
-                     gnuplot_quote(axis_label(g.y_label, y_default)));
+  out += fmt::format("set xlabel {}\nset ylabel {}\n", gnuplot_string(axis_label(g.x_label, g.x)),
+                     gnuplot_string(axis_label(g.y_label, y_default)));
   out += "set key top left\nset grid ytics\nset bars small\n";
   out += g.log_x && g.kind != spec::FigureKind::bars ? "set logscale x\n" : "unset logscale x\n";
   out += g.log_y ? "set logscale y\n" : "unset logscale y\n";
@@ -263,7 +263,7 @@ std::string panel_settings(const Layout& layout, const spec::ReportFigure& g, co
   if (layout.numeric_x) return out + "set xtics autofreq\nset offsets graph 0.03, graph 0.03, 0, 0\n";
   std::vector<std::string> tics;
   for (std::size_t i = 0; i < layout.x_values.size(); ++i)
-    tics.push_back(fmt::format("{} {}", gnuplot_quote(layout.x_values[i]), i));
+    tics.push_back(fmt::format("{} {}", gnuplot_string(layout.x_values[i]), i));
   return out + fmt::format("set xtics ({})\nset offsets 0.3, 0.3, 0, 0\n", join(tics, ", "));
 }
 
@@ -280,10 +280,10 @@ std::string body_text(const Layout& layout, const spec::ReportFigure& g, const s
   const std::size_t n = layout.panels.size();
   const auto [rows, cols] = grid_of(layout);
   std::string out = panel_settings(layout, g, unit);
-  if (n > 1) out += fmt::format("set multiplot layout {},{} title {}\n", rows, cols, gnuplot_quote(title));
+  if (n > 1) out += fmt::format("set multiplot layout {},{} title {}\n", rows, cols, gnuplot_string(title));
   std::size_t block = 0;
   for (const auto& panel : layout.panels) {
-    out += fmt::format("set title {}\n", gnuplot_quote(n > 1 ? panel.label : title));
+    out += fmt::format("set title {}\n", gnuplot_string(n > 1 ? panel.label : title));
     out += plot_line(panel, block, g) + "\n";
   }
   if (n > 1) out += "unset multiplot\n";
@@ -307,28 +307,19 @@ std::string marker_text(const Layout& layout, const std::vector<FigureMarker>& m
     ++tag;
     out += fmt::format("set arrow {} from {}, graph 0 to {}, graph 1 nohead dt 2 lw 1.5 lc rgb '#b2182b'\n", tag, x, x);
     out += fmt::format("set label {} {} at {}, graph 0.04 left offset 0.5, 0 textcolor rgb '#b2182b'\n", tag,
-                       gnuplot_quote(m.label), x);
+                       gnuplot_string(m.label), x);
   }
   return out;
 }
 
 }  // namespace
 
-std::string gnuplot_quote(const std::string& text) {
-  std::string out = "'";
-  for (const char c : text) {
-    if (c == '\'') out += "''";
-    else if (c == '\n' || c == '\r') out += ' ';
-    else out += c;
-  }
-  return out + "'";
-}
-
 FigureText build_figure(const std::vector<PointResult>& all, const spec::ReportFigure& g, const std::string& campaign,
                         const std::vector<FigureMarker>& markers) {
   const std::vector<PointResult> results = select_points(all, g.where, g.at);
   FigureText f;
   f.name = g.name;
+  f.file = safe_file_name(g.name);
   if (results.empty()) return f;
   check_names(results, g);
   const Layout layout = lay_out(results, g, all);
@@ -338,14 +329,14 @@ FigureText build_figure(const std::vector<PointResult>& all, const spec::ReportF
   const std::string body = body_text(layout, g, f.title, unit_of(results, g.y));
   const auto [rows, panels] = grid_of(layout);
   f.script = fmt::format("# sweep figure {} of campaign {} (format 1): `gnuplot {}.gp` writes {}.svg and {}.pdf\n",
-                         g.name, campaign, g.name, g.name, g.name);
+                         gnuplot_comment(g.name), gnuplot_comment(campaign), f.file, f.file, f.file);
   f.script += "set datafile separator \"\\t\"\nset datafile missing \"NaN\"\n";
   f.script += marker_text(layout, markers);
   f.script += fmt::format("set terminal svg size {},{} font 'Helvetica,13' noenhanced background rgb 'white'\n",
                           640 * panels, 420 * rows);
-  f.script += fmt::format("set output {}\n{}unset output\n", gnuplot_quote(g.name + ".svg"), body);
+  f.script += fmt::format("set output {}\n{}unset output\n", gnuplot_string(f.file + ".svg"), body);
   f.script += fmt::format("set terminal pdfcairo size {}in,{}in font 'Helvetica,10' noenhanced\n", 5 * panels, 3.3 * static_cast<double>(rows));
-  f.script += fmt::format("set output {}\n{}unset output\n", gnuplot_quote(g.name + ".pdf"), body);
+  f.script += fmt::format("set output {}\n{}unset output\n", gnuplot_string(f.file + ".pdf"), body);
   return f;
 }
 

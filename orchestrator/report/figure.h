@@ -1,7 +1,7 @@
 #pragma once
 // Figures of a report as gnuplot scripts and their data (docs/reports.md#figures). Pure: this builds the
-// text of <name>.gp and <name>.dat; write_report runs gnuplot on them. The script draws the figure twice,
-// as <name>.svg (for the HTML report) and <name>.pdf (for papers), and needs only gnuplot's svg and
+// text of <file>.gp and <file>.dat; write_report runs gnuplot on them. The script draws the figure twice,
+// as <file>.svg (for the HTML report) and <file>.pdf (for papers), and needs only gnuplot's svg and
 // pdfcairo terminals.
 #include <string>
 #include <vector>
@@ -12,10 +12,11 @@
 namespace sweep::report {
 
 struct FigureText {
-  std::string name;
+  std::string name;    // as declared or made from a metric name: any text
+  std::string file;    // safe_file_name(name) (util/sinks.h): the base name of the files below
   std::string title;
-  std::string script;  // <name>.gp: reads <name>.dat, writes <name>.svg and <name>.pdf in its directory
-  std::string data;    // <name>.dat
+  std::string script;  // <file>.gp: reads <file>.dat, writes <file>.svg and <file>.pdf in its directory
+  std::string data;    // <file>.dat
   std::size_t points = 0;  // values plotted; 0 = nothing to plot
 };
 
@@ -30,8 +31,5 @@ struct FigureMarker {
 /// Error(invalid_experiment) at the figure's file:line:column.
 FigureText build_figure(const std::vector<PointResult>& results, const spec::ReportFigure& spec,
                         const std::string& campaign, const std::vector<FigureMarker>& markers = {});
-
-/// `text` as a single-quoted gnuplot string ('' for each quote, newlines as spaces).
-std::string gnuplot_quote(const std::string& text);
 
 }  // namespace sweep::report

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include "util/escape.h"
+#include "util/sinks.h"
 
 namespace sweep::report {
 namespace {
@@ -29,8 +30,9 @@ std::string verdict_markdown(const GateVerdict& v) {
   std::string out = fmt::format("## Verdict: {}\n\n", v.outcome);
   const std::string where = against(v);
   if (!where.empty() || !v.detail.empty())
-    out += fmt::format("{}{}{}.\n\n", where, !where.empty() && !v.detail.empty() ? ": " : "", v.detail);
-  for (const auto& r : v.rows) out += "- " + r + "\n";
+    out += fmt::format("{}{}{}.\n\n", markdown_cell(where), !where.empty() && !v.detail.empty() ? ": " : "",
+                       markdown_cell(v.detail));
+  for (const auto& r : v.rows) out += "- " + markdown_cell(r) + "\n";
   return out + (v.rows.empty() ? "" : "\n");
 }
 

@@ -8,7 +8,6 @@
 
 #include "report/point_identity.h"
 #include "store/store.h"
-#include "util/names.h"
 #include "util/strings.h"
 
 namespace sweep::report {
@@ -118,7 +117,7 @@ std::vector<Table> history_tables(const History& h) {
   for (const auto& metric : h.metrics) {
     const auto results = having(h, metric);
     for (Table& t : build_tables(results, TableSpec{{kNight}, point_params(results), {metric}})) {
-      t.name = "history-" + to_safe_name(metric);
+      t.name = "history-" + metric;  // its file name is safe_file_name(t.name)
       t.title = metric + " by night";
       out.push_back(std::move(t));
     }
@@ -156,7 +155,7 @@ std::vector<FigureText> trend_figures(const History& h, const std::string& campa
   for (const auto& metric : h.metrics) {
     const auto results = having(h, metric);
     spec::ReportFigure g;
-    g.name = "trend-" + to_safe_name(metric);
+    g.name = "trend-" + metric;  // its files are named safe_file_name(g.name)
     g.title = metric + " by night";
     g.kind = spec::FigureKind::lines;
     g.x = kNight;

@@ -73,7 +73,7 @@ std::string html_figure(const HtmlFigure& f) {
   else out += fmt::format("<img alt=\"{}\" src=\"data:image/svg+xml;base64,{}\">\n", esc(f.title), base64(f.svg));
   out += fmt::format("<figcaption>{} — <a href=\"figures/{}.pdf\">PDF</a> · <a href=\"figures/{}.gp\">gnuplot script</a> · "
                      "<a href=\"figures/{}.dat\">data</a></figcaption>\n</figure>\n",
-                     esc(f.title), esc(f.name), esc(f.name), esc(f.name));
+                     esc(f.title), esc(f.file), esc(f.file), esc(f.file));
   return out;
 }
 

@@ -13,6 +13,7 @@ namespace sweep::report {
 
 struct HtmlFigure {
   std::string name;
+  std::string file;   // the base name of its files under figures/ (FigureText::file)
   std::string title;
   std::string svg;    // the SVG document; "" when it could not be drawn
   std::string error;  // why not, shown in its place

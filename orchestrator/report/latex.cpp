@@ -1,26 +1,15 @@
 #include "report/latex.h"
 
 #include <algorithm>
-#include <array>
 #include <utility>
 
 #include <fmt/format.h>
 
 #include "util/names.h"
+#include "util/sinks.h"
 
 namespace sweep::report {
 namespace {
-
-constexpr std::array<std::pair<char, const char*>, 10> kEscapes{{{'\\', "\\textbackslash{}"},
-                                                                 {'{', "\\{"},
-                                                                 {'}', "\\}"},
-                                                                 {'$', "\\$"},
-                                                                 {'&', "\\&"},
-                                                                 {'#', "\\#"},
-                                                                 {'^', "\\textasciicircum{}"},
-                                                                 {'_', "\\_"},
-                                                                 {'%', "\\%"},
-                                                                 {'~', "\\textasciitilde{}"}}};
 
 // "$12.35 \pm 0.04$", with the spread to the same significant digits as the mean; "--" when empty.
 std::string latex_cell(const Cell& cell, Spread spread) {
@@ -42,33 +31,22 @@ const char* spread_words(Spread spread) {
 
 }  // namespace
 
-std::string latex_escape(const std::string& text) {
-  std::string out;
-  for (const char ch : text) {
-    const auto* hit = std::find_if(kEscapes.begin(), kEscapes.end(), [ch](const auto& e) { return e.first == ch; });
-    if (hit != kEscapes.end()) out += hit->second;
-    else if (ch == '\n') out += ' ';
-    else out += ch;
-  }
-  return out;
-}
-
 std::string latex_table(const Table& t, const std::string& campaign, Spread default_spread) {
   const Spread spread = t.spread.value_or(default_spread);
   const std::size_t keys = t.row_names.size();
   std::string out = "\\begin{table}[ht]\n  \\centering\n";
   const std::string what = t.title.empty() ? "all metrics" : t.title + (t.unit.empty() ? "" : " (" + t.unit + ")");
-  out += fmt::format("  \\caption{{{}: {}{}}}\n", latex_escape(campaign), latex_escape(what), spread_words(spread));
+  out += fmt::format("  \\caption{{{}: {}{}}}\n", latex_text(campaign), latex_text(what), spread_words(spread));
   const std::string& id = !t.name.empty() ? t.name : t.title.empty() ? std::string("points") : t.title;
-  out += fmt::format("  \\label{{tab:{}-{}}}\n", to_safe_name(campaign), to_safe_name(id));
+  out += fmt::format("  \\label{{tab:{}-{}}}\n", to_safe_name(campaign), safe_file_name(id));
   out += fmt::format("  \\begin{{tabular}}{{{}{}}}\n    \\toprule\n", std::string(keys, 'l'), std::string(t.columns.size(), 'r'));
   std::vector<std::string> header;
-  for (const auto& n : t.row_names) header.push_back(latex_escape(n));
-  for (const auto& c : t.columns) header.push_back(latex_escape(c));
+  for (const auto& n : t.row_names) header.push_back(latex_text(n));
+  for (const auto& c : t.columns) header.push_back(latex_text(c));
   out += "    " + fmt::format("{}", fmt::join(header, " & ")) + " \\\\\n    \\midrule\n";
   for (std::size_t r = 0; r < t.row_values.size(); ++r) {
     std::vector<std::string> cells;
-    for (const auto& v : t.row_values[r]) cells.push_back(latex_escape(v));
+    for (const auto& v : t.row_values[r]) cells.push_back(latex_text(v));
     for (const auto& cell : t.cells[r]) cells.push_back(latex_cell(cell, spread));
     out += "    " + fmt::format("{}", fmt::join(cells, " & ")) + " \\\\\n";
   }

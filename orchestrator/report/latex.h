@@ -17,7 +17,4 @@ std::string latex_table(const Table& table, const std::string& campaign, Spread 
 /// Every table, with a comment header naming the campaign and how cells read.
 std::string latex_report(const std::string& campaign, const std::vector<Table>& tables, Spread spread = kDefaultSpread);
 
-/// Escapes LaTeX's special characters (\ { } $ & # ^ _ % ~) in text.
-std::string latex_escape(const std::string& text);
-
 }  // namespace sweep::report

@@ -3,23 +3,14 @@
 #include <fmt/core.h>
 
 #include "report/hardware.h"
+#include "util/sinks.h"
 
 namespace sweep::report {
 namespace {
 
-std::string escape_cell(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
-    else out.push_back(c);
-  }
-  return out;
-}
-
 void append_row(std::string& out, const std::vector<std::string>& cells) {
   out += "|";
-  for (const auto& c : cells) out += " " + escape_cell(c) + " |";
+  for (const auto& c : cells) out += " " + markdown_cell(c) + " |";
   out += "\n";
 }
 
@@ -33,7 +24,9 @@ std::size_t count_state(const CampaignData& data, store::RunState state) {
 
 std::string markdown_table(const Table& t) {
   std::string out;
-  if (!t.title.empty()) out += t.unit.empty() ? fmt::format("### {}\n\n", t.title) : fmt::format("### {} ({})\n\n", t.title, t.unit);
+  if (!t.title.empty())
+    out += t.unit.empty() ? fmt::format("### {}\n\n", markdown_cell(t.title))
+                          : fmt::format("### {} ({})\n\n", markdown_cell(t.title), markdown_cell(t.unit));
   if (t.spread) out += fmt::format("Cells: {}.\n\n", spread_phrase(*t.spread));
   std::vector<std::string> header = t.row_names;
   header.insert(header.end(), t.columns.begin(), t.columns.end());
@@ -52,13 +45,15 @@ std::string markdown_table(const Table& t) {
 std::string markdown_report(const CampaignData& data, const std::vector<Table>& tables, const std::string& lead) {
   const auto& c = data.campaign;
   std::string out = fmt::format("# Campaign {}\n\n", c.label) + lead;
-  out += fmt::format("Experiment `{}` ({}), started {}{}, on {} by {}; sweep {}{}.\n\n", c.experiment, c.spec_path,
-                     c.started_at, c.ended_at.empty() ? " (unfinished)" : ", ended " + c.ended_at, c.host, c.user,
-                     c.tool_version, c.git_commit.empty() ? "" : fmt::format(", commit {}{}", c.git_commit.substr(0, 12),
+  // Every text here comes from the database, which may be someone else's: each is a Markdown cell.
+  out += fmt::format("Experiment {} ({}), started {}{}, on {} by {}; sweep {}{}.\n\n", markdown_cell(c.experiment),
+                     markdown_cell(c.spec_path), markdown_cell(c.started_at),
+                     c.ended_at.empty() ? " (unfinished)" : ", ended " + markdown_cell(c.ended_at), markdown_cell(c.host),
+                     markdown_cell(c.user), markdown_cell(c.tool_version), c.git_commit.empty() ? "" : fmt::format(", commit {}{}", markdown_cell(c.git_commit.substr(0, 12)),
                                                                             c.git_dirty.value_or(false) ? " (dirty)" : ""));
   std::string hardware;
   for (const auto& f : hardware_facts(data.hardware, started_runs(data)))
-    hardware += (hardware.empty() ? "" : "; ") + f.label + " " + f.text;
+    hardware += (hardware.empty() ? "" : "; ") + markdown_cell(f.label + " " + f.text);
   out += "Hardware: " + hardware + ".\n\n";
   out += fmt::format("Runs: {} planned, {} succeeded, {} failed. Unless a table says otherwise, cells show the {} "
                      "(n) over succeeded runs.\n\n",

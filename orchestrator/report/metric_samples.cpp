@@ -23,6 +23,10 @@ std::uint32_t MetricSamples::intern(Ids& ids, std::vector<std::string>& texts, s
 void MetricSamples::push_back(const store::MetricRowView& row) {
   bool added = false;
   if (names_.empty() || names_[last_name_] != row.name) {
+    if (names_.size() >= kMaxNames && name_ids_.find(row.name) == name_ids_.end()) {
+      ++skipped_values_;
+      return;
+    }
     last_name_ = intern(name_ids_, names_, row.name, added);
     if (added) units_.emplace_back(row.unit), betters_.emplace_back(row.better);
   }

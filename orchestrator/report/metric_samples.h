@@ -29,8 +29,13 @@ class MetricSamples {
     bool empty() const { return per_run.empty() && n == 0; }
   };
 
+  /// The most metric names read (the ingest's limit per run, docs/metrics-format.md#limits): a database
+  /// made elsewhere may hold a million, and a report of them would cost gigabytes.
+  static constexpr std::size_t kMaxNames = 10'000;
+
   /// Adds a row. Precondition: each run's rows come together (Store::for_each_metric's order). Rows of
-  /// runs that did not succeed only make their metric's name known.
+  /// runs that did not succeed only make their metric's name known. A row of a name past the first
+  /// kMaxNames is not read, only counted (skipped_values()).
   void push_back(const store::MetricRowView& row);
   void push_back(const store::MetricRow& row);
 
@@ -40,6 +45,7 @@ class MetricSamples {
   const std::vector<Sample>& samples(std::uint32_t point) const { return samples_[point]; }
 
   std::size_t name_count() const { return names_.size(); }
+  std::size_t skipped_values() const { return skipped_values_; }
   const std::string& name(std::uint32_t id) const { return names_[id]; }
   const std::string& unit(std::uint32_t id) const { return units_[id]; }
   const std::string& better(std::uint32_t id) const { return betters_[id]; }
@@ -58,6 +64,7 @@ class MetricSamples {
   std::vector<std::vector<Sample>> samples_;  // [point][name]
   // The previous row's ids: rows come grouped by run, so most lookups are skipped.
   std::uint32_t last_point_ = 0, last_name_ = 0;
+  std::size_t skipped_values_ = 0;
 };
 
 }  // namespace sweep::report

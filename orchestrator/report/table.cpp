@@ -6,6 +6,8 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_set>
 
 #include "util/error.h"
 #include "util/strings.h"
@@ -70,8 +72,10 @@ ParamInfo param_info(const std::vector<PointResult>& results) {
 }
 
 void require_known(const std::vector<std::string>& names, const std::vector<std::string>& known, const char* what) {
+  // A set, not a scan per name: a database may hold a million metric names (docs/reliability.md).
+  const std::unordered_set<std::string_view> lookup(known.begin(), known.end());
   for (const auto& n : names)
-    if (std::find(known.begin(), known.end(), n) == known.end())
+    if (!lookup.count(n))
       throw Error(ErrorKind::usage, fmt::format("unknown {} \"{}\"{} (available: {})", what, n, did_you_mean(n, known),
                                                 join(known, ", ")));
 }

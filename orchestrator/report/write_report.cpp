@@ -23,9 +23,11 @@
 #include "report/presets.h"
 #include "report/size_tables.h"
 #include "spec/load_report.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/names.h"
 #include "util/safe_files.h"
+#include "util/sinks.h"
 
 namespace sweep::report {
 namespace fs = std::filesystem;
@@ -66,7 +68,7 @@ std::string read_file(const fs::path& path) {
 
 /// Runs gnuplot on <dir>/<name>.gp; the SVG text, or the reason it failed in `error`.
 std::string draw(const fs::path& dir, const FigureText& f, std::string& error) {
-  const auto result = exec::capture({"gnuplot", f.name + ".gp"}, dir.string(), std::chrono::seconds(60));
+  const auto result = exec::capture({"gnuplot", f.file + ".gp"}, dir.string(), std::chrono::seconds(60));
   if (!result) {
     error = "gnuplot was not found (install Debian's gnuplot-nox, or pass --no-figures)";
     return "";
@@ -76,7 +78,7 @@ std::string draw(const fs::path& dir, const FigureText& f, std::string& error) {
                         result->err);
     return "";
   }
-  return read_file(dir / (f.name + ".svg"));
+  return read_file(dir / (f.file + ".svg"));
 }
 
 /// What the report shows, before anything is written.
@@ -141,35 +143,23 @@ std::vector<HtmlFigure> draw_figures(const std::vector<FigureText>& texts, Repor
   std::vector<HtmlFigure> figures;
   if (!texts.empty()) fs::create_directories(fs::path(out.dir) / "figures");
   for (const auto& f : texts) {
-    HtmlFigure h{f.name, f.title, "", ""};
+    HtmlFigure h{f.name, f.file, f.title, "", ""};
     if (f.points == 0) {
       h.error = "no values to plot (no succeeded run has the metric)";
     } else {
-      add_file(out, "figures/" + f.name + ".gp", f.script);
-      add_file(out, "figures/" + f.name + ".dat", f.data);
+      add_file(out, "figures/" + f.file + ".gp", f.script);
+      add_file(out, "figures/" + f.file + ".dat", f.data);
       h.svg = draw(fs::path(out.dir) / "figures", f, h.error);
       if (!h.svg.empty())
-        for (const char* ext : {".svg", ".pdf"}) out.files.push_back(out.dir + "/figures/" + f.name + ext);
+        for (const char* ext : {".svg", ".pdf"}) out.files.push_back(out.dir + "/figures/" + f.file + ext);
     }
-    if (!h.error.empty()) out.figure_errors.push_back(f.name + ": " + h.error);
+    if (!h.error.empty()) out.figure_errors.push_back(terminal_text(f.name) + ": " + terminal_text(h.error));
     figures.push_back(std::move(h));
   }
   return figures;
 }
 
 }  // namespace
-
-void write_file_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out.flush()) throw Error(ErrorKind::io, fmt::format("cannot write {}", tmp));
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) throw Error(ErrorKind::io, fmt::format("cannot rename {} to {}: {}", tmp, path, ec.message()));
-}
 
 ReportOutput write_report(const store::Store& db, const std::string& label, const ReportRequest& request,
                           const std::string& reports_dir) {
@@ -189,6 +179,10 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
   });
   add_history(db, label, request, parts);
 
+  if (const std::size_t skipped = data.metrics.skipped_values())
+    parts.notes.push_back(fmt::format("the campaign has more than {} metric names: the {} values of the names past the "
+                                      "first {} were not read (docs/reports.md)", MetricSamples::kMaxNames, skipped,
+                                      MetricSamples::kMaxNames));
   ReportOutput out;
   out.notes = std::move(parts.notes);
   out.change_points = parts.changes;
@@ -200,7 +194,7 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
   const auto& tables = parts.tables;
   out.markdown = markdown_report(data, tables, request.verdict ? verdict_markdown(*request.verdict) : "");
   for (const auto& f : figures)
-    if (!f.svg.empty()) out.markdown += fmt::format("![{}](figures/{}.svg)\n\n", f.title, f.name);
+    if (!f.svg.empty()) out.markdown += fmt::format("![{}](figures/{}.svg)\n\n", markdown_cell(f.title), f.file);
   const std::optional<RepetitionsView> repetitions = repetitions_view(data, results);
   if (repetitions) out.markdown += repetitions_markdown(*repetitions);
   add_file(out, "report.md", out.markdown);
@@ -212,7 +206,7 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
   for (const auto& t : tables) {
     out.csv.push_back(csv_table(t));
     const std::string& id = !t.name.empty() ? t.name : t.title;
-    add_file(out, id.empty() ? "report.csv" : fmt::format("report.{}.csv", to_safe_name(id)), out.csv.back());
+    add_file(out, id.empty() ? "report.csv" : fmt::format("report.{}.csv", safe_file_name(id)), out.csv.back());
   }
   return out;
 }

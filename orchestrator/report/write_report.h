@@ -48,7 +48,4 @@ struct ReportOutput {
 ReportOutput write_report(const store::Store& db, const std::string& label, const ReportRequest& request,
                           const std::string& reports_dir);
 
-/// Writes `text` to `path` through a temporary file and a rename. Error(io) on failure.
-void write_file_atomically(const std::string& path, const std::string& text);
-
 }  // namespace sweep::report

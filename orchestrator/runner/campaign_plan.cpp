@@ -8,8 +8,10 @@
 #include "runner/bundled_path.h"
 #include "runner/escalation.h"
 #include "runner/job_environment.h"
+#include "runner/job_secrets.h"
 #include "runner/launchers.h"
 #include "runner/layout_check.h"
+#include "runner/stop.h"
 #include "runner/array_script.h"
 #include "runner/workload_choice.h"
 #include "sched/executors.h"
@@ -29,12 +31,16 @@ std::vector<std::string> with_run_variables(std::vector<std::string> names) {
 
 }  // namespace
 
-CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& template_dir, PlanUse use)
+CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& template_dir, PlanUse use,
+                           std::uint64_t max_points)
     : experiment_(std::move(experiment)),
       job_script_(templating::load_template_file(fmt::format("{}/{}/run.sh.mustache", template_dir,
                                                              experiment_.executor))) {
   const matrix::Expansion expansion(experiment_);
   schema_ = expansion.schema();
+  const SourceLocation matrix_at = experiment_.matrix.empty() ? SourceLocation{experiment_.path, 1, 1} : experiment_.matrix.front().where;
+  if (use == PlanUse::run)
+    if (const auto refusal = matrix::too_many_points(expansion, max_points)) fail_at(matrix_at, *refusal);
   for (const spec::Workload& w : experiment_.workloads) {
     commands_.push_back({templating::Template(command_template(w), w.command_where), launch_prefix(w)});
     commands_.back().command.check_names(with_run_variables(schema_.names));
@@ -57,6 +63,7 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
   expansion.for_each([&](const matrix::PointView& p) {
     any = true;
     try {
+      if (use == PlanUse::run && points_.size() == max_points) fail_at(matrix_at, matrix::too_many_points_seen(expansion, max_points));
       const std::size_t command = choose_workload(experiment_, schema_, p.values);
       check_resources(p.values);
       layout.check(p.values, command);
@@ -71,7 +78,8 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
       return false;
     }
     return true;
-  });
+  }, &stop_flag());
+  throw_if_stopped("planning the campaign");
   if (refused) throw *refused;
   if (!any) fail_at({experiment_.path, 1, 1}, "every point of the matrix is excluded: there is nothing to run");
   if (use == PlanUse::run)
@@ -152,8 +160,9 @@ templating::Variables CampaignPlan::variables(const matrix::Point& point, const 
 }
 
 void CampaignPlan::compile_environment(const std::string& template_path) {
-  for (const spec::EnvVar& e : experiment_.env) env_.emplace_back(e.value, e.where);
-  for (const spec::SetupLine& l : experiment_.setup) setup_.emplace_back(l.text, l.where);
+  for (const spec::EnvVar& e : experiment_.env) env_.emplace_back(e.secret ? std::string() : e.value, e.where);
+  const SecretSetup secret = secret_setup(experiment_.setup);  // literal secrets become "${SWEEP_SECRET_<k>}"
+  for (std::size_t i = 0; i < experiment_.setup.size(); ++i) setup_.emplace_back(secret.lines[i], experiment_.setup[i].where);
   for (const auto* list : {&env_, &setup_})
     for (const templating::Template& t : *list) t.check_names(with_run_variables(schema_.names));
   if (experiment_.env.empty() && experiment_.setup.empty()) return;
@@ -180,8 +189,11 @@ void CampaignPlan::compile_network(const std::string& template_path) {
 
 std::string CampaignPlan::environment(const templating::Variables& vars) const {
   JobEnvironment e;
-  for (std::size_t i = 0; i < env_.size(); ++i)
-    e.env.emplace_back(experiment_.env[i].name, env_[i].render(vars, templating::Escape::none));
+  for (std::size_t i = 0; i < env_.size(); ++i) {
+    const spec::EnvVar& v = experiment_.env[i];
+    if (v.secret) e.secrets.push_back(v.name);  // through the job's process environment (runner/job_secrets.h)
+    else e.env.emplace_back(v.name, env_[i].render(vars, templating::Escape::none));
+  }
   for (const templating::Template& t : setup_) e.setup.push_back(t.render(vars, templating::Escape::shell));
   e.site = experiment_.site;
   return environment_block(e);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "matrix/expand.h"
+#include "matrix/point_limit.h"
 #include "runner/bundled_path.h"
 #include "runner/nic_sampling.h"
 #include "sched/resources.h"
@@ -41,8 +42,12 @@ class CampaignPlan {
   /// an undefined variable, pointing at the template; for a point whose rendered resources are not
   /// valid values (sched/resources.h, spec/resource_notation.h) or whose `escalate` could not scale
   /// them (runner/escalation.h); for a layout a bundled program would refuse; and, for PlanUse::run,
-  /// for a bundled program that is not built.
-  CampaignPlan(spec::Experiment experiment, const std::string& template_dir, PlanUse use = PlanUse::run);
+  /// for a bundled program that is not built; and, for PlanUse::run, for a matrix of more than
+  /// `max_points` points (matrix/point_limit.h: at once from the axes' sizes where they decide it, else as
+  /// soon as the walk kept one too many). Throws Error(interrupted) when a stop is requested during the
+  /// walk (runner/stop.h).
+  CampaignPlan(spec::Experiment experiment, const std::string& template_dir, PlanUse use = PlanUse::run,
+               std::uint64_t max_points = matrix::kDefaultMaxPoints);
 
   const spec::Experiment& experiment() const { return experiment_; }
   const matrix::Schema& schema() const { return schema_; }

@@ -74,7 +74,7 @@ store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options,
   RunRootMarker marker{fs::absolute(db.path()).lexically_normal().string(), db.database_id(), resolved.label};
   if (auto existing = db.find_campaign(resolved.label)) {
     if (options.resume.empty() &&
-        (existing->spec_hash != sha256_hex(e.text) || existing->overrides != resolved.overrides))
+        (existing->spec_hash != sha256_hex(recorded_text(e)) || existing->overrides != resolved.overrides))
       throw Error(ErrorKind::usage,
                   fmt::format("campaign \"{}\" already exists with a different experiment or --set values; "
                               "resume it with --resume {} or choose another --label",
@@ -92,8 +92,8 @@ store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options,
   c.label = resolved.label;
   c.experiment = e.name;
   c.spec_path = e.path;
-  c.spec_text = e.text;
-  c.spec_hash = sha256_hex(e.text);
+  c.spec_text = recorded_text(e);  // literal secrets masked; the hash is of the text as stored
+  c.spec_hash = sha256_hex(c.spec_text);
   c.overrides = resolved.overrides;
   c.executor = e.executor;
   c.repetitions = e.repetitions;

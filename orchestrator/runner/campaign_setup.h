@@ -8,6 +8,7 @@
 
 #include "parse/extract.h"
 #include "runner/campaign_plan.h"
+#include "runner/job_secrets.h"
 #include "runner/run_campaign.h"
 #include "store/store.h"
 #include "util/clock.h"
@@ -19,6 +20,7 @@ struct Resolved {
   spec::Experiment experiment;
   std::string label;
   std::string overrides;
+  JobSecrets secrets{};  // filled by run_campaign before anything runs (resolve_secrets); empty for collect/cancel
 };
 
 /// Refuses (Error(database)) a campaign whose stored experiment text does not hash to its stored

@@ -31,8 +31,10 @@ constexpr const char* kRecordFunctions = R"sh(sweep_record() {
   printf '%s\n' "$2" > "provenance/$1"
 }
 sweep_record_environment() {
-  local v set=
-  for v in "$@"; do set+="$v=${!v}"$'\n'; done
+  local v set= masked=
+  for v in "$@"; do
+    if [ "$v" = -- ]; then masked=1; elif [ -n "$masked" ]; then set+="$v=***"$'\n'; else set+="$v=${!v}"$'\n'; fi
+  done
   sweep_record env_set "${set%$'\n'}"
   sweep_record modules "${LOADEDMODULES//:/$'\n'}"
 }
@@ -61,6 +63,8 @@ std::string environment_block(const JobEnvironment& environment) {
   out += kRecordFunctions;
   out += "sweep_record_environment";
   for (const auto& [name, value] : environment.env) out += " " + name;
+  if (!environment.secrets.empty()) out += " --";
+  for (const std::string& name : environment.secrets) out += " " + name;
   out += "\n";
   if (!environment.setup.empty()) {
     std::string lines;

@@ -14,6 +14,7 @@ extern char** environ;
 #include "exec/capture.h"
 #include "runner/bundled_path.h"
 #include "runner/gpu_facts.h"
+#include "util/secrets.h"
 #include "util/strings.h"
 
 namespace sweep::runner {
@@ -34,7 +35,8 @@ std::string first_field(const std::string& path, const std::string& key, char se
   return "";
 }
 
-/// Environment variables that change how communication and scheduling behave; recorded as env.NAME.
+/// Environment variables that change how communication and scheduling behave; recorded as env.NAME,
+/// with the value of a secret-looking name (util/secrets.h) masked.
 constexpr std::string_view kRecordedEnvPrefixes[] = {"CUDA_VISIBLE_DEVICES", "NCCL_", "OMPI_", "UCX_",
                                                      "GLOO_", "SLURM_", "OMP_NUM_THREADS"};
 
@@ -46,7 +48,7 @@ void add_environment(store::KeyValues& out) {
     const std::string_view name = entry.substr(0, eq);
     for (const auto prefix : kRecordedEnvPrefixes)
       if (name.substr(0, prefix.size()) == prefix) {
-        out.emplace_back("env." + std::string(name), std::string(entry.substr(eq + 1)));
+        out.emplace_back("env." + std::string(name), secret_name(name) ? std::string(kMask) : std::string(entry.substr(eq + 1)));
         break;
       }
   }

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <atomic>
+#include <cstdint>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,7 @@
 #include "runner/campaign_plan.h"
 #include "runner/campaign_setup.h"
 #include "runner/controller_lock.h"
+#include "runner/dry_run.h"
 #include "runner/array_script.h"
 #include "runner/batch_driver.h"
 #include "runner/executors.h"
@@ -38,8 +40,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::atomic<bool> g_stop{false};
-
 /// This machine's facts with its GPUs, NCCL and network interfaces (runner/provenance.h): the provenance of every local run.
 HostFacts local_host_facts() {
   HostFacts facts = host_facts();
@@ -50,8 +50,6 @@ HostFacts local_host_facts() {
 }
 
 }  // namespace
-
-void request_stop() { g_stop = true; }
 
 /// One invocation of `sweep run`: owns the store, the executor and the queue of runs to start.
 class CampaignRunner {
@@ -161,7 +159,7 @@ std::string CampaignRunner::prepare(const store::RunRecord& run, int attempt) {
 /// Prepares the next queued run while the started ones execute, so that its files are not made on
 /// the path from one run's end to the next one's start.
 void CampaignRunner::prepare_next() {
-  if (queue_.empty() || g_stop) return;
+  if (queue_.empty() || stop_requested()) return;
   const store::RunRecord& run = queue_.front();
   if (prepared_ && prepared_->run_id == run.id && prepared_->attempt == run.attempt + 1) return;
   prepared_.reset();
@@ -178,7 +176,9 @@ void CampaignRunner::start_next() {
   const std::string job_id = std::to_string(run.id);
   try {
     const auto timeout = options_.timeout_s ? options_.timeout_s : plan_.timeout_s(plan_.point(run.point_id));
-    executor_.start(exec::Job{job_id, dir + "/run.sh", dir, timeout, {{exec::kJobMarker, dir}}});
+    exec::Job job{job_id, dir + "/run.sh", dir, timeout, {{exec::kJobMarker, dir}}};
+    job.env.insert(job.env.end(), resolved_.secrets.env.begin(), resolved_.secrets.env.end());
+    executor_.start(job);
   } catch (const Error& e) {
     record_failure(run.id, recorded, failure::kSpawn, e.message());
     ++failed_;
@@ -194,7 +194,7 @@ void CampaignRunner::finish(const exec::Outcome& outcome) {
   const Active a = std::move(it->second);
   active_.erase(it);
   ++finished_here_;
-  if (g_stop) {
+  if (stop_requested()) {
     record_failure(a.run.id, a.attempt, failure::kInterrupted, "cancelled when sweep was asked to stop");
     return;
   }
@@ -216,17 +216,17 @@ Counts CampaignRunner::counts() const { return Counts{done_, failed_, active_.si
 
 void CampaignRunner::drain() {
   while (!queue_.empty() || executor_.active() > 0) {
-    if (g_stop) {
+    if (stop_requested()) {
       executor_.cancel_all();
       for (const auto& o : executor_.wait(std::chrono::milliseconds(0))) finish(o);
       if (executor_.active() == 0) break;
       continue;
     }
-    while (!queue_.empty() && executor_.capacity() > 0 && !g_stop) start_next();
+    while (!queue_.empty() && executor_.capacity() > 0 && !stop_requested()) start_next();
     prepare_next();
     const std::vector<exec::Outcome> ended = executor_.wait(std::chrono::milliseconds(250));
     // The next runs start before the ended ones are ingested, so ingesting overlaps their execution.
-    while (!queue_.empty() && executor_.capacity() > 0 && !g_stop) start_next();
+    while (!queue_.empty() && executor_.capacity() > 0 && !stop_requested()) start_next();
     for (const auto& o : ended) finish(o);
     progress_.update(counts(), finished_here_);
   }
@@ -238,7 +238,7 @@ RunSummary CampaignRunner::run() {
   reconcile_interrupted();
   for (;;) {
     drain();
-    if (g_stop) break;
+    if (stop_requested()) break;
     const std::vector<store::RunRecord> added = extend_campaign(db_, campaign_.id, plan_.experiment());
     if (added.empty()) break;
     queue_.insert(queue_.end(), added.begin(), added.end());
@@ -246,7 +246,7 @@ RunSummary CampaignRunner::run() {
   progress_.update(counts(), finished_here_, true);
   progress_.finish();
 
-  RunSummary summary = summarize(db_, campaign_, executed_, g_stop.load());
+  RunSummary summary = summarize(db_, campaign_, executed_, stop_requested());
   summary.repetitions = repetitions_summary(db_, campaign_.id, plan_.experiment());
   if (!summary.interrupted) db_.end_campaign(campaign_.id, iso8601(clock_.wall()));
   return summary;
@@ -254,67 +254,8 @@ RunSummary CampaignRunner::run() {
 
 namespace {
 
-/// A batch dry run's job arrays: the runs grouped by their directives, as the driver submits first
-/// attempts, each group cut at the default array size (sched::Limits: the dry run does not ask the
-/// cluster), written to <dir>/array-<k>/ with its task table. Returns a line per array.
-std::vector<std::string> dry_run_arrays(const RunOptions& o, const CampaignPlan& plan, const std::string& label,
-                                        const fs::path& dir, const std::vector<std::pair<std::string, std::string>>& runs) {
-  const auto scheduler = make_scheduler(plan.experiment().executor);
-  std::map<std::string, std::vector<std::string>> groups;  // options -> run directories
-  std::vector<std::string> order;
-  for (const auto& [point_id, run_dir] : runs) {
-    const std::string shape = join(scheduler->directives(plan.resources(plan.point(point_id))), "\n");
-    auto [it, fresh] = groups.try_emplace(shape);
-    if (fresh) order.push_back(shape);
-    it->second.push_back(run_dir);
-  }
-  const std::size_t per_array = sched::Limits{}.max_array_tasks;
-  std::vector<std::string> lines;
-  std::int64_t k = 0;
-  for (const auto& shape : order) {
-    const auto& dirs = groups[shape];
-    for (std::size_t first = 0; first < dirs.size(); first += per_array) {
-      const std::string array_dir = (dir / fmt::format("array-{}", ++k)).string();
-      fs::create_directories(array_dir);
-      std::vector<TaskRow> rows;
-      for (std::size_t i = first; i < std::min(dirs.size(), first + per_array); ++i)
-        rows.push_back({static_cast<int>(i - first), dirs[i], 0, 1});
-      write_text(array_dir + "/tasks.tsv", task_table(rows));
-      const auto vars = array_variables(label, k, array_dir, rows.size(), o.max_running, scheduler->directive_prefix(),
-                                        split(shape, '\n'));
-      write_script(array_dir + "/array.sh", plan.array_script().render(vars, templating::Escape::shell));
-      lines.push_back(fmt::format("{}/array.sh: {} tasks, {}", array_dir, rows.size(),
-                                  shape.empty() ? "no #SBATCH options" : join(split(shape, '\n'), " ")));
-    }
-  }
-  return lines;
-}
-
-RunSummary dry_run(const RunOptions& o, const CampaignPlan& plan, const std::string& label) {
-  const fs::path dir = fs::absolute(fs::path(o.results_dir) / label / "dry-run").lexically_normal();
-  fs::create_directories(dir);
-  std::vector<std::pair<std::string, std::string>> runs;  // point id, run directory
-  for (const auto& point : plan.points())
-    for (int rep = 0; rep < plan.experiment().repetitions; ++rep) {
-      const std::string run_dir = (dir / fmt::format("{}-rep{}", point.id, rep)).string();
-      write_script(run_dir + ".sh", plan.render_script(point, RunContext{label, 0, rep, 1, run_dir}));
-      runs.emplace_back(point.id, run_dir);
-    }
-  RunSummary s;
-  s.label = label;
-  s.run_root = dir.string();
-  s.planned = runs.size();
-  if (sched::is_batch(plan.experiment().executor)) s.arrays = dry_run_arrays(o, plan, label, dir, runs);
-  return s;
-}
-
-}  // namespace
-
-namespace {
-
 /// collect and cancel: the campaign comes from the database and must use a batch executor.
 RunSummary drive_existing(const RunOptions& options, BatchMode mode) {
-  g_stop = false;
   SystemClock clock;
   const std::string db_path = options.db_path.empty() ? options.results_dir + "/sweep.db" : options.db_path;
   if (!std::filesystem::exists(db_path))
@@ -327,7 +268,7 @@ RunSummary drive_existing(const RunOptions& options, BatchMode mode) {
                                               resolved.label, resolved.experiment.executor, resolved.label));
   CampaignPlan plan(resolved.experiment, options.template_dir);
   const std::string executor = resolved.experiment.executor;
-  return run_batch_campaign(options, std::move(plan), std::move(resolved), db, g_stop, mode, make_scheduler(executor));
+  return run_batch_campaign(options, std::move(plan), std::move(resolved), db, stop_flag(), mode, make_scheduler(executor));
 }
 
 }  // namespace
@@ -353,8 +294,9 @@ RunSummary run_more(RunOptions options, const std::string& label, const std::vec
   return run_campaign(options);
 }
 
-CampaignPlan checked_plan(spec::Experiment experiment, const std::string& template_dir, PlanUse use) {
-  CampaignPlan plan(std::move(experiment), template_dir, use);
+CampaignPlan checked_plan(spec::Experiment experiment, const std::string& template_dir, PlanUse use,
+                          std::uint64_t max_points) {
+  CampaignPlan plan(std::move(experiment), template_dir, use, max_points);
   // The metric rules compile here, before anything is written (the drivers compile their own).
   parse::Extractor{extraction_rules(plan.experiment())};
   return plan;
@@ -369,13 +311,16 @@ CampaignPlan plan_campaign(const RunOptions& options) {
 }
 
 RunSummary run_campaign(const RunOptions& options) {
-  g_stop = false;
   SystemClock clock;
   const std::string db_path = options.db_path.empty() ? options.results_dir + "/sweep.db" : options.db_path;
   std::unique_ptr<store::Store> db;
   if (!options.resume.empty()) db = std::make_unique<store::Store>(db_path);
   Resolved resolved = resolve(options, db.get(), clock);
-  CampaignPlan plan = checked_plan(resolved.experiment, options.template_dir, PlanUse::run);
+  // A resumed campaign was accepted when it was made: its points are recorded, and the limit is for typos.
+  CampaignPlan plan = checked_plan(resolved.experiment, options.template_dir, PlanUse::run,
+                                   options.resume.empty() ? options.max_points : UINT64_MAX);
+  resolved.secrets = resolve_secrets(resolved.experiment, process_environment());
+  for (const std::string& warning : secret_warnings(resolved.experiment)) fmt::print(stderr, "sweep: {}\n", warning);
   if (options.check_report && options.resume.empty()) options.check_report(plan.experiment(), plan.schema().names);
   if (options.dry_run) return dry_run(options, plan, resolved.label);
   if (options.detach && !sched::is_batch(plan.experiment().executor))
@@ -383,11 +328,13 @@ RunSummary run_campaign(const RunOptions& options) {
                                               "use --executor {}",
                                               plan.experiment().executor, sched::batch_names()));
 
+  throw_if_stopped("planning the campaign");  // the last moment at which stopping leaves nothing behind
   fs::create_directories(fs::path(db_path).parent_path().empty() ? "." : fs::path(db_path).parent_path());
   if (!db) db = std::make_unique<store::Store>(db_path);
+  db->mask_secrets(resolved.secrets.masker);
   if (sched::is_batch(plan.experiment().executor)) {
     const std::string executor = plan.experiment().executor;
-    return run_batch_campaign(options, std::move(plan), std::move(resolved), *db, g_stop,
+    return run_batch_campaign(options, std::move(plan), std::move(resolved), *db, stop_flag(),
                               options.detach ? BatchMode::detach : BatchMode::run, make_scheduler(executor));
   }
   CampaignRunner runner(options, std::move(plan), std::move(resolved), *db);

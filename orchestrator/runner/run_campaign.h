@@ -12,6 +12,7 @@
 
 #include "runner/campaign_plan.h"
 #include "runner/run_options.h"
+#include "runner/stop.h"  // request_stop(): a running campaign stops starting runs, cancels the active ones and returns
 
 namespace sweep::runner {
 
@@ -20,7 +21,9 @@ RunSummary run_campaign(const RunOptions& options);
 
 /// The plan of `experiment` with its metric rules compiled: everything `sweep run` refuses before it
 /// writes anything (CampaignPlan's checks and the rules'). Throws Error(invalid_experiment).
-CampaignPlan checked_plan(spec::Experiment experiment, const std::string& template_dir, PlanUse use);
+/// `max_points`: CampaignPlan's limit for PlanUse::run.
+CampaignPlan checked_plan(spec::Experiment experiment, const std::string& template_dir, PlanUse use,
+                          std::uint64_t max_points = matrix::kDefaultMaxPoints);
 
 /// `sweep plan`'s check: the experiment of `options` resolved as `sweep run` resolves it (--set,
 /// --executor, the site file of options.site applied) and planned with checked_plan, for PlanUse::check
@@ -40,9 +43,5 @@ RunSummary run_more(RunOptions options, const std::string& label, const std::vec
 
 /// Cancels every job the campaign has queued on the cluster and records those attempts as cancelled.
 RunSummary cancel_campaign(const RunOptions& options);
-
-/// Asks a running run_campaign() to stop starting runs, cancel the active ones and return.
-/// Async-signal-safe: call it from a SIGINT/SIGTERM handler.
-void request_stop();
 
 }  // namespace sweep::runner

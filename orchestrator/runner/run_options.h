@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "matrix/point_limit.h"
 #include "spec/load.h"
 #include "spec/site.h"
 
@@ -28,6 +29,8 @@ struct RunOptions {
   std::string executor;                   // --executor: overrides the experiment's ("" = keep)
   spec::Site site;                        // the site file's defaults (spec/site.h); none when its path is ""
   bool rerun_failed = true;               // resuming runs the failed runs again; false: pending ones only
+  std::uint64_t max_points = matrix::kDefaultMaxPoints;  // a new campaign of more points is refused (matrix/point_limit.h)
+  std::size_t dry_run_sample = 100;       // --dry-run writes at most this many job scripts, spread over the runs; 0 = all
   /// What `sweep report` would refuse about the experiment's `report:` section (report/report_check.h,
   /// which runner may not include: the CLI sets it), given the points' parameter names; run by
   /// plan_campaign and, but on resume, by run_campaign before anything is written. Unset: not checked.
@@ -57,6 +60,7 @@ struct RunSummary {
   std::size_t queries = 0;     // Slurm only: scheduler queries of the campaign's jobs (one per poll cycle)
   std::string repetitions;     // adaptive repetitions: how the points stand against the target; "" otherwise
   std::vector<std::string> arrays;  // a Slurm dry run: one line per job array it wrote (script, tasks, options)
+  std::size_t scripts_written = 0;  // a dry run: the job scripts it wrote (a sample when fewer than planned)
 };
 
 }  // namespace sweep::runner

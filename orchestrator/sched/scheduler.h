@@ -7,12 +7,16 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sched/job.h"
 #include "sched/resources.h"
 
 namespace sweep::sched {
+
+/// Environment variables (name, value) added to what a command inherits.
+using EnvPairs = std::vector<std::pair<std::string, std::string>>;
 
 class Scheduler {
  public:
@@ -33,8 +37,9 @@ class Scheduler {
   /// The line prefix of a directive in a job script ("#SBATCH").
   virtual std::string_view directive_prefix() const = 0;
 
-  /// Submits the array script `script` from `cwd`.
-  virtual SubmitResult submit(const std::string& script, const std::string& cwd) = 0;
+  /// Submits the array script `script` from `cwd`, with `env` added to the environment the submit
+  /// command passes on to the jobs (the campaign's secrets, never written into the script).
+  virtual SubmitResult submit(const std::string& script, const std::string& cwd, const EnvPairs& env) = 0;
   /// Whether a submit command of an earlier controller still runs in `cwd` (it may yet reach the
   /// scheduler, so its submission is not settled).
   virtual bool submitting_in(const std::string& cwd) const = 0;

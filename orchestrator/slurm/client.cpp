@@ -59,9 +59,9 @@ bool Client::installed() {
   return exec::capture({"sbatch", "--version"}, "", std::chrono::seconds(10)).has_value();
 }
 
-SubmitResult Client::submit(const std::string& script, const std::string& cwd) {
+SubmitResult Client::submit(const std::string& script, const std::string& cwd, const sched::EnvPairs& env) {
   ++calls_;
-  const auto c = exec::capture({kSbatch, "--parsable", script}, cwd, timeout_);
+  const auto c = exec::capture({kSbatch, "--parsable", script}, cwd, timeout_, env);
   if (!c) return {"", "sbatch cannot be started (is Slurm installed and in PATH?)", false, false};
   if (c->timed_out) return {"", "sbatch did not answer in time", true, false};
   if (c->exit_code != 0) return {"", message_of(*c), transient_error(c->err), submit_limit_reached(c->err)};

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sched/job.h"
+#include "sched/scheduler.h"
 #include "slurm/job_record.h"
 
 namespace sweep::slurm {
@@ -34,9 +35,10 @@ class Client {
   /// Whether the Slurm commands are in PATH.
   static bool installed();
 
-  /// `sbatch --parsable <script>` in `cwd`. A refusal for a per-user submit limit (association or QOS
-  /// MaxSubmitJobs) is marked `limit`.
-  SubmitResult submit(const std::string& script, const std::string& cwd);
+  /// `sbatch --parsable <script>` in `cwd`, with `env` added to its environment: sbatch's default
+  /// (--export=ALL) hands that environment to the job, so the values never enter the script. A refusal
+  /// for a per-user submit limit (association or QOS MaxSubmitJobs) is marked `limit`.
+  SubmitResult submit(const std::string& script, const std::string& cwd, const sched::EnvPairs& env = {});
   /// Whether an sbatch still runs in `cwd`: one started by a controller that was killed meanwhile may
   /// yet reach slurmctld. Asks /proc, not the scheduler.
   static bool submitting_in(const std::string& cwd);

@@ -16,7 +16,9 @@ std::vector<std::string> Scheduler::directives(const std::vector<sched::Resource
   return sbatch_options(effective);
 }
 
-sched::SubmitResult Scheduler::submit(const std::string& script, const std::string& cwd) { return client_.submit(script, cwd); }
+sched::SubmitResult Scheduler::submit(const std::string& script, const std::string& cwd, const sched::EnvPairs& env) {
+  return client_.submit(script, cwd, env);
+}
 bool Scheduler::submitting_in(const std::string& cwd) const { return Client::submitting_in(cwd); }
 std::optional<std::vector<sched::JobRecord>> Scheduler::array_jobs(const std::string& job_id) {
   return client_.array_jobs(job_id);

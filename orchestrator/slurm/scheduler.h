@@ -17,7 +17,7 @@ class Scheduler final : public sched::Scheduler {
   std::string install_hint() const override;
   std::vector<std::string> directives(const std::vector<sched::Resource>& effective) const override;
   std::string_view directive_prefix() const override { return "#SBATCH"; }
-  sched::SubmitResult submit(const std::string& script, const std::string& cwd) override;
+  sched::SubmitResult submit(const std::string& script, const std::string& cwd, const sched::EnvPairs& env) override;
   bool submitting_in(const std::string& cwd) const override;
   std::optional<std::vector<sched::JobRecord>> array_jobs(const std::string& job_id) override;
   std::optional<std::vector<sched::JobRecord>> own_jobs(const std::vector<std::string>& names) override;

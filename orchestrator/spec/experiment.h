@@ -136,14 +136,27 @@ struct Reference {
   bool general = false;
 };
 
-/// One `env` entry: a variable exported for the workload. `value` is a Mustache template over the
-/// parameters, rendered without quoting and then exported as one shell-quoted word, so it is taken
-/// literally ($VAR is not expanded; use `setup` for that).
+/// One `env` entry: a variable exported for the workload. A literal `value` is a Mustache template over
+/// the parameters, rendered without quoting and then exported as one shell-quoted word, so it is taken
+/// literally ($VAR is not expanded; use `setup` for that). A secret (docs/experiment-format.md#secrets:
+/// a reference, a literal marked `secret: true`, or a literal under a secret-looking name) is never
+/// written into the job script: it reaches the job through its process environment, and is masked
+/// (`***`) wherever sweep records or prints it. A secret literal is not a template.
 struct EnvVar {
+  enum class Source { literal, environment, file };
   std::string name;  // a shell variable name, not SWEEP_* (validated)
-  std::string value;
+  std::string value;  // the literal, or for a reference the variable's name or the file's path as written
   SourceLocation where;  // in the experiment or the site file (spec/site.h)
+  Source source = Source::literal;
+  bool secret = false;       // a reference is always secret
+  SourceLocation value_at{};  // the value's scalar (its opening quote, if quoted): where the stored text masks it
 };
+
+/// How an `env` entry is shown (`sweep site`, messages): its value, `***` for a secret literal, or
+/// its reference as written (`{from_env: X}`, `{from_file: P}`), which holds no secret.
+std::string shown_value(const EnvVar& v);
+/// A `setup` line as shown: the literal secret assignments in it masked (util/secrets.h).
+std::string shown_setup(const std::string& line);
 
 /// One `setup` line: shell text run in the job's own shell before the workload (`module load ...`,
 /// `source venv/bin/activate`), a Mustache template whose values are shell-quoted.

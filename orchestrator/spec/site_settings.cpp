@@ -59,17 +59,17 @@ std::vector<Setting> effective_settings(const Site& site, const Experiment* exp)
       if (!w.mpi.empty())
         add(out, prefix + "mpi", w.mpi, site.mpi && site.mpi->value == w.mpi ? site.mpi->where : w.where, site, exp);
     }
-    for (const EnvVar& v : exp->env) add(out, "env." + v.name, v.value, v.where, site, exp);
+    for (const EnvVar& v : exp->env) add(out, "env." + v.name, shown_value(v), v.where, site, exp);
     for (std::size_t i = 0; i < exp->setup.size(); ++i)
-      add(out, fmt::format("setup[{}]", i + 1), exp->setup[i].text, exp->setup[i].where, site, exp);
+      add(out, fmt::format("setup[{}]", i + 1), shown_setup(exp->setup[i].text), exp->setup[i].where, site, exp);
   } else {
     if (site.executor) add(out, "executor", site.executor->value, site.executor->where, site, exp);
     for (const Resource& r : site.resources) add(out, "resources." + r.key, r.value, r.where, site, exp);
     if (site.launcher) add(out, "workload.launcher", site.launcher->value, site.launcher->where, site, exp);
     if (site.mpi) add(out, "workload.mpi", site.mpi->value, site.mpi->where, site, exp);
-    for (const EnvVar& v : site.env) add(out, "env." + v.name, v.value, v.where, site, exp);
+    for (const EnvVar& v : site.env) add(out, "env." + v.name, shown_value(v), v.where, site, exp);
     for (std::size_t i = 0; i < site.setup.size(); ++i)
-      add(out, fmt::format("setup[{}]", i + 1), site.setup[i].text, site.setup[i].where, site, exp);
+      add(out, fmt::format("setup[{}]", i + 1), shown_setup(site.setup[i].text), site.setup[i].where, site, exp);
   }
   if (site.results) add(out, "results", site.results->value, site.results->where, site, exp);
   else add(out, "results", "results", none, site, exp);

@@ -83,7 +83,12 @@ int Store::begin_attempt(std::int64_t run_id, const std::string& run_dir, const 
   });
 }
 
-void Store::finish_attempt(std::int64_t run_id, int attempt, const AttemptResult& result) {
+void Store::finish_attempt(std::int64_t run_id, int attempt, const AttemptResult& unmasked) {
+  AttemptResult result = unmasked;
+  if (!masker_.empty()) {
+    result.failure_reason = masker_(result.failure_reason);
+    for (auto& kv : result.provenance) kv.second = masker_(kv.second);
+  }
   guarded(path_, "record a run's result", [&] {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     SQLite::Statement run(*db_,

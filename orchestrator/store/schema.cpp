@@ -164,6 +164,8 @@ int stored_version(SQLite::Database& db, const std::string& path) {
 
 void prepare_schema(SQLite::Database& db, const std::string& path, bool wal) {
   db.setBusyTimeout(30000);
+  // A foreign database is refused before anything is written to it: the journal mode below is a write.
+  if (table_count(db) > 0) stored_version(db, path);
   if (wal) {
     db.exec("PRAGMA journal_mode = WAL");
     db.exec("PRAGMA synchronous = NORMAL");

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "store/records.h"
+#include "util/secrets.h"
 
 namespace SQLite {
 class Database;
@@ -34,6 +35,10 @@ class Store {
   /// The database's random identity (schema_info.database_id, set when it was created or migrated
   /// to version 5): what a run root's marker names.
   std::string database_id() const;
+
+  /// Known secret values (util/secrets.h) masked in every failure reason, provenance value and
+  /// submission error written from now on: the database never holds one (docs/experiment-format.md#secrets).
+  void mask_secrets(Masker masker) { masker_ = std::move(masker); }
 
   // --- campaigns -------------------------------------------------------------------------------
   std::optional<CampaignRecord> find_campaign(std::string_view label) const;
@@ -104,6 +109,7 @@ class Store {
  private:
   std::string path_;
   std::unique_ptr<SQLite::Database> db_;
+  Masker masker_;
 };
 
 }  // namespace sweep::store

@@ -52,7 +52,7 @@ void Store::mark_submitted(std::int64_t submission_id, const std::string& job_id
 void Store::mark_submission_failed(std::int64_t submission_id, const std::string& error) {
   guarded(path_, "record a failed submission", [&] {
     SQLite::Statement q(*db_, "UPDATE submissions SET state = 'failed', error = ? WHERE id = ?");
-    q.bind(1, error);
+    q.bind(1, masker_(error));
     q.bind(2, submission_id);
     q.exec();
   });

@@ -26,6 +26,7 @@ enum class ErrorKind {
   database,            // the results database cannot be used (locked, other schema, corrupt)
   io,                  // a file or process could not be created or read
   incomparable,        // a gate could not compare what it was asked to (campaigns whose points differ)
+  interrupted,         // SIGINT or SIGTERM arrived before anything was written
   internal,            // a bug in sweep
 };
 

@@ -8,9 +8,7 @@
 #include <fmt/format.h>
 
 namespace sweep {
-namespace {
 
-/// Length of the valid UTF-8 sequence starting at text[i], or 0 when the byte there starts none.
 std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
   const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
   const unsigned char c = byte(i);
@@ -28,8 +26,6 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
   if (c == 0xf4 && byte(i + 1) >= 0x90) return 0;  // above U+10FFFF
   return len;
 }
-
-}  // namespace
 
 void append_json_string(std::string& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";

@@ -19,6 +19,10 @@ std::string xml_text(std::string_view text);
 /// RFC 4648 base64 with padding (for data: URIs of inline figures).
 std::string base64(std::string_view bytes);
 
+/// Length of the valid UTF-8 sequence starting at text[i] (i < text.size()), or 0 when the byte there
+/// starts none (overlong forms and surrogates included).
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i);
+
 /// RFC 4180 field: quoted when it contains a comma, quote, CR or LF (quotes doubled), else verbatim.
 std::string csv_field(std::string_view text);
 

@@ -27,13 +27,14 @@ struct ExitCodeRow {
   ExitCode code;
 };
 
-inline constexpr std::array<ExitCodeRow, 7> kExitCodes{{
+inline constexpr std::array<ExitCodeRow, 8> kExitCodes{{
     {ErrorKind::usage, ExitCode::usage},
     {ErrorKind::invalid_experiment, ExitCode::invalid_experiment},
     {ErrorKind::not_found, ExitCode::not_found},
     {ErrorKind::database, ExitCode::database},
     {ErrorKind::io, ExitCode::io},
     {ErrorKind::incomparable, ExitCode::incomparable},
+    {ErrorKind::interrupted, ExitCode::interrupted},
     {ErrorKind::internal, ExitCode::internal},
 }};
 

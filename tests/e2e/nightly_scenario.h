@@ -20,7 +20,9 @@ using Night = std::function<e2e::Result(const std::string& date, const std::stri
 /// The gate compares trainbench's timings. collbench's small-message busbw is measured and kept in the
 /// history, but not gated here: on the shared 2-core machines of CI it moves 3x from one minute to
 /// the next (docs/nightly.md), so a gate on it would test the neighbours.
-inline const std::string kGate = " --metrics samples_per_s,step_time_mean --threshold 0.5";
+/// The threshold is 75%: an unchanged night on a loaded CI machine once moved step_time_mean by 52%, while
+/// the slowed night (6.7 ms steps made 106.7 ms) moves samples_per_s by 94%, and still by 83% were a step 20 ms.
+inline const std::string kGate = " --metrics samples_per_s,step_time_mean --threshold 0.75";
 
 inline std::string night_label(const std::string& date) { return "nightly-nightly-" + date; }
 
@@ -39,7 +41,7 @@ inline void three_nights(const e2e::Sandbox& box, const Night& night, int repeti
                         "WHERE m.name = 'busbw' AND m.value > 0") == 3);
 
   // Every step sleeps 100 ms more (a step takes a few ms): samples/s falls by over 90% and step time
-  // grows many times, far beyond the 50% threshold, which the night-to-night noise of this shared
+  // grows many times, far beyond the 75% threshold, which the night-to-night noise of this shared
   // machine stays under (the test runs alone).
   const auto slow = night("2026-01-02", "TRAINBENCH_SLOWDOWN_MS=100", kGate + " --no-figures");
   INFO(slow.out << slow.err);

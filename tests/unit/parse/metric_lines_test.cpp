@@ -49,7 +49,7 @@ TEST_CASE("malformed metric lines are skipped with a warning") {
   CHECK(e.observations.empty());
   REQUIRE(e.warnings.size() == 6);
   CHECK(e.warnings[0] == "stdout:1: metric line without \"value\"; skipped");
-  CHECK(e.warnings[1] == "stdout:2: metric line: \"metric\" must be a non-empty string; skipped");
+  CHECK(e.warnings[1] == "stdout:2: metric line: \"metric\" must be a non-empty string of at most 256 bytes without control characters; skipped");
   CHECK(e.warnings[2] == "stdout:3: metric line: \"better\" must be \"higher\" or \"lower\"; skipped");
   CHECK(e.warnings[3] == "stdout:4: metric line: \"index\" must be a non-negative integer; skipped");
   CHECK(e.warnings[4] == "stdout:5: metric line: \"value\" must be a number or a numeric string; skipped");

@@ -135,7 +135,6 @@ TEST_CASE("a figure is a gnuplot script and a data file, with every label quoted
   // Block of panel gpt2: a row per x (gpus 1, 2) with mean/low/high per series (nodes 1, 2).
   CHECK_THAT(f.data, Catch::Contains("\"1\"\t101\t"));
   CHECK_THAT(f.data, Catch::Contains("\"2\"\t181\t") && Catch::Contains("\t321\t"));
-  CHECK(gnuplot_quote("it's\nfine") == "'it''s fine'");
 
   g.series = {};
   g.at = {"r.yaml", 4, 5};
@@ -156,14 +155,14 @@ TEST_CASE("the HTML report escapes every user-supplied string and runs no script
   t.rows = {"model"};
   t.cols = {"nodes"};
   t.metrics = {"time"};
-  const std::string html = html_report(d, build_declared(results, t), {{"f", "a <b> figure", "<svg xmlns='x'/>", ""}});
+  const std::string html = html_report(d, build_declared(results, t), {{"f", "f", "a <b> figure", "<svg xmlns='x'/>", ""}});
   CHECK_THAT(html, Catch::Contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
   CHECK_THAT(html, !Catch::Contains("<script"));
   CHECK_THAT(html, Catch::Contains("exited with &lt;code&gt; 3 &amp; more"));
   CHECK_THAT(html, Catch::Contains("<img alt=\"a &lt;b&gt; figure\" src=\"data:image/svg+xml;base64,PHN2ZyB4bWxucz0neCcvPg==\">"));
   CHECK_THAT(html, Catch::Contains("<table class=\"results\">"));
   CHECK_THAT(html, Catch::Contains("Content-Security-Policy"));
-  const std::string failed = html_report(d, {}, {{"g", "t", "", "gnuplot exited with 1"}});
+  const std::string failed = html_report(d, {}, {{"g", "g", "t", "", "gnuplot exited with 1"}});
   CHECK_THAT(failed, Catch::Contains("Figure g was not drawn: gnuplot exited with 1"));
 }
 

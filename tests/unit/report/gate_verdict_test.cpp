@@ -28,7 +28,7 @@ TEST_CASE("gate verdict: missing rows first, then regressed, then inconclusive, 
   const GateVerdict v{"REGRESSED", true, "nightly-x", "nightly-x-2026-01-01", "2026-01-01T02:00:00Z", "1 missing, 1 regressed", rows};
   CHECK(verdict_markdown(v) ==
         "## Verdict: REGRESSED\n\nagainst nightly-x-2026-01-01 (baseline \"nightly-x\", pinned 2026-01-01T02:00:00Z): "
-        "1 missing, 1 regressed.\n\n- n=2 speed: missing: its 3 runs failed: <oom> & more\n"
+        "1 missing, 1 regressed.\n\n- n=2 speed: missing: its 3 runs failed: &lt;oom&gt; &amp; more\n"
         "- n=1 speed: regressed -20.0%: -20.00% (p = 0.001)\n- n=1 speed: inconclusive -20.0%: too noisy\n\n");
   const std::string html = verdict_html(v);
   CHECK_THAT(html, Catch::StartsWith("<section id=\"verdict\" class=\"failed\"><h2>Verdict: REGRESSED</h2>"));

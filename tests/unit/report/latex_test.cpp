@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "report/latex.h"
+#include "util/sinks.h"
 
 using namespace sweep;
 using namespace sweep::report;
@@ -40,6 +41,6 @@ TEST_CASE("a LaTeX table has booktabs rules, mean ± 95% CI cells and escaped te
 }
 
 TEST_CASE("LaTeX escaping covers every special character") {
-  CHECK(latex_escape(R"(a\b{c}$d&e#f^g_h%i~j)") ==
+  CHECK(latex_text(R"(a\b{c}$d&e#f^g_h%i~j)") ==
         R"(a\textbackslash{}b\{c\}\$d\&e\#f\textasciicircum{}g\_h\%i\textasciitilde{}j)");
 }

@@ -34,3 +34,14 @@ TEST_CASE("metric samples: per-run means, every indexed value, and names of fail
   CHECK(b[0].empty());
   CHECK(b[1].run_means() == std::vector<double>{5});
 }
+
+TEST_CASE("metric samples: names past the limit are counted, not read") {
+  MetricSamples m;
+  for (std::size_t i = 0; i < MetricSamples::kMaxNames + 3; ++i)
+    m.push_back(store::MetricRow{1, "a", 0, RunState::succeeded, {"m" + std::to_string(i), 0, 1, "", ""}});
+  m.push_back(store::MetricRow{2, "a", 1, RunState::succeeded, {"m0", 0, 2, "", ""}});  // a known name is still read
+  m.push_back(store::MetricRow{2, "a", 1, RunState::succeeded, {"m10001", 0, 2, "", ""}});
+  CHECK(m.name_count() == MetricSamples::kMaxNames);
+  CHECK(m.skipped_values() == 4);
+  CHECK(m.samples(0)[0].run_means() == std::vector<double>{1, 2});
+}

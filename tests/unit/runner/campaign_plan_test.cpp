@@ -180,3 +180,28 @@ TEST_CASE("the network sampling goes around the command, and a template without 
   runner::CampaignPlan plain(experiment("run"), slots);
   CHECK(plain.render_script(plain.points()[0], {"c", 1, 0, 1, "/r"}).find("sweep_nic") == std::string::npos);
 }
+
+TEST_CASE("a run's plan keeps at most max_points points, a check's streams any number") {
+  TempDir dir;
+  const std::string templates = template_dir(dir, "{{{command}}}\n");
+  const auto load = [](const std::string& extra) {
+    return spec::load_text("name: t\nmatrix:\n  a: [1, 2, 3, 4]\n  b: [1, 2, 3]\n" + extra + "workload:\n  command: run\n",
+                           "t.yaml");
+  };
+  CHECK(runner::CampaignPlan(load(""), templates, runner::PlanUse::run, 12).points().size() == 12);
+  try {
+    runner::CampaignPlan(load(""), templates, runner::PlanUse::run, 11);
+    FAIL("12 points with --max-points 11 must be refused");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::invalid_experiment);
+    CHECK(e.where().str() == "t.yaml:3:3");  // the matrix's first axis
+    CHECK_THAT(e.message(), Catch::StartsWith("the matrix has 12 points (a 4 x b 3), more than --max-points 11"));
+  }
+  CHECK_NOTHROW(runner::CampaignPlan(load(""), templates, runner::PlanUse::check, 11));
+  // With exclusions the walk counts: 4 points survive a limit of 4, not one of 3.
+  const std::string exclude = "exclude:\n  - where: b > 1\n";
+  CHECK(runner::CampaignPlan(load(exclude), templates, runner::PlanUse::run, 4).points().size() == 4);
+  CHECK_THROWS_WITH(runner::CampaignPlan(load(exclude), templates, runner::PlanUse::run, 3),
+                    Catch::StartsWith("t.yaml:3:3: more than --max-points 3 points of the matrix survive its exclusions "
+                                      "(12 before them: a 4 x b 3)"));
+}

@@ -79,3 +79,18 @@ TEST_CASE("without setup lines the block only exports and records") {
   CHECK_FALSE(std::filesystem::exists(dir.file("provenance/site")));
   CHECK(slurp(dir.file("provenance/env_set")) == "FOO=1\n");
 }
+
+TEST_CASE("secret variables are not in the block: the job's environment gives them, env_set records ***") {
+  TempDir dir;
+  JobEnvironment e;
+  e.env = {{"FOO", "1"}};
+  e.secrets = {"BAR"};
+  const std::string block = environment_block(e);
+  CHECK(block.find("BAR=") == std::string::npos);
+  ::setenv("BAR", "s3cr3t-value", 1);  // as the executor passes it
+  const auto r = run_block(dir, e);
+  ::unsetenv("BAR");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("BAR=s3cr3t-value"));
+  CHECK(slurp(dir.file("provenance/env_set")) == "FOO=1\nBAR=***\n");
+}

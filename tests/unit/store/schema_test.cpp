@@ -2,7 +2,9 @@
 
 #include <SQLiteCpp/Database.h>
 
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "store/schema.h"
 #include "store/store.h"
@@ -40,6 +42,29 @@ TEST_CASE("a database that is not sweep's, or not SQLite at all, is refused") {
   const auto garbage = dir.file("garbage.db");
   std::ofstream(garbage) << std::string(4096, 'x');
   CHECK_THROWS_AS(store::Store(garbage), Error);
+}
+
+namespace {
+std::string bytes_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+}  // namespace
+
+TEST_CASE("a foreign SQLite file is refused before anything is written to it") {
+  TempDir dir;
+  const auto other = dir.file("notes.db");
+  {
+    SQLite::Database raw(other, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    raw.exec("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')");
+  }
+  const std::string before = bytes_of(other);
+  REQUIRE(before.size() > 100);
+  REQUIRE(static_cast<unsigned char>(before[18]) == 1);  // rollback journal: file format write version 1
+  CHECK_THROWS_WITH(store::Store(other), Catch::Contains("not a sweep results database"));
+  CHECK(bytes_of(other) == before);  // not switched to WAL (bytes 18 and 19 would become 2)
+  CHECK_FALSE(std::filesystem::exists(other + "-wal"));
+  CHECK_FALSE(std::filesystem::exists(other + "-journal"));
 }
 
 TEST_CASE("the schema is created in WAL mode with the current version") {

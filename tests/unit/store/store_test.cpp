@@ -126,6 +126,26 @@ TEST_CASE("attempts record outcome, metrics and provenance together") {
   CHECK(counts[static_cast<int>(RunState::pending)].count == 1);
 }
 
+TEST_CASE("known secret values are masked in every failure reason and provenance value written") {
+  TempDir dir;
+  Store db(dir.file("sweep.db"));
+  Masker masker;
+  masker.add("hf_s3cret");
+  db.mask_secrets(masker);
+  const auto id = db.create_campaign(campaign("c1", 1), two_points());
+  const auto run = db.runs(id).front();
+  db.begin_attempt(run.id, "/r/a1", "t1");
+  AttemptResult failed;
+  failed.state = RunState::failed;
+  failed.failure_class = "criterion";
+  failed.failure_reason = "metric hf_s3cret not found";
+  failed.provenance = {{"job.comm_env", "NCCL_X=hf_s3cret"}};
+  db.finish_attempt(run.id, 1, failed);
+  CHECK(db.runs(id).front().failure_reason == "metric *** not found");
+  CHECK(db.attempts(run.id).front().failure_reason == "metric *** not found");
+  CHECK(db.provenance(run.id, 1) == KeyValues{{"job.comm_env", "NCCL_X=***"}});
+}
+
 TEST_CASE("the database persists across opens") {
   TempDir dir;
   {

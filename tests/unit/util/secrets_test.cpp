@@ -1,0 +1,63 @@
+#include <catch2/catch.hpp>
+
+#include "util/secrets.h"
+
+using namespace sweep;
+
+TEST_CASE("names that look like secrets, in any case") {
+  for (const char* n : {"HF_TOKEN", "api_key", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD", "MYSQL_PASSWD",
+                        "GPG_PASSPHRASE", "GOOGLE_APPLICATION_CREDENTIALS", "WANDB_AUTH", "githubToken"})
+    CHECK(secret_name(n));
+  for (const char* n : {"NCCL_IB_HCA", "OMP_NUM_THREADS", "UCX_TLS", "PATH", "TOKE"}) CHECK_FALSE(secret_name(n));
+}
+
+TEST_CASE("literal secret assignments in a shell line, with where their words are") {
+  const std::string line = "export HF_TOKEN=abc123 PATH=/x; API_KEY='a b' cmd DB_PASSWORD=\"q\\\"z\"";
+  const auto found = secret_assignments(line);
+  REQUIRE(found.size() == 3);
+  CHECK(found[0].name == "HF_TOKEN");
+  CHECK(found[0].value == "abc123");
+  CHECK(line.substr(found[0].begin, found[0].end - found[0].begin) == "abc123");
+  CHECK(found[1].value == "a b");
+  CHECK(line.substr(found[1].begin, found[1].end - found[1].begin) == "'a b'");
+  CHECK(found[2].value == "q\"z");
+  CHECK(replace_assignments(line, found, [](std::size_t i) { return "$S" + std::to_string(i); }) ==
+        "export HF_TOKEN=$S0 PATH=/x; API_KEY=$S1 cmd DB_PASSWORD=$S2");
+}
+
+TEST_CASE("an assignment that expands something, or was masked already, holds no literal") {
+  CHECK(secret_assignments("export HF_TOKEN=$(cat ~/.tok)").empty());
+  CHECK(secret_assignments("export HF_TOKEN=\"$MY_TOKEN\"").empty());
+  CHECK(secret_assignments("export HF_TOKEN={{token}}").empty());
+  const auto masked = secret_assignments("export HF_TOKEN=***");
+  REQUIRE(masked.size() == 1);
+  CHECK(masked[0].masked);
+  CHECK(secret_assignments("export HF_TOKEN=").empty());
+  CHECK(secret_assignments("echo HF_TOKEN='unclosed").empty());
+  CHECK(secret_assignments("MYHF_TOKENS==x").size() == 1);  // the value is "=x"
+}
+
+TEST_CASE("the masker replaces every known value, the longest first, and ignores short ones") {
+  Masker m;
+  CHECK(m.empty());
+  m.add("abcd");
+  m.add("abcdefgh");
+  m.add("xyz");  // too short to mask by value
+  CHECK(m("a abcdefgh b abcd c abcdabcd xyz") == "a *** b *** c ****** xyz");
+  CHECK(m("nothing here") == "nothing here");
+}
+
+TEST_CASE("a scalar of a YAML text is masked at its place, quoted") {
+  const std::string yaml = "env:\n  HF_TOKEN: tok-1234\n  B: 'it''s'\n  C: \"a\\\"b\" # c\n";
+  CHECK(mask_scalar_at(yaml, 2, 13, "tok-1234") == "env:\n  HF_TOKEN: \"***\"\n  B: 'it''s'\n  C: \"a\\\"b\" # c\n");
+  CHECK(mask_scalar_at(yaml, 4, 6, "a\"b") == "env:\n  HF_TOKEN: tok-1234\n  B: 'it''s'\n  C: \"***\" # c\n");
+  CHECK_FALSE(mask_scalar_at(yaml, 2, 13, "other"));
+  CHECK_FALSE(mask_scalar_at(yaml, 9, 1, "x"));
+}
+
+TEST_CASE("a word of a YAML text is masked at or after a place") {
+  const std::string yaml = "setup:\n  - export HF_TOKEN=abcdef\n  - echo abcdef\n";
+  CHECK(mask_word_from(yaml, 2, 5, "abcdef") == "setup:\n  - export HF_TOKEN=***\n  - echo abcdef\n");
+  CHECK(mask_word_from(yaml, 3, 5, "abcdef") == "setup:\n  - export HF_TOKEN=abcdef\n  - echo ***\n");
+  CHECK_FALSE(mask_word_from(yaml, 2, 5, "zzz"));
+}
