@@ -20,7 +20,7 @@ struct Resolved {
   spec::Experiment experiment;
   std::string label;
   std::string overrides;
-  JobSecrets secrets{};  // filled by run_campaign before anything runs (resolve_secrets); empty for collect/cancel
+  JobSecrets secrets{};  // filled by run_campaign and collect before anything runs (resolve_secrets); empty for cancel
 };
 
 /// Refuses (Error(database)) a campaign whose stored experiment text does not hash to its stored

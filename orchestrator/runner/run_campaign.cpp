@@ -266,7 +266,12 @@ RunSummary drive_existing(const RunOptions& options, BatchMode mode) {
     throw Error(ErrorKind::usage, fmt::format("campaign \"{}\" uses the {} executor; collect and cancel are for "
                                               "batch campaigns such as slurm (resume a local one with sweep run --resume {})",
                                               resolved.label, resolved.experiment.executor, resolved.label));
-  CampaignPlan plan(resolved.experiment, options.template_dir);
+  // The campaign's points are recorded: the limit on a new campaign's points is not for it.
+  CampaignPlan plan(resolved.experiment, options.template_dir, PlanUse::run, UINT64_MAX);
+  if (mode == BatchMode::collect) {  // it may submit retries and queued runs, which need the secrets as run's did
+    resolved.secrets = resolve_secrets(resolved.experiment, process_environment());
+    db.mask_secrets(resolved.secrets.masker);
+  }
   const std::string executor = resolved.experiment.executor;
   return run_batch_campaign(options, std::move(plan), std::move(resolved), db, stop_flag(), mode, make_scheduler(executor));
 }

@@ -29,3 +29,36 @@ TEST_CASE("secrets reach a Slurm job through its environment and nothing sweep w
   ::unsetenv("SWEEP_TEST_REF");
   ::unsetenv("NCCL_TEST_TOKEN");
 }
+
+TEST_CASE("collect submits a detached campaign's later runs with its secrets, and refuses without them") {
+  slurm_conf();
+  e2e::Sandbox box;
+  const Markers m;
+  prepare(box, m, "executor: slurm\nresources: {nodes: 1, ntasks: 1, time: 2}\n");
+  const std::string label = unique_label(box, "secrets-collect");
+  // --max-queued 1: the detached run submits one run; collect submits the other.
+  const auto d = box.sweep({"run", "secrets.yaml", "--label", label, "--detach", "--max-queued", "1"});
+  INFO(d.out << d.err);
+  REQUIRE(d.exit_code == 0);
+  CHECK(query(box, "SELECT count(*) FROM submission_tasks") == "1");
+  // The stored experiment holds its literal secrets masked: collect takes them from its environment, as a
+  // resume does, and refuses without one before it submits anything.
+  const auto refused = box.sweep({"collect", label, "--max-queued", "1"});
+  CHECK(refused.exit_code == 3);
+  CHECK_THAT(refused.err, Catch::Contains("\"env.HF_TOKEN\" was a literal secret, stored masked (***)"));
+  CHECK(query(box, "SELECT count(*) FROM submission_tasks") == "1");
+  ::setenv("HF_TOKEN", m.literal.c_str(), 1);
+  ::setenv("PLAIN", m.marked.c_str(), 1);
+  ::setenv("API_KEY", m.setup.c_str(), 1);
+  e2e::Result c;
+  wait_until([&] {
+    c = box.sweep({"collect", label, "--max-queued", "1", "--poll-max", "1"});
+    return c.out.find("0 unfinished") != std::string::npos;
+  }, std::chrono::seconds(120), "collect to finish the campaign");
+  INFO(c.out << c.err);
+  CHECK(query(box, "SELECT count(*) FROM submission_tasks") == "2");
+  CHECK(check_received(box.path("results/" + label), m) == 2);  // the run collect submitted got every value
+  REQUIRE(box.sweep({"report", label}).exit_code == 0);
+  expect_no_marker(box, m, label);
+  for (const char* v : {"HF_TOKEN", "PLAIN", "API_KEY", "SWEEP_TEST_REF", "NCCL_TEST_TOKEN"}) ::unsetenv(v);
+}
