@@ -10,12 +10,21 @@
 using namespace slurmtest;
 using namespace secrets_test;
 
-TEST_CASE("secrets reach a Slurm job through its environment and nothing sweep writes or prints") {
+namespace {
+
+/// The scenario's experiment on the slurm executor, in `box`; returns a label unique on the cluster.
+std::string slurm_scenario(const e2e::Sandbox& box, const Markers& m, const std::string& name) {
   slurm_conf();
+  prepare(box, m, "executor: slurm\nresources: {nodes: 1, ntasks: 1, time: 2}\n");
+  return unique_label(box, name);
+}
+
+}  // namespace
+
+TEST_CASE("secrets reach a Slurm job through its environment and nothing sweep writes or prints") {
   e2e::Sandbox box;
   const Markers m;
-  prepare(box, m, "executor: slurm\nresources: {nodes: 1, ntasks: 1, time: 2}\n");
-  const std::string label = unique_label(box, "secrets");
+  const std::string label = slurm_scenario(box, m, "secrets");
   const auto run = box.sweep({"run", "secrets.yaml", "--label", label, "--poll-max", "1"});
   INFO(run.out << run.err);
   CHECK(run.exit_code != 0);  // the point fail=1 fails
@@ -31,11 +40,9 @@ TEST_CASE("secrets reach a Slurm job through its environment and nothing sweep w
 }
 
 TEST_CASE("collect submits a detached campaign's later runs with its secrets, and refuses without them") {
-  slurm_conf();
   e2e::Sandbox box;
   const Markers m;
-  prepare(box, m, "executor: slurm\nresources: {nodes: 1, ntasks: 1, time: 2}\n");
-  const std::string label = unique_label(box, "secrets-collect");
+  const std::string label = slurm_scenario(box, m, "secrets-collect");
   // --max-queued 1: the detached run submits one run; collect submits the other.
   const auto d = box.sweep({"run", "secrets.yaml", "--label", label, "--detach", "--max-queued", "1"});
   INFO(d.out << d.err);
