@@ -141,7 +141,7 @@ void add_file(ReportOutput& out, const std::string& name, const std::string& tex
 /// Writes each figure's script and data under <out.dir>/figures and runs gnuplot on it.
 std::vector<HtmlFigure> draw_figures(const std::vector<FigureText>& texts, ReportOutput& out) {
   std::vector<HtmlFigure> figures;
-  if (!texts.empty()) fs::create_directories(fs::path(out.dir) / "figures");
+  if (!texts.empty()) make_directories((fs::path(out.dir) / "figures").string());
   for (const auto& f : texts) {
     HtmlFigure h{f.name, f.file, f.title, "", ""};
     if (f.points == 0) {
@@ -188,7 +188,7 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
   out.change_points = parts.changes;
   out.dir = (fs::path(reports_dir) / label).string();
   require_trusted(reports_dir, "reports directory");  // util/safe_files.h: refused unless yours or shared on purpose
-  fs::create_directories(out.dir);
+  make_directories(out.dir);
   require_trusted(out.dir, "reports directory");
   const std::vector<HtmlFigure> figures = draw_figures(parts.figures, out);
   const auto& tables = parts.tables;

@@ -237,7 +237,7 @@ void BatchDriver::submit_group(const std::vector<store::RunRecord>& runs, const 
   std::string dir;
   for (int n = 0; dir.empty() || fs::exists(dir); ++n)
     dir = fmt::format("{}/.submissions/{}-{}", campaign_.run_root, stamp, n);
-  fs::create_directories(campaign_.run_root + "/.submissions");  // inside the claimed run root
+  make_directories(campaign_.run_root + "/.submissions");  // inside the claimed run root
   make_new_directory(dir, "submission directory");
   store::SubmissionRecord sub = db_.begin_submission(campaign_.id, dir, iso8601(clock_.wall()), attempts);
   const sched::SubmitResult result = scheduler_->submit(write_array_script(sub, attempts, options_text), dir, resolved_.secrets.env);

@@ -84,7 +84,7 @@ store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options,
     return *existing;
   }
   require_label_clear_of_database(resolved.label, results_dir, db.path());
-  fs::create_directories(results_dir);
+  make_directories(results_dir);
   require_trusted(results_dir, "results directory");
   const HostFacts host = host_facts();
   const auto git = git_state(fs::absolute(e.path).parent_path().string());

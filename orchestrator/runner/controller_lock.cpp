@@ -10,11 +10,12 @@
 
 #include "util/error.h"
 #include "util/strings.h"
+#include "util/safe_files.h"
 
 namespace sweep::runner {
 
 ControllerLock::ControllerLock(const std::string& run_root, const std::string& label) {
-  std::filesystem::create_directories(run_root);
+  make_directories(run_root);
   const std::string path = run_root + "/.controller.lock";
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd_ < 0) throw Error(ErrorKind::io, fmt::format("cannot open {}", path));

@@ -11,6 +11,7 @@
 #include "runner/stop.h"
 #include "sched/executors.h"
 #include "util/strings.h"
+#include "util/safe_files.h"
 
 namespace sweep::runner {
 namespace fs = std::filesystem;
@@ -49,7 +50,7 @@ std::vector<std::string> dry_run_arrays(const RunOptions& o, const CampaignPlan&
     const auto& dirs = groups[shape];
     for (std::size_t first = 0; first < dirs.size(); first += per_array) {
       const std::string array_dir = (dir / fmt::format("array-{}", ++k)).string();
-      fs::create_directories(array_dir);
+      make_directories(array_dir);
       std::vector<TaskRow> rows;
       for (std::size_t i = first; i < std::min(dirs.size(), first + per_array); ++i)
         rows.push_back({static_cast<int>(i - first), dirs[i], 0, 1});
@@ -68,7 +69,7 @@ std::vector<std::string> dry_run_arrays(const RunOptions& o, const CampaignPlan&
 
 RunSummary dry_run(const RunOptions& o, const CampaignPlan& plan, const std::string& label) {
   const fs::path dir = fs::absolute(fs::path(o.results_dir) / label / "dry-run").lexically_normal();
-  fs::create_directories(dir);
+  make_directories(dir.string());
   const auto reps = static_cast<std::size_t>(plan.experiment().repetitions);
   const std::size_t total = plan.points().size() * reps;
   std::vector<std::pair<std::string, std::string>> runs;  // point id, run directory

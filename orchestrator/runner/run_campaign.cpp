@@ -334,7 +334,7 @@ RunSummary run_campaign(const RunOptions& options) {
                                               plan.experiment().executor, sched::batch_names()));
 
   throw_if_stopped("planning the campaign");  // the last moment at which stopping leaves nothing behind
-  fs::create_directories(fs::path(db_path).parent_path().empty() ? "." : fs::path(db_path).parent_path());
+  make_directories(fs::path(db_path).parent_path().empty() ? "." : fs::path(db_path).parent_path().string());
   if (!db) db = std::make_unique<store::Store>(db_path);
   db->mask_secrets(resolved.secrets.masker);
   if (sched::is_batch(plan.experiment().executor)) {

@@ -7,7 +7,9 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <mutex>
+#include <vector>
 
 #include "util/error.h"
 
@@ -26,8 +28,8 @@ enum class Advice { opt_in, world, link, none };
 
 /// By Advice, in its order.
 constexpr std::array<std::string_view, 4> kAdvice{
-    "; if your lab shares results by group on purpose, set `shared_group: true` in the site file or pass "
-    "--allow-shared (docs/site.md)",
+    "; if it is yours and the group's write is an accident of your umask, chmod g-w it; if your lab shares "
+    "results by group on purpose, set `shared_group: true` in the site file or pass --allow-shared (docs/site.md)",
     "; a path writable by everyone is never trusted: chmod o-w it",
     "; sweep does not follow a symbolic link here",
     "",
@@ -121,6 +123,19 @@ void make_new_directory(const std::string& path, std::string_view what) {
                             "(choose another --label, or remove it if it is yours)",
                             what, path));
   throw Error(ErrorKind::io, fmt::format("cannot create the {} {}: {}", what, path, errno_text(err)));
+}
+
+void make_directories(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> missing;  // deepest first
+  for (fs::path p = fs::path(path).lexically_normal(); !p.empty() && !fs::exists(fs::symlink_status(p));
+       p = p.parent_path()) {
+    missing.push_back(p);
+    if (p == p.parent_path()) break;
+  }
+  for (auto it = missing.rbegin(); it != missing.rend(); ++it)
+    if (::mkdir(it->c_str(), 0755) != 0 && errno != EEXIST)
+      throw Error(ErrorKind::io, fmt::format("cannot create the directory {}: {}", it->string(), errno_text(errno)));
 }
 
 void write_new_file(const std::string& path, std::string_view text, mode_t mode) {

@@ -49,6 +49,12 @@ void require_trusted_fd(int fd, const std::string& path, std::string_view what);
 /// "... already exists ..." naming `what`; other failures Error(io). Never follows a symlink.
 void make_new_directory(const std::string& path, std::string_view what);
 
+/// Creates each missing directory of `path`, parents first, as mkdir(0755 & ~umask): unlike
+/// std::filesystem::create_directories, never writable by group or others whatever the umask (with a
+/// user-private group's umask 002 a results directory made group-writable would then be refused as
+/// untrusted). Directories that exist are left as they are. Error(io) when one cannot be made.
+void make_directories(const std::string& path);
+
 /// Creates `path` with `text` (O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW, `mode` & ~umask). Fails, Error(io),
 /// when anything already is at `path`, a symlink included.
 void write_new_file(const std::string& path, std::string_view text, mode_t mode = 0666);

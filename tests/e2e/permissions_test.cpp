@@ -51,3 +51,22 @@ TEST_CASE("with umask 027 job scripts are executable by the group but nothing is
   const auto scripts = shell("find " + box.path("results/e") + " -name run.sh -perm -g+x | wc -l");
   CHECK(scripts.out == "2\n");
 }
+
+TEST_CASE("with umask 002 sweep runs and reports twice in the same directories, none of which the group can write") {
+  // A user-private group's default umask: directories sweep made group-writable would be refused as
+  // untrusted by its next command.
+  Sandbox box;
+  run_with_umask(box, "002");
+  const std::string cd = "cd " + box.dir().string() + " && umask 002 && " + SWEEP_BIN;
+  const auto again = shell(cd + " run e.yaml --label e2 && " + cd + " report e2 --no-figures && " + cd +
+                           " run e.yaml --label d --dry-run");
+  INFO(again.out << again.err);
+  CHECK(again.exit_code == 0);
+  std::vector<std::string> group_writable;
+  for (const char* top : {"results", "reports"})
+    for (const auto& e : fs::recursive_directory_iterator(box.path(top)))
+      if (e.is_directory() && (e.status().permissions() & fs::perms::group_write) != fs::perms::none)
+        group_writable.push_back(e.path().string());
+  CHECK(group_writable.empty());
+  CHECK((fs::status(box.path("results/sweep.db")).permissions() & fs::perms::group_write) == fs::perms::none);
+}

@@ -112,3 +112,24 @@ TEST_CASE("replace_own_file rewrites the user's own regular file and refuses a s
   CHECK_THROWS_WITH(replace_own_file(s.file("hard"), "x"), Catch::Contains("not your own regular file"));
   CHECK(slurp(s.file("private")) == "mine\n");
 }
+
+TEST_CASE("make_directories makes each missing directory without group or other write, whatever the umask") {
+  TempDir dir;
+  const mode_t old = ::umask(002);
+  const std::string deep = (dir.path / "a" / "b" / "c").string();
+  make_directories(deep);
+  make_directories(deep);  // existing: left as they are
+  ::umask(old);
+  for (const char* rel : {"a", "a/b", "a/b/c"}) {
+    struct stat st {};
+    REQUIRE(::stat((dir.path / rel).c_str(), &st) == 0);
+    INFO(rel);
+    CHECK(S_ISDIR(st.st_mode));
+    CHECK((st.st_mode & 07777) == 0755);
+  }
+  std::filesystem::create_directories(dir.path / "loose");
+  std::filesystem::permissions(dir.path / "loose", std::filesystem::perms::all);
+  make_directories((dir.path / "loose" / "x").string());  // an existing parent keeps its mode
+  CHECK((std::filesystem::status(dir.path / "loose").permissions() & std::filesystem::perms::others_write) !=
+        std::filesystem::perms::none);
+}
