@@ -6,13 +6,15 @@
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <optional>
+#include <utility>
 
 #include "store/filesystem.h"
 #include "store/schema.h"
@@ -99,8 +101,9 @@ RunState state_from_name(std::string_view name) {
 }
 
 /// Refuses a database file, or the directory it would be created in, that another user could have
-/// planted or can rewrite (util/safe_files.h). The file is checked on an opened descriptor; the
-/// descriptor stays open while SQLite opens the path, and the path must still be that file.
+/// planted or can rewrite (util/safe_files.h). The file is checked by stat(2) and, once SQLite opened
+/// the path, must still be that file (device and inode). No descriptor of the file is held: closing
+/// one would drop the POSIX locks of this process's SQLite connections to it (safe_files.h).
 class TrustedDatabaseFile {
  public:
   explicit TrustedDatabaseFile(const std::string& path) : path_(path) {
@@ -108,31 +111,25 @@ class TrustedDatabaseFile {
     require_trusted(dir.empty() ? "." : dir.string(), "directory of the results database");
     for (const char* sidecar : {"-wal", "-shm", "-journal"})  // SQLite opens these by name, following links
       require_trusted_entry(path + sidecar, "SQLite file of the results database");
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) return;  // created by SQLite below, in a trusted directory
-    try {
-      require_trusted_fd(fd_, path, "results database");
-    } catch (...) {
-      ::close(fd_);
-      throw;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+      if (errno == ENOENT) return;  // created by SQLite below, in a trusted directory
+      throw Error(ErrorKind::io, fmt::format("cannot inspect the results database {}: {}", path, std::strerror(errno)));
     }
+    require_trusted_stat(st, path, "results database");
+    checked_ = {st.st_dev, st.st_ino};
   }
-  ~TrustedDatabaseFile() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  TrustedDatabaseFile(const TrustedDatabaseFile&) = delete;
-  TrustedDatabaseFile& operator=(const TrustedDatabaseFile&) = delete;
   /// After SQLite opened the path: it is still the file that was checked.
   void require_unchanged() const {
-    struct stat before {}, now {};
-    if (fd_ < 0 || ::fstat(fd_, &before) != 0) return;
-    if (::stat(path_.c_str(), &now) != 0 || now.st_dev != before.st_dev || now.st_ino != before.st_ino)
+    if (!checked_) return;
+    struct stat now {};
+    if (::stat(path_.c_str(), &now) != 0 || now.st_dev != checked_->first || now.st_ino != checked_->second)
       throw Error(ErrorKind::usage, fmt::format("the results database {} was replaced while sweep opened it", path_));
   }
 
  private:
   std::string path_;
-  int fd_ = -1;
+  std::optional<std::pair<dev_t, ino_t>> checked_;
 };
 
 Store::Store(const std::string& path) : path_(path) {

@@ -107,10 +107,7 @@ void require_trusted_entry(const std::string& path, std::string_view what) {
   check_stat(st, path, what);
 }
 
-void require_trusted_fd(int fd, const std::string& path, std::string_view what) {
-  struct stat st {};
-  if (::fstat(fd, &st) != 0)
-    throw Error(ErrorKind::io, fmt::format("cannot inspect the {} {}: {}", what, path, errno_text(errno)));
+void require_trusted_stat(const struct stat& st, const std::string& path, std::string_view what) {
   check_stat(st, path, what);
 }
 

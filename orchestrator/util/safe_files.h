@@ -42,8 +42,11 @@ void require_trusted(const std::string& path, std::string_view what);
 /// The same without following a symlink: a symlink at `path` is refused (for files that sweep's
 /// libraries open by name beside one it checked, such as SQLite's -wal, -shm and -journal).
 void require_trusted_entry(const std::string& path, std::string_view what);
-/// The same, for the file open at `fd` (fstat), named `path`.
-void require_trusted_fd(int fd, const std::string& path, std::string_view what);
+/// The same for a file whose stat(2) the caller took, named `path`; the caller compares st_dev and
+/// st_ino later to know the file it opened is the one checked. (A descriptor would not do for a
+/// SQLite database: closing any descriptor of a file drops every POSIX lock the process holds on it,
+/// SQLite's included, and a reader that lost its lock reads a checkpointed WAL as a malformed image.)
+void require_trusted_stat(const struct stat& st, const std::string& path, std::string_view what);
 
 /// mkdir(path, 0755 & ~umask & ~group/other write) that fails when `path` exists: Error(usage)
 /// "... already exists ..." naming `what`; other failures Error(io). Never follows a symlink.

@@ -96,11 +96,13 @@ TEST_CASE("four sweep report readers while sweep collect ingests: never locked, 
 
   INFO(collects << " collects; the last: " << c.out << c.err);
   CHECK(c.exit_code == 0);
+  INFO("states: " << query(box, "SELECT group_concat(state || '=' || n) FROM (SELECT state, count(*) n FROM runs GROUP BY state)"));
   CHECK(query(box, "SELECT count(*) FROM runs WHERE state = 'succeeded'") == "80");
   int part_way = 0;
   for (int i = 0; i < kReaders; ++i) {
     const Seen& s = seen[static_cast<std::size_t>(i)];
-    INFO("reader " << i << ": " << s.reports << " reports, " << s.part_way << " part-way");
+    INFO("reader " << i << ": " << s.reports << " reports, " << s.part_way << " part-way; refused: " << s.refused
+                   << "; torn: " << s.torn);
     CHECK(s.reports >= 3);
     CHECK(s.refused.empty());
     CHECK(s.torn.empty());

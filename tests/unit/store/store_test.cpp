@@ -1,6 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <atomic>
+#include <filesystem>
 #include <thread>
 
 #include "store/store.h"
@@ -238,4 +242,44 @@ TEST_CASE("a submission naming an unknown run leaves nothing behind") {
   CHECK_THROWS_AS(db.begin_submission(id, "/tmp/sub", "t", {{runs[0].id, "/a"}, {999999, "/b"}}), Error);
   CHECK(db.submissions(id).empty());
   CHECK(db.runs(id)[0].state == RunState::pending);
+}
+
+// Closing any descriptor of a file drops every POSIX lock the process holds on it. A Store that
+// opened (and closed) its own descriptor of the database dropped its SQLite connection's shared lock,
+// so another process's last close checkpointed and deleted the WAL under a live reader, which then
+// read "database disk image is malformed" (seen with four sweep report readers during sweep collect).
+TEST_CASE("a store keeps its SQLite locks: another process's close leaves the WAL of a live reader") {
+  TempDir dir;
+  const std::string path = dir.file("sweep.db");
+  { Store(path).create_campaign(campaign("c1"), two_points()); }
+  int ready[2], release[2];
+  REQUIRE(::pipe(ready) == 0);
+  REQUIRE(::pipe(release) == 0);
+  const pid_t reader = ::fork();
+  REQUIRE(reader >= 0);
+  if (reader == 0) {  // the reader process: opens a store, reads once, holds it until released
+    int code = 0;
+    try {
+      Store r(path);
+      r.campaigns();
+      char c = 'r';
+      if (::write(ready[1], &c, 1) != 1 || ::read(release[0], &c, 1) != 1) code = 2;
+      r.campaigns();
+    } catch (...) {
+      code = 1;
+    }
+    ::_exit(code);
+  }
+  char c = 0;
+  REQUIRE(::read(ready[0], &c, 1) == 1);
+  {
+    Store w(path);
+    w.create_campaign(campaign("c2"), two_points());
+  }  // the last connection of this process closes: it may delete the WAL only if no other process reads
+  CHECK(std::filesystem::exists(path + "-wal"));
+  REQUIRE(::write(release[1], &c, 1) == 1);
+  int status = 0;
+  REQUIRE(::waitpid(reader, &status, 0) == reader);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
 }
