@@ -10,7 +10,7 @@ using namespace e2e;
 
 namespace {
 
-const char* kTrain = R"(import argparse
+const char* kTrain = R"py(import argparse
 import logging
 import os
 
@@ -22,7 +22,7 @@ logging.info("epoch 1: loss 0.52")
 if args.lr > 1:
     raise ValueError(f"learning rate {args.lr} diverged: loss is nan (token {os.environ['HF_TOKEN']})")
 logging.info("throughput: %.1f samples/s", 812.5)
-)";
+)py";
 
 std::string experiment(const std::string& script, const std::string& source_line, const std::string& lrs = "[0.1, 0.01, 1.5]") {
   return "name: pytrain\n"
@@ -113,4 +113,23 @@ TEST_CASE("a script that is not there: the interpreter's own message, once for a
   CHECK(has(run.out, "can't open file"));
   CHECK(has(run.out, "train.py"));
   CHECK(has(run.out, "next: sweep show nofile"));
+}
+
+TEST_CASE("a tail with terminal escapes, backtick fences and HTML stays text in every sink") {
+  Sandbox box;
+  box.write("hostile.yaml", "name: hostile\nmatrix: {n: [1]}\nworkload:\n  command: |\n"
+                            "    printf 'ok\\n\\033[2J\\033]0;owned\\007 ```\\n</pre><script>alert(1)</script>\\n' >&2; exit 4\n");
+  const auto run = box.sweep({"run", "hostile.yaml", "--label", "h"});
+  INFO(run.out << run.err);
+  CHECK(run.exit_code == 1);
+  CHECK(has(run.out, "    | \\x1b[2J\\x1b]0;owned\\x07 ```\n"));
+  CHECK_FALSE(has(run.out, "\x1b"));
+  const auto md = box.sweep({"report", "h", "--stdout"});
+  CHECK(has(md.out, "  ````text\n"));  // a fence longer than the output's own ```
+  CHECK_FALSE(has(md.out, "\x1b"));
+  REQUIRE(box.sweep({"report", "h"}).exit_code == 0);
+  const std::string html = read_file(box.path("reports/h/report.html"));
+  CHECK(has(html, "&lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt;"));
+  CHECK_FALSE(has(html, "<script>alert"));
+  CHECK_FALSE(has(html, "\x1b"));
 }
