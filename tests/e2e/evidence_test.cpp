@@ -133,3 +133,15 @@ TEST_CASE("a tail with terminal escapes, backtick fences and HTML stays text in 
   CHECK_FALSE(has(html, "<script>alert"));
   CHECK_FALSE(has(html, "\x1b"));
 }
+
+TEST_CASE("nightly prints why a night's runs failed, in the program's own words") {
+  Sandbox box;
+  const std::string script = box.write("train.py", kTrain);
+  box.write("exp.yaml", experiment(script, "    source: both\n", "[1.5, 2.5]"));
+  const auto night = box.sweep({"nightly", "exp.yaml", "--date", "2026-06-01", "--no-figures"});
+  INFO(night.out << night.err);
+  CHECK(night.exit_code == 8);
+  CHECK(has(night.out, "why they failed:\n  2 runs: exited with code 1 (expected 0)\n"));
+  CHECK(has(night.out, "    | ValueError: learning rate 1.5 diverged: loss is nan (token ***)\n"));
+  CHECK_FALSE(has(night.out, "learning rate 2.5"));  // one cause, shown once
+}
