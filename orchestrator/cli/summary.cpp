@@ -38,7 +38,7 @@ int print_summary(const runner::RunSummary& s, bool dry_run) {
   if (!s.repetitions.empty()) fmt::print("{}\n", s.repetitions);
   if (s.polls > 0)
     fmt::print("slurm: {} poll cycles, {} queries of this campaign's own jobs\n", s.polls, s.queries);
-  fmt::print("{}", terminal_text(report::failure_summary(s.failed_runs), true));
+  fmt::print("{}", terminal_text(report::failure_summary(s.failed_runs, s.points), true));
   fmt::print("database: {}\nruns:     {}\n", s.db_path, s.run_root);
   if (s.interrupted) {
     fmt::print(stderr, "sweep: interrupted; resume with: sweep run --resume {}\n", s.label);

@@ -106,7 +106,7 @@ NightlyResult finish(NightlyResult n, Outcome outcome, const std::string& detail
 
 /// `n` with why the night's runs failed, grouped by cause (report/failure_groups.h), after its verdict line.
 NightlyResult with_failures(NightlyResult n, const runner::RunSummary& s) {
-  n.summary += report::failure_summary(s.failed_runs);
+  n.summary += report::failure_summary(s.failed_runs, s.points);
   return n;
 }
 

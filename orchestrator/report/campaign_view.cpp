@@ -108,7 +108,7 @@ std::string campaign_detail(const CampaignData& data, const store::KeyValues& la
       out += fmt::format("  {} rep {} attempt {}: {}: {} ({})\n", r.point_id, r.repetition, r.attempt, r.failure_class,
                          split_reason(r.failure_reason).headline, r.run_dir);
     }
-  if (any_failed) out += "\n" + failure_summary(data.runs, kShownCauses);
+  if (any_failed) out += "\n" + failure_summary(data.runs, data.points, kShownCauses);
   out += matches_section(matches);
   if (!last_run_provenance.empty()) {
     out += "\nprovenance of the latest run:\n";

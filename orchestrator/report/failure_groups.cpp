@@ -6,6 +6,8 @@
 #include <cctype>
 #include <filesystem>
 
+#include "report/table.h"
+
 namespace sweep::report {
 namespace {
 
@@ -57,14 +59,19 @@ std::vector<FailureGroup> group_failures(const std::vector<store::RunRecord>& ru
   return groups;
 }
 
-std::string failure_summary(const std::vector<store::RunRecord>& runs, std::size_t max_groups) {
+std::string failure_summary(const std::vector<store::RunRecord>& runs, const std::vector<store::PointRecord>& points,
+                            std::size_t max_groups) {
   const auto groups = group_failures(runs);
+  const auto point_text = [&](const std::string& id) {
+    const auto p = std::find_if(points.begin(), points.end(), [&](const store::PointRecord& r) { return r.point_id == id; });
+    return p == points.end() ? id : fmt::format("{} ({})", id, point_label(*p));
+  };
   if (groups.empty()) return "";
   std::string out = groups.size() == 1 ? "why they failed:\n" : fmt::format("why they failed ({} causes):\n", groups.size());
   for (std::size_t i = 0; i < groups.size() && i < max_groups; ++i) {
     const FailureGroup& g = groups[i];
     out += fmt::format("  {} run{}: {}\n", g.runs, g.runs == 1 ? "" : "s", g.cause.headline);
-    out += fmt::format("    {}point {} repetition {}: {}\n", g.runs == 1 ? "" : "first: ", g.first->point_id,
+    out += fmt::format("    {}point {} repetition {}: {}\n", g.runs == 1 ? "" : "first: ", point_text(g.first->point_id),
                        g.first->repetition, g.first->run_dir);
     if (!g.cause.details.empty()) out += indented(g.cause.details, "  ");
     if (!g.cause.tail.empty()) {

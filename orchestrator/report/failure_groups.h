@@ -24,9 +24,10 @@ struct FailureGroup {
 std::vector<FailureGroup> group_failures(const std::vector<store::RunRecord>& runs);
 
 /// The first `max_groups` groups as terminal lines (not yet made terminal-safe: print them through
-/// util/sinks.h terminal_text with keep_lines): "N runs: <headline>", the first run's point and run
-/// directory, the reason's details and its output tail, indented; then how many causes were left out.
-/// "" when no run failed.
-std::string failure_summary(const std::vector<store::RunRecord>& runs, std::size_t max_groups = 3);
+/// util/sinks.h terminal_text with keep_lines): "N runs: <headline>", the first run's point (with its
+/// parameters when `points` has it) and run directory, the reason's details and its output tail,
+/// indented; then how many causes were left out. "" when no run failed.
+std::string failure_summary(const std::vector<store::RunRecord>& runs, const std::vector<store::PointRecord>& points,
+                            std::size_t max_groups = 3);
 
 }  // namespace sweep::report

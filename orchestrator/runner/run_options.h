@@ -64,6 +64,7 @@ struct RunSummary {
   std::size_t scripts_written = 0;  // a dry run: the job scripts it wrote (a sample when fewer than planned)
   std::vector<store::RunRecord> failed_runs;  // the campaign's failed runs at the end, in run order (their reasons
                                               // carry their output's tail: util/output_tail.h)
+  std::vector<store::PointRecord> points;     // the campaign's points when a run failed (to name them), else none
 };
 
 }  // namespace sweep::runner

@@ -59,13 +59,14 @@ TEST_CASE("failure summary: counts, the first run, its evidence once, and the ca
   std::vector<store::RunRecord> runs;
   for (int i = 0; i < 3; ++i) runs.push_back(run("p" + std::to_string(i), store::RunState::failed, kNoFile));
   for (int i = 0; i < 4; ++i) runs.push_back(run("q" + std::to_string(i), store::RunState::failed, "cause " + std::to_string(i)));
-  const std::string text = failure_summary(runs, 2);
+  store::PointRecord p0{"p0", 0, {{"lr", "0.1", "float", false}}};
+  const std::string text = failure_summary(runs, {p0}, 2);
   CHECK(has(text, "why they failed (5 causes):\n"));
-  CHECK(has(text, "  3 runs: exited with code 2 (expected 0)\n    first: point p0 repetition 0: results/c/p0\n"));
+  CHECK(has(text, "  3 runs: exited with code 2 (expected 0)\n    first: point p0 (lr=0.1) repetition 0: results/c/p0\n"));
   CHECK(has(text, "    --- its last lines of stderr ---\n    | python3: can't open file 'train.py'\n"));
   CHECK(text.find("can't open file") == text.rfind("can't open file"));
   CHECK(has(text, "  1 run: cause 0\n    point q0 repetition 0: results/c/q0\n"));
   CHECK_FALSE(has(text, "cause 1"));
   CHECK(has(text, "  ... and 3 more causes\n"));
-  CHECK(failure_summary({run("ok", store::RunState::succeeded, "")}).empty());
+  CHECK(failure_summary({run("ok", store::RunState::succeeded, "")}, {}).empty());
 }
