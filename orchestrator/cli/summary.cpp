@@ -12,13 +12,15 @@
 namespace sweep::cli {
 
 std::string next_step(const runner::RunSummary& s) {
+  // The database, when it is not the one a plain command opens (a site's results directory aside).
+  const std::string db = s.db_path == "results/sweep.db" ? "" : " --db " + s.db_path;
   if (!s.failed_runs.empty()) {
     const std::string stream = split_reason(s.failed_runs.front().failure_reason).stream;  // setup.log, stderr or stdout
-    return fmt::format("next: sweep show {}   (the first failed run's output: {}/{})\n", s.label,
+    return fmt::format("next: sweep show {}{}   (the first failed run's output: {}/{})\n", s.label, db,
                        s.failed_runs.front().run_dir, stream.empty() ? "stderr" : stream);
   }
-  if (s.unfinished > 0) return fmt::format("next: sweep collect {}   ({} runs still queued)\n", s.label, s.unfinished);
-  return fmt::format("next: sweep report {}\n", s.label);
+  if (s.unfinished > 0) return fmt::format("next: sweep collect {}{}   ({} runs still queued)\n", s.label, db, s.unfinished);
+  return fmt::format("next: sweep report {}{}\n", s.label, db);
 }
 
 int print_summary(const runner::RunSummary& s, bool dry_run) {

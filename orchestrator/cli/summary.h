@@ -8,7 +8,8 @@
 namespace sweep::cli {
 
 /// The command to type next, as one line: `sweep show <label>` and the first failed run's output file
-/// (the one its reason quotes, else stderr) when a run failed, `sweep collect <label>` while runs are queued, else `sweep report <label>`.
+/// (the one its reason quotes, else stderr) when a run failed, `sweep collect <label>` while runs are
+/// queued, else `sweep report <label>`; with `--db PATH` when the database is not results/sweep.db.
 std::string next_step(const runner::RunSummary& s);
 
 /// Prints the campaign's counts, why its failed runs failed (grouped by cause: report/failure_groups.h),

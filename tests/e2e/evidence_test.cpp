@@ -106,13 +106,18 @@ TEST_CASE("source: both reads the metric that logging printed, and run says to r
 TEST_CASE("a script that is not there: the interpreter's own message, once for all runs") {
   Sandbox box;
   box.write("exp.yaml", experiment("train.py", ""));  // relative: the run directory has no train.py
-  const auto run = box.sweep({"run", "exp.yaml", "--label", "nofile", "--jobs", "1"});
+  const std::string db = box.path("elsewhere.db");
+  const auto run = box.sweep({"run", "exp.yaml", "--label", "nofile", "--jobs", "1", "--db", db});
   INFO(run.out << run.err);
   CHECK(run.exit_code == 1);
   CHECK(has(run.out, "why they failed:\n  3 runs: exited with code 2 (expected 0)\n    first: point "));
   CHECK(has(run.out, "can't open file"));
   CHECK(has(run.out, "train.py"));
-  CHECK(has(run.out, "next: sweep show nofile"));
+  // The next command names the database it was given, and works as printed.
+  CHECK(has(run.out, "next: sweep show nofile --db " + db + "   ("));
+  const auto show = box.sweep({"show", "nofile", "--db", db});
+  CHECK(show.exit_code == 0);
+  CHECK(has(show.out, "can't open file"));
 }
 
 TEST_CASE("a tail with terminal escapes, backtick fences and HTML stays text in every sink") {
