@@ -164,6 +164,11 @@ RunSummary summarize(store::Store& db, const store::CampaignRecord& campaign, st
     if (c.state == store::RunState::running || c.state == store::RunState::pending)
       s.unfinished += static_cast<std::size_t>(c.count);
   }
+  if (s.failed > 0) {
+    for (auto& run : db.runs(campaign.id))
+      if (run.state == store::RunState::failed) s.failed_runs.push_back(std::move(run));
+    s.points = db.points(campaign.id);
+  }
   return s;
 }
 
