@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 
+#include "report/running_runs.h"
+
 
 namespace sweep::report {
 namespace {
@@ -13,16 +15,6 @@ std::size_t count_of(const std::vector<store::StateCount>& counts, store::RunSta
   for (const auto& c : counts)
     if (c.state == s) return static_cast<std::size_t>(c.count);
   return 0;
-}
-
-std::string point_label(const store::PointRecord& p) {
-  std::string out;
-  for (const auto& pr : p.params) {
-    if (pr.derived) continue;
-    if (!out.empty()) out += ", ";
-    out += pr.name + "=" + pr.value;
-  }
-  return out;
 }
 
 }  // namespace
@@ -58,14 +50,14 @@ std::string matches_section(const std::vector<RunMatches>& matches) {
 std::string point_table(const CampaignData& data) {
   std::string out = "| point | parameters | succeeded | failed | unfinished |\n| --- | --- | ---: | ---: | ---: |\n";
   for (const auto& r : point_results(data))
-    out += fmt::format("| {} | {} | {} | {} | {} |\n", r.point->point_id, point_label(*r.point), r.succeeded, r.failed,
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", r.point->point_id, point_params_text(*r.point), r.succeeded, r.failed,
                        r.unfinished);
   return out;
 }
 
 }  // namespace
 
-std::string campaign_status(const CampaignData& data) {
+std::string campaign_status(const CampaignData& data, std::optional<std::chrono::system_clock::time_point> now) {
   std::map<std::string, std::size_t> states;
   std::map<std::string, std::size_t> classes;
   for (const auto& r : data.runs) {
@@ -82,7 +74,7 @@ std::string campaign_status(const CampaignData& data) {
     for (const auto& [cls, n] : classes) out += fmt::format(" {} {}", cls, n);
     out += "\n";
   }
-  return out + "\n" + point_table(data);
+  return out + "\n" + point_table(data) + running_section(running_runs(data, now));
 }
 
 std::string campaign_detail(const CampaignData& data, const store::KeyValues& last_run_provenance,

@@ -39,6 +39,7 @@ void read_derived(const Field& f, const Source& src, LoadState& st);  // after m
 void read_workload(const Field& f, const Source& src, LoadState& st);
 void read_resources(const Field& f, const Source& src, LoadState& st);
 void read_executor(const Field& f, const Source& src, LoadState& st);
+void read_order(const Field& f, const Source& src, LoadState& st);  // spec/load_order.cpp
 /// A launcher's name, checked against the launcher table (also read by the site).
 std::string read_launcher(const Field& f, const Source& src);
 /// An srun MPI plugin name such as pmix (also read by the site).
