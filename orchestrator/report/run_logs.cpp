@@ -67,7 +67,7 @@ LogChoice choose_log_run(const CampaignData& data, const PointFilter& filter, st
     if (r.attempt == 0 || r.run_dir.empty()) continue;
     const bool running = r.state == store::RunState::running;
     const bool best_running = best.run && best.run->state == store::RunState::running;
-    if (!best.run || (running && !best_running) || (running == best_running && !best_running && r.started_at > best.run->started_at))
+    if (!best.run || (running && !best_running) || (running == best_running && !best_running && r.started_at >= best.run->started_at))
       best = LogChoice{&r, &*point, r.run_dir + (stderr_stream ? "/stderr" : "/stdout")};
   }
   if (!best.run)

@@ -28,7 +28,7 @@ struct LogChoice {
 
 /// The run whose output `sweep logs` shows: among the runs of the points `filter` matches (and of
 /// repetition `rep`, when given) that have begun an attempt, the first one running now, else the one
-/// that began last. Error(usage) for a filter naming no parameter of the campaign (with the names, and
+/// that began last (the start times have whole seconds: of equal ones, the last in run order). Error(usage) for a filter naming no parameter of the campaign (with the names, and
 /// "did you mean"); Error(not_found) when no such run has begun, saying how many match.
 LogChoice choose_log_run(const CampaignData& data, const PointFilter& filter, std::optional<int> rep, bool stderr_stream);
 

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <set>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -142,7 +142,7 @@ TEST_CASE("local gpus: more GPUs per run than there are is refused before anythi
   const EnvGuard cvd("CUDA_VISIBLE_DEVICES", "GPU-aaaa");
   const auto run = box.sweep({"run", "g.yaml", "--label", "g"});
   CHECK(run.exit_code == 3);
-  CHECK_THAT(run.err, Catch::Contains("g.yaml:5:9: resources.gpus asks for 2 GPUs per run at the point n=2, but this "
+  CHECK_THAT(run.err, Catch::Contains("g.yaml:5:10: resources.gpus asks for 2 GPUs per run at the point n=2, but this "
                                       "machine has 1 to give (CUDA_VISIBLE_DEVICES=\"GPU-aaaa\")"));
   CHECK_FALSE(std::filesystem::exists(box.path("ran")));
   CHECK_FALSE(std::filesystem::exists(box.path("results/sweep.db")));

@@ -64,7 +64,7 @@ TEST_CASE("run order: random is a permutation that its seed alone decides") {
   CHECK(names(ordered(stored(), {spec::RunOrder::Kind::random, 42})) == std::vector<std::string>{"c0", "b1", "a0", "b0", "c1", "a1"});
 }
 
-TEST_CASE("run order: a deque (the local driver's queue) reorders as a vector does; empty and one run are fine") {
+TEST_CASE("run order: a deque (the local driver's queue) reorders as a vector does, and empty and one run are fine") {
   std::deque<Run> q{{"a", 0}, {"a", 1}, {"b", 0}};
   order_runs(q, {});
   CHECK(q[1].point_id == "b");
