@@ -23,12 +23,13 @@ int reap(int pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/// Asks `sweep status` until it lists a run executing now (at most ~10 s); returns its last answer.
-Result status_when_running(const Sandbox& box, const std::vector<std::string>& args) {
+/// Asks `sweep status` until its answer holds `wanted` (at most ~10 s); returns its last answer.
+Result status_when_running(const Sandbox& box, const std::vector<std::string>& args,
+                           const std::string& wanted = "running now:") {
   Result r;
   for (int i = 0; i < 200; ++i) {
     r = box.sweep(args);
-    if (r.out.find("running now:") != std::string::npos || r.out.find("\"stdout\"") != std::string::npos) break;
+    if (r.out.find(wanted) != std::string::npos) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   return r;
@@ -52,7 +53,7 @@ TEST_CASE("watch: sweep status lists the runs executing now with their elapsed t
   box.write("w.yaml", "name: w\nmatrix:\n  n: [1, 2]\nrepetitions: 2\nworkload:\n  command: |\n    echo started {{n}}\n"
                       "    while [ ! -e " + go + " ]; do sleep 0.05; done\n");
   const int pid = box.spawn_sweep({"run", "w.yaml", "--label", "w", "--jobs", "2"});
-  const Result text = status_when_running(box, {"status", "w"});
+  const Result text = status_when_running(box, {"status", "w"}, "n=2  rep 0");  // both runs have started
   INFO(text.out << text.err);
   CHECK_THAT(text.out, Catch::Contains("\nrunning now:\n  n=1  rep 0  0:0"));
   CHECK_THAT(text.out, Catch::Contains("  n=2  rep 0  0:0"));
@@ -105,13 +106,21 @@ TEST_CASE("watch: sweep logs --follow prints a running run's output as it comes,
   REQUIRE_THAT(status_when_running(box, {"status", "f"}).out, Catch::Contains("running now:"));
   const std::string out = box.path("follow.out");
   const int follow = std::system(("cd " + box.dir().string() + " && (" SWEEP_BIN " logs f --follow > " + out +
-                                  " 2>/dev/null &) ; sleep 1").c_str());
+                                  " 2>/dev/null &)").c_str());
   CHECK(follow == 0);
-  CHECK(read_file(out) == "first\n");  // still running: what it printed so far
+  for (int i = 0; i < 200 && read_file(out).empty(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  CHECK(read_file(out) == "first\n");  // still running: what it printed so far, and it is still following
+  CHECK(shell("pgrep -f '" SWEEP_BIN " logs f --follow'").exit_code == 0);
   box.write("go", "");
   CHECK(reap(run) == 0);
   for (int i = 0; i < 100 && read_file(out) != "first\nsecond\nno newline"; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   CHECK(read_file(out) == "first\nsecond\nno newline");  // and it ended by itself: the file is complete
-  CHECK(shell("pgrep -f '" SWEEP_BIN " logs f --follow'").exit_code != 0);
+  bool ended = false;  // it exits by itself once the attempt has ended
+  for (int i = 0; i < 100 && !ended; ++i) {
+    ended = shell("pgrep -f '" SWEEP_BIN " logs f --follow'").exit_code != 0;
+    if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  CHECK(ended);
 }
