@@ -54,6 +54,7 @@ void add_report(CLI::App& sub, Action& action);
 void add_ls(CLI::App& sub, Action& action);
 void add_show(CLI::App& sub, Action& action);
 void add_status(CLI::App& sub, Action& action);
+void add_logs(CLI::App& sub, Action& action);
 void add_collect(CLI::App& sub, Action& action);
 void add_cancel(CLI::App& sub, Action& action);
 void add_model(CLI::App& sub, Action& action);
@@ -70,7 +71,8 @@ inline constexpr Command kCommands[] = {
     {"report", "Render a campaign's tables as Markdown and CSV under reports/<campaign>/", add_report},
     {"ls", "List the campaigns in the results database", add_ls},
     {"show", "Show one campaign in detail: provenance, per-point progress, failures", add_show},
-    {"status", "Show a campaign's run counts per state and per point", add_status},
+    {"status", "Show a campaign's run counts per state and per point, and the runs executing now with their output", add_status},
+    {"logs", "Print (or follow, with --follow) the output of one run of a campaign", add_logs},
     {"collect", "Slurm: ingest what a detached campaign finished, retry, submit more, and exit (cron-safe)", add_collect},
     {"cancel", "Slurm: cancel everything a campaign has queued", add_cancel},
     {"export", "Write every metric value of a campaign as one long table (CSV or JSON lines) for pandas or R", add_export},

@@ -4,7 +4,6 @@
 // compare, 8 the campaign failed (docs/nightly.md#exit-codes).
 #include <fmt/core.h>
 
-#include <thread>
 
 #include "cli/command.h"
 #include "cli/overrides.h"
@@ -24,7 +23,6 @@ void add_nightly(CLI::App& sub, Action& action) {
   };
   auto o = std::make_shared<Options>();
   runner::RunOptions& run = o->nightly.run;
-  run.jobs = std::max(1u, std::thread::hardware_concurrency());
   run.template_dir = default_template_dir();
   sub.add_option("experiment", run.experiment_path, "Experiment YAML file")->required();
   sub.add_option("--set", o->sets, "Override a matrix key or top-level value: key=value (repeatable)");
@@ -41,7 +39,7 @@ void add_nightly(CLI::App& sub, Action& action) {
                          ->capture_default_str();
   sub.add_option("--alpha", o->nightly.compare.alpha, "Significance level")->check(CLI::Range(1e-6, 0.5))->capture_default_str();
   add_correction_option(sub, o->nightly.compare);
-  sub.add_option("--jobs,-j", run.jobs, "Local runs in parallel")->capture_default_str()->check(CLI::PositiveNumber);
+  sub.add_option("--jobs,-j", run.jobs, "Local runs at once (default 1, as sweep run)")->capture_default_str()->check(CLI::PositiveNumber);
   sub.add_option("--executor", run.executor, "Run on this executor instead of the experiment's")
       ->check(CLI::IsMember(executor_names()));
   sub.add_option("--templates", run.template_dir, "Job-script template directory")->capture_default_str();

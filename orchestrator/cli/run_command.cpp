@@ -1,10 +1,9 @@
-// sweep run <experiment.yaml> [--label L] [--jobs N] [--timeout S] [--dry-run] [--max-points N]   |   sweep run --resume L
+// sweep run <experiment.yaml> [--label L] [--jobs N] [--order O] [--timeout S] [--dry-run] [--max-points N]   |   sweep run --resume L
 #include <fmt/core.h>
 #include <unistd.h>
 
 #include <csignal>
 #include <cstdlib>
-#include <thread>
 
 #include "cli/command.h"
 #include "cli/overrides.h"
@@ -27,15 +26,22 @@ void add_run(CLI::App& sub, Action& action) {
     Paths paths;
     std::vector<std::string> sets;
     double timeout_s = 0;
+    std::string order;  // --order: the same as --set order=...
   };
   auto o = std::make_shared<Options>();
-  o->run.jobs = std::max(1u, std::thread::hardware_concurrency());
   o->run.template_dir = default_template_dir();
   sub.add_option("experiment", o->run.experiment_path, "Experiment YAML file");
   sub.add_option("--set", o->sets, "Override a matrix key or top-level value: key=value (repeatable)");
   sub.add_option("--label", o->run.label, "Campaign label (default: <experiment name>-<UTC time>)");
   sub.add_option("--resume", o->run.resume, "Resume the campaign with this label, taking its experiment from the database");
-  sub.add_option("--jobs,-j", o->run.jobs, "Runs in parallel")->capture_default_str()->check(CLI::PositiveNumber);
+  sub.add_option("--jobs,-j", o->run.jobs,
+                 "Local runs at once (default 1: a benchmark measures one run at a time; with resources.gpus each "
+                 "concurrent run gets its own GPUs)")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  sub.add_option("--order", o->order,
+                 "The order runs start in: interleaved (default: repetition 0 of every point, then 1, ...), grouped, "
+                 "random (the same as --set order=...; a seed: --set 'order={kind: random, seed: 7}')")
+      ->check(CLI::IsMember({"interleaved", "grouped", "random"}));
   sub.add_option("--timeout", o->timeout_s, "Per-run time limit in seconds (overrides resources.time)")
       ->check(CLI::PositiveNumber);
   sub.add_option("--templates", o->run.template_dir, "Job-script template directory")->capture_default_str();
@@ -59,8 +65,9 @@ void add_run(CLI::App& sub, Action& action) {
       std::signal(SIGTERM, on_stop_signal);
       if (o->run.experiment_path.empty() == o->run.resume.empty())
         throw Error(ErrorKind::usage, "give either an experiment file or --resume <label>");
-      if (!o->run.resume.empty() && (!o->sets.empty() || !o->run.label.empty()))
-        throw Error(ErrorKind::usage, "--resume takes the experiment, --set values and label from the database");
+      if (!o->run.resume.empty() && (!o->sets.empty() || !o->run.label.empty() || !o->order.empty()))
+        throw Error(ErrorKind::usage, "--resume takes the experiment, --set values, order and label from the database");
+      if (!o->order.empty()) o->sets.push_back("order=" + o->order);
       o->run.overrides = parse_overrides(o->sets);
       o->run.results_dir = o->paths.results();
       o->run.site = o->paths.site();

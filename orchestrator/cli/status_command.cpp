@@ -27,9 +27,10 @@ int watch(const store::Store& db, const std::string& label, double interval_s) {
   std::string shown;
   while (!g_stop_watch) {
     const report::CampaignData data = report::load_campaign(db, label);
-    const std::string text = report::campaign_status(data);
-    if (text != shown) {
-      fmt::print("{}{}", terminal ? "\033[H\033[2J" : (shown.empty() ? "" : "\n"), text);
+    const std::string text = report::campaign_status(data);  // without elapsed times: what counts as a change
+    if (text != shown || terminal) {
+      fmt::print("{}{}", terminal ? "\033[H\033[2J" : (shown.empty() ? "" : "\n"),
+                 terminal_text(report::campaign_status(data, std::chrono::system_clock::now()), true));
       std::fflush(stdout);
       shown = text;
     }
@@ -62,7 +63,9 @@ void add_status(CLI::App& sub, Action& action) {
       const store::Store db(o->paths.db());
       if (o->watch) return watch(db, o->label, o->interval_s);
       const auto data = report::load_campaign(db, o->label);
-      fmt::print("{}", terminal_text(o->format == "json" ? report::campaign_status_json(data) : report::campaign_status(data), true));
+      const auto now = std::chrono::system_clock::now();
+      fmt::print("{}", terminal_text(o->format == "json" ? report::campaign_status_json(data, now)
+                                                         : report::campaign_status(data, now), true));
       return 0;
     };
   });

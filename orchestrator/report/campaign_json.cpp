@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "report/running_runs.h"
 #include "util/escape.h"
 #include "util/value.h"
 
@@ -76,7 +77,9 @@ std::string campaign_list_json(const std::vector<CampaignSummary>& campaigns) {
   return out + "]}\n";
 }
 
-std::string campaign_status_json(const CampaignData& data) { return "{" + status_members(data) + "}\n"; }
+std::string campaign_status_json(const CampaignData& data, std::optional<std::chrono::system_clock::time_point> now) {
+  return "{" + status_members(data) + R"(, "running": [)" + running_json_members(running_runs(data, now)) + "]}\n";
+}
 
 std::string campaign_detail_json(const CampaignData& data, const store::KeyValues& last_run_provenance,
                                  const std::vector<RunMatches>& matches) {

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "report/failure_groups.h"
+#include "report/running_runs.h"
 
 
 namespace sweep::report {
@@ -15,16 +16,6 @@ std::size_t count_of(const std::vector<store::StateCount>& counts, store::RunSta
   for (const auto& c : counts)
     if (c.state == s) return static_cast<std::size_t>(c.count);
   return 0;
-}
-
-std::string point_label(const store::PointRecord& p) {
-  std::string out;
-  for (const auto& pr : p.params) {
-    if (pr.derived) continue;
-    if (!out.empty()) out += ", ";
-    out += pr.name + "=" + pr.value;
-  }
-  return out;
 }
 
 }  // namespace
@@ -60,14 +51,14 @@ std::string matches_section(const std::vector<RunMatches>& matches) {
 std::string point_table(const CampaignData& data) {
   std::string out = "| point | parameters | succeeded | failed | unfinished |\n| --- | --- | ---: | ---: | ---: |\n";
   for (const auto& r : point_results(data))
-    out += fmt::format("| {} | {} | {} | {} | {} |\n", r.point->point_id, point_label(*r.point), r.succeeded, r.failed,
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", r.point->point_id, point_params_text(*r.point), r.succeeded, r.failed,
                        r.unfinished);
   return out;
 }
 
 }  // namespace
 
-std::string campaign_status(const CampaignData& data) {
+std::string campaign_status(const CampaignData& data, std::optional<std::chrono::system_clock::time_point> now) {
   std::map<std::string, std::size_t> states;
   std::map<std::string, std::size_t> classes;
   for (const auto& r : data.runs) {
@@ -84,7 +75,7 @@ std::string campaign_status(const CampaignData& data) {
     for (const auto& [cls, n] : classes) out += fmt::format(" {} {}", cls, n);
     out += "\n";
   }
-  return out + "\n" + point_table(data);
+  return out + "\n" + point_table(data) + running_section(running_runs(data, now));
 }
 
 /// How many causes of failure `sweep show` details (each with its output's tail).

@@ -1,5 +1,7 @@
 #pragma once
 // Text views of campaigns for `sweep ls` and `sweep show`. Pure over CampaignData/records.
+#include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,7 +24,9 @@ std::string campaign_list(const std::vector<CampaignSummary>& campaigns);
 std::string campaign_detail(const CampaignData& data, const store::KeyValues& last_run_provenance,
                             const std::vector<RunMatches>& matches);
 
-/// A campaign's progress: run counts per state, failures per class, and a per-point table.
-std::string campaign_status(const CampaignData& data);
+/// A campaign's progress: run counts per state, failures per class, a per-point table, and the runs
+/// executing now (report/running_runs.h; their elapsed time at `now`, left out without it).
+std::string campaign_status(const CampaignData& data,
+                            std::optional<std::chrono::system_clock::time_point> now = std::nullopt);
 
 }  // namespace sweep::report

@@ -18,6 +18,7 @@
 #include "runner/batch_driver_impl.h"
 #include "runner/adaptive.h"
 #include "runner/run_root.h"
+#include "runner/run_order.h"
 #include "util/safe_files.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -137,6 +138,7 @@ void BatchDriver::reconcile(bool rerun_failed) {
   for (const auto& [key, t] : tracked_) tracked_runs.insert(t.run_id);
   std::set<std::int64_t> queued;
   for (const auto& r : queue_) queued.insert(r.id);
+  std::vector<store::RunRecord> again_runs;
   for (auto run : db_.runs(campaign_.id)) {
     if (tracked_runs.count(run.id) || queued.count(run.id) || run.state == store::RunState::succeeded) continue;
     if (run.state == store::RunState::running) {  // its submission failed or it never had one
@@ -150,8 +152,10 @@ void BatchDriver::reconcile(bool rerun_failed) {
     }
     const bool again = run.state == store::RunState::pending || run.failure_class == failure::kInterrupted ||
                        rerun_failed || retry_allowed(plan_.experiment(), run.failure_class, db_.attempts(run.id));
-    if (again) queue_.push_back(run);
+    if (again) again_runs.push_back(run);
   }
+  order_runs(again_runs, plan_.experiment().order);  // the tasks' order in their arrays (runner/run_order.h)
+  queue_.insert(queue_.end(), again_runs.begin(), again_runs.end());
 }
 
 // --- submission -----------------------------------------------------------------------------------
@@ -325,7 +329,8 @@ RunSummary BatchDriver::run(BatchMode mode) {
   if (mode == BatchMode::collect) poll_every_array();
   while (!stop_) {
     if (tracked_.empty() && queue_.empty() && unconfirmed_.empty()) {  // every run ended: more repetitions?
-      const std::vector<store::RunRecord> added = extend_campaign(db_, campaign_.id, plan_.experiment());
+      std::vector<store::RunRecord> added = extend_campaign(db_, campaign_.id, plan_.experiment());
+      order_runs(added, plan_.experiment().order);
       queue_.insert(queue_.end(), added.begin(), added.end());
     }
     submit_more();

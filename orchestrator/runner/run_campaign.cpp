@@ -22,7 +22,9 @@
 #include "runner/batch_driver.h"
 #include "runner/executors.h"
 #include "runner/ingest.h"
+#include "runner/local_gpus.h"
 #include "runner/progress.h"
+#include "runner/run_order.h"
 #include "runner/run_root.h"
 #include "runner/provenance.h"
 #include "sched/executors.h"
@@ -54,11 +56,14 @@ HostFacts local_host_facts() {
 /// One invocation of `sweep run`: owns the store, the executor and the queue of runs to start.
 class CampaignRunner {
  public:
-  CampaignRunner(const RunOptions& options, CampaignPlan plan, Resolved resolved, store::Store& db)
+  CampaignRunner(const RunOptions& options, CampaignPlan plan, Resolved resolved, store::Store& db, LocalGpus gpus)
       : options_(options), plan_(std::move(plan)), resolved_(std::move(resolved)), db_(db),
         extractor_(extraction_rules(plan_.experiment())),
         executor_(std::max<std::size_t>(1, options.jobs)),
-        progress_(stderr, options.progress ? ProgressMode::terminal : ProgressMode::off) {}
+        progress_(stderr, options.progress       ? ProgressMode::terminal
+                          : options.progress_log ? ProgressMode::log
+                                                 : ProgressMode::off),
+        gpus_(std::move(gpus)) {}
 
   RunSummary run();
 
@@ -66,6 +71,7 @@ class CampaignRunner {
   void open_campaign();
   void reconcile_interrupted();
   void drain();
+  bool can_start() const;
   void start_next();
   std::string prepare(const store::RunRecord& run, int attempt);
   void prepare_next();
@@ -82,6 +88,7 @@ class CampaignRunner {
   Progress progress_;
   SystemClock clock_;
   HostFacts host_ = local_host_facts();
+  LocalGpus gpus_;  // each run's own GPUs, when the experiment asks for them (runner/local_gpus.h)
 
   store::CampaignRecord campaign_;
   std::deque<store::RunRecord> queue_;
@@ -89,6 +96,7 @@ class CampaignRunner {
     store::RunRecord run;
     int attempt;
     std::string dir;
+    std::vector<std::string> gpus;  // held from start to finish
   };
   std::map<std::string, Active> active_;  // by job id
   /// The directory of the run at the front of the queue, made while the runs before it execute.
@@ -134,6 +142,7 @@ void CampaignRunner::reconcile_interrupted() {
     else if (run.state == store::RunState::failed && !options_.rerun_failed && run.failure_class != failure::kInterrupted) ++failed_;
     else queue_.push_back(run);
   }
+  order_runs(queue_, plan_.experiment().order);
 }
 
 /// The attempt's directory with its job script and the empty files the job writes (stdout, stderr,
@@ -168,25 +177,38 @@ void CampaignRunner::prepare_next() {
   prepared_ = Prepared{run.id, run.attempt + 1, std::move(dir)};
 }
 
+/// Whether the run at the front of the queue may start now: a job slot is free and, when its point
+/// asks for GPUs, that many are free (it waits for them: runs start in the campaign's order).
+bool CampaignRunner::can_start() const {
+  if (queue_.empty() || executor_.capacity() == 0 || stop_requested()) return false;
+  if (!gpus_.slots) return true;
+  const auto it = gpus_.demand.find(queue_.front().point_id);
+  return it == gpus_.demand.end() || gpus_.slots->free() >= it->second;
+}
+
 void CampaignRunner::start_next() {
   store::RunRecord run = queue_.front();
   queue_.pop_front();
   const int attempt = run.attempt + 1;
   const std::string dir = prepare(run, attempt);
+  std::vector<std::string> gpus;
+  if (const auto it = gpus_.demand.find(run.point_id); it != gpus_.demand.end()) gpus = gpus_.slots->take(it->second).value();
   const int recorded = db_.begin_attempt(run.id, dir, iso8601(clock_.wall()));
   const std::string job_id = std::to_string(run.id);
   try {
     const auto timeout = options_.timeout_s ? options_.timeout_s : plan_.timeout_s(plan_.point(run.point_id));
     exec::Job job{job_id, dir + "/run.sh", dir, timeout, {{exec::kJobMarker, dir}}};
+    if (gpus_.slots) job.env.emplace_back("CUDA_VISIBLE_DEVICES", cuda_visible_devices(gpus));
     job.env.insert(job.env.end(), resolved_.secrets.env.begin(), resolved_.secrets.env.end());
     executor_.start(job);
   } catch (const Error& e) {
+    if (gpus_.slots) gpus_.slots->give_back(gpus);
     record_failure(run.id, recorded, failure::kSpawn, e.message());
     ++failed_;
     return;
   }
   ++executed_;
-  active_.emplace(job_id, Active{std::move(run), recorded, dir});
+  active_.emplace(job_id, Active{std::move(run), recorded, dir, std::move(gpus)});
 }
 
 void CampaignRunner::finish(const exec::Outcome& outcome) {
@@ -194,6 +216,7 @@ void CampaignRunner::finish(const exec::Outcome& outcome) {
   if (it == active_.end()) throw Error(ErrorKind::internal, "executor returned an unknown job " + outcome.id);
   const Active a = std::move(it->second);
   active_.erase(it);
+  if (gpus_.slots) gpus_.slots->give_back(a.gpus);
   ++finished_here_;
   if (stop_requested()) {
     record_failure(a.run.id, a.attempt, failure::kInterrupted, "cancelled when sweep was asked to stop");
@@ -202,6 +225,7 @@ void CampaignRunner::finish(const exec::Outcome& outcome) {
   store::AttemptResult result = ingest(outcome, a.dir, extractor_, plan_.experiment().success);
   result.ended_at = iso8601(clock_.wall());
   result.provenance.insert(result.provenance.end(), host_.run_provenance.begin(), host_.run_provenance.end());
+  if (gpus_.slots) result.provenance.emplace_back("local.cuda_visible_devices", cuda_visible_devices(a.gpus));
   db_.finish_attempt(a.run.id, a.attempt, result);
   if (result.state == store::RunState::failed &&
       retry_allowed(plan_.experiment(), result.failure_class, db_.attempts(a.run.id))) {
@@ -223,11 +247,11 @@ void CampaignRunner::drain() {
       if (executor_.active() == 0) break;
       continue;
     }
-    while (!queue_.empty() && executor_.capacity() > 0 && !stop_requested()) start_next();
+    while (can_start()) start_next();
     prepare_next();
     const std::vector<exec::Outcome> ended = executor_.wait(std::chrono::milliseconds(250));
     // The next runs start before the ended ones are ingested, so ingesting overlaps their execution.
-    while (!queue_.empty() && executor_.capacity() > 0 && !stop_requested()) start_next();
+    while (can_start()) start_next();
     for (const auto& o : ended) finish(o);
     progress_.update(counts(), finished_here_);
   }
@@ -240,8 +264,9 @@ RunSummary CampaignRunner::run() {
   for (;;) {
     drain();
     if (stop_requested()) break;
-    const std::vector<store::RunRecord> added = extend_campaign(db_, campaign_.id, plan_.experiment());
+    std::vector<store::RunRecord> added = extend_campaign(db_, campaign_.id, plan_.experiment());
     if (added.empty()) break;
+    order_runs(added, plan_.experiment().order);
     queue_.insert(queue_.end(), added.begin(), added.end());
   }
   progress_.update(counts(), finished_here_, true);
@@ -334,6 +359,8 @@ RunSummary run_campaign(const RunOptions& options) {
                                               "use --executor {}",
                                               plan.experiment().executor, sched::batch_names()));
 
+  LocalGpus gpus;  // refused here, before anything is written, when a point asks for more GPUs than exist
+  if (!sched::is_batch(plan.experiment().executor)) gpus = local_gpus(plan);
   throw_if_stopped("planning the campaign");  // the last moment at which stopping leaves nothing behind
   make_directories(fs::path(db_path).parent_path().empty() ? "." : fs::path(db_path).parent_path().string());
   if (!db) db = std::make_unique<store::Store>(db_path);
@@ -343,7 +370,7 @@ RunSummary run_campaign(const RunOptions& options) {
     return run_batch_campaign(options, std::move(plan), std::move(resolved), *db, stop_flag(),
                               options.detach ? BatchMode::detach : BatchMode::run, make_scheduler(executor));
   }
-  CampaignRunner runner(options, std::move(plan), std::move(resolved), *db);
+  CampaignRunner runner(options, std::move(plan), std::move(resolved), *db, std::move(gpus));
   return runner.run();
 }
 

@@ -25,11 +25,12 @@ struct ResourceKey {
   Kind kind;
 };
 
-inline constexpr std::array<ResourceKey, 18> kResourceKeys{{
+inline constexpr std::array<ResourceKey, 19> kResourceKeys{{
     {"nodes", ResourceKey::Kind::count},
     {"ntasks", ResourceKey::Kind::count},
     {"ntasks-per-node", ResourceKey::Kind::count},
     {"cpus-per-task", ResourceKey::Kind::count},
+    {"gpus", ResourceKey::Kind::count},  // per run; the local executor gives each run its own (runner/gpu_slots.h)
     {"gpus-per-node", ResourceKey::Kind::optional},
     {"gpus-per-task", ResourceKey::Kind::optional},
     {"gres", ResourceKey::Kind::optional},

@@ -11,11 +11,12 @@ namespace sweep::slurm {
 namespace {
 
 // The sbatch option of every resource key but `extra` (whose items are sbatch options already).
-constexpr std::array<std::pair<std::string_view, std::string_view>, 17> kOptions{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 18> kOptions{{
     {"nodes", "--nodes"},
     {"ntasks", "--ntasks"},
     {"ntasks-per-node", "--ntasks-per-node"},
     {"cpus-per-task", "--cpus-per-task"},
+    {"gpus", "--gpus"},
     {"gpus-per-node", "--gpus-per-node"},
     {"gpus-per-task", "--gpus-per-task"},
     {"gres", "--gres"},

@@ -3,6 +3,7 @@
 // (spec/load.h); consumed by matrix/ (expansion) and runner/ (everything else). Every element keeps the
 // SourceLocation it came from so later stages can still point at the file.
 #include <array>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -201,6 +202,18 @@ struct Network {
   SourceLocation where;                 // no file: not given
 };
 
+/// `order:` the order in which a campaign's runs start (docs/experiment-format.md#order).
+struct RunOrder {
+  enum class Kind {
+    interleaved,  // round-robin over points: repetition 0 of every point, then repetition 1, ...
+    grouped,      // every repetition of a point before the next point
+    random,       // a shuffle that `seed` decides, the same on every machine and every resume
+  };
+  Kind kind = Kind::interleaved;
+  std::uint64_t seed = 0;
+  friend bool operator==(const RunOrder&, const RunOrder&) = default;
+};
+
 struct Experiment {
   std::string path;         // as given to the loader; used in every error message
   std::string text;         // the exact file content, stored with the campaign and hashed
@@ -243,6 +256,8 @@ struct Experiment {
   Workdir workdir;
   std::string executor = "local";
   SourceLocation executor_where;  // no file: not given (the default, or the site's)
+  /// `order`: the order in which the runs start (runner/run_order.h), on every executor.
+  RunOrder order;
 
   /// All parameter names in expansion order (axis order, then fields), then derived names.
   /// Every Expr in a loaded Experiment (derived and exclude `where`) is bound to exactly this list, so

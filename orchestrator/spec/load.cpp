@@ -53,7 +53,7 @@ struct TopKey {
   Reader read;
 };
 
-constexpr std::array<TopKey, 22> kTopKeys{{
+constexpr std::array<TopKey, 23> kTopKeys{{
     {"format", 1, false, false, read_format},
     {"name", 1, true, true, read_name},
     {"description", 1, false, true, read_description},
@@ -64,6 +64,7 @@ constexpr std::array<TopKey, 22> kTopKeys{{
     {"metrics", 1, false, false, read_metrics},
     {"executor", 1, false, true, read_executor},
     {"workdir", 1, false, true, read_workdir},
+    {"order", 1, false, true, read_order},
     {"retries", 1, false, false, read_retries},
     {"escalate", 2, false, false, read_escalate},  // after retries: it names retried classes
     {"thresholds", 3, false, false, read_thresholds},  // after metrics and derived: it names both

@@ -1,6 +1,8 @@
 #pragma once
 // The clock seam: everything that reads the time goes through a Clock so tests can drive it.
 #include <chrono>
+#include <optional>
+#include <string_view>
 #include <string>
 
 namespace sweep {
@@ -23,6 +25,9 @@ class SystemClock final : public Clock {
 
 /// UTC ISO-8601 with milliseconds, e.g. "2026-11-22T06:28:01.123Z". Sorts lexically by time.
 std::string iso8601(std::chrono::system_clock::time_point t);
+/// The time iso8601() wrote ("2026-11-22T06:28:01.123Z"; the milliseconds may be absent); nullopt for
+/// any other text.
+std::optional<std::chrono::system_clock::time_point> parse_iso8601(std::string_view text);
 /// Compact UTC stamp for labels, e.g. "20261122-062801".
 std::string compact_stamp(std::chrono::system_clock::time_point t);
 

@@ -130,8 +130,8 @@ TEST_CASE("resources: scalars kept as strings in file order") {
   CHECK(!e.timeout_s);
   CHECK(load_error(kTop + kWorkload + "resources:\n  gres: [gpu]\n") ==
         "x.yaml:5:9: \"resources.gres\" must be a single value (string or number), got a list");
-  CHECK_THAT(load_error(kTop + kWorkload + "resources:\n  gpus: 2\n"),
-             Catch::StartsWith("x.yaml:5:3: unknown key \"gpus\"") && Catch::Contains("gres"));
+  CHECK_THAT(load_error(kTop + kWorkload + "resources:\n  gpu: 2\n"),
+             Catch::StartsWith("x.yaml:5:3: unknown key \"gpu\"") && Catch::Contains("did you mean \"gpus\""));
   CHECK(load_error(kTop + kWorkload + "resources: [a]\n") == "x.yaml:4:12: \"resources\" must be a map, got a list");
 }
 
