@@ -8,6 +8,20 @@
 #include "util/sinks.h"
 
 namespace sweep::cli {
+namespace {
+
+/// The campaign's recorded edits (sweep reparse, rerun, extend: store campaign_changes), oldest first.
+void print_changes(const store::Store& db, const std::string& label) {
+  const auto campaign = db.find_campaign(label);
+  if (!campaign) return;
+  const auto changes = db.changes(campaign->id);
+  if (changes.empty()) return;
+  fmt::print("\nchanges (sweep reparse, rerun, extend):\n");
+  for (const auto& c : changes)
+    fmt::print("  {}  {}@{}  {}: {}\n", c.at, terminal_text(c.user), terminal_text(c.host), c.kind, terminal_text(c.what));
+}
+
+}  // namespace
 
 void add_show(CLI::App& sub, Action& action) {
   struct Options {
@@ -30,6 +44,7 @@ void add_show(CLI::App& sub, Action& action) {
       fmt::print("{}", terminal_text(o->format == "json" ? report::campaign_detail_json(data, provenance, matches)
                                                          : report::campaign_detail(data, provenance, matches),
                                      true));
+      if (o->format == "text") print_changes(db, o->label);
       return 0;
     };
   });

@@ -89,13 +89,13 @@ TEST_CASE("a version 3 database gains the views, and each of its campaigns its v
   }
   {  // back to version 3, as a sweep before the views left it
     SQLite::Database raw(path, SQLite::OPEN_READWRITE);
-    raw.exec("DROP VIEW \"values:old\"; DROP VIEW metric_values; DROP VIEW parameter_values; "
+    raw.exec("DROP VIEW \"values:old\"; DROP VIEW metric_values; DROP VIEW parameter_values; DROP TABLE campaign_changes; "
              "DROP TABLE schema_info; CREATE TABLE schema_info (version INTEGER NOT NULL); "
              "INSERT INTO schema_info (version) VALUES (3)");
   }
   { store::Store db(path); }
   SQLite::Database raw(path, SQLite::OPEN_READONLY);
-  CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == 5);
+  CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == store::kSchemaVersion);
   CHECK(raw.execAndGet("SELECT length(database_id) FROM schema_info").getInt() == 32);
   CHECK(raw.execAndGet("SELECT count(*) FROM sqlite_master WHERE type = 'view'").getInt() == 3);
   CHECK(raw.execAndGet("SELECT value FROM parameter_values WHERE name = 'batch'").getInt() == 16);
