@@ -7,6 +7,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <filesystem>
 #include <memory>
@@ -40,6 +41,18 @@ std::string describe(const store::Store& db, const store::CampaignRecord& c, std
                      pins);
 }
 
+/// Deletes a run root that why_not_ours() accepted, through descriptors (remove_tree_at).
+void delete_run_root(const std::string& run_root, const std::string& label, const std::string& db_path) {
+  const fs::path root(run_root);
+  const int parent = ::open(root.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const std::size_t left = parent < 0 ? 1 : remove_tree_at(parent, root.filename().string());
+  if (parent >= 0) ::close(parent);
+  if (left > 0)
+    throw Error(ErrorKind::io, fmt::format("campaign \"{}\" was removed from {}, but {} entr{} of its run root {} could "
+                                           "not be removed; remove them by hand",
+                                           label, db_path, left, left == 1 ? "y" : "ies", run_root));
+}
+
 }  // namespace
 
 std::size_t remove_tree_at(int parent_fd, const std::string& name) {
@@ -71,7 +84,6 @@ RemovalSummary remove_campaign(const RemoveOptions& o, const std::function<bool(
   store::Store db(o.db_path);
   const auto c = db.find_campaign(o.label);
   if (!c) throw Error(ErrorKind::not_found, fmt::format("no campaign labelled \"{}\" in {}", o.label, o.db_path));
-  RemovalSummary s{c->label, c->run_root, db.runs(c->id).size(), false, false};
   std::error_code ec;
   const bool root_exists = fs::symlink_status(c->run_root, ec).type() != fs::file_type::not_found;
   const RunRootMarker marker{fs::absolute(db.path()).lexically_normal().string(), db.database_id(), c->label};
@@ -83,18 +95,19 @@ RemovalSummary remove_campaign(const RemoveOptions& o, const std::function<bool(
                                               c->run_root, c->label, problem, c->label));
   std::optional<ControllerLock> lock;  // refused while a controller drives the campaign
   if (root_exists && problem.empty()) lock.emplace(c->run_root, c->label);
+  const auto runs = db.runs(c->id);  // read under the lock: no controller changes them now
+  RemovalSummary s{c->label, c->run_root, runs.size(), false, false};
+  const auto running = std::count_if(runs.begin(), runs.end(), [](const auto& r) { return r.state == store::RunState::running; });
+  if (running > 0)
+    throw Error(ErrorKind::usage, fmt::format("campaign \"{0}\" has {1} run{2} still running (a detached batch campaign's "
+                                              "jobs: sweep cancel {0} first; a local one whose controller died: sweep run "
+                                              "--resume {0} records them); nothing was removed",
+                                              c->label, running, running == 1 ? "" : "s"));
   if (!confirm(describe(db, *c, s.runs, o.keep_files))) return s;
   db.remove_campaign(c->id);
   s.removed = true;
   if (o.keep_files || !root_exists) return s;
-  const fs::path root(c->run_root);
-  const int parent = ::open(root.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  const std::size_t left = parent < 0 ? 1 : remove_tree_at(parent, root.filename().string());
-  if (parent >= 0) ::close(parent);
-  if (left > 0)
-    throw Error(ErrorKind::io, fmt::format("campaign \"{}\" was removed from {}, but {} entr{} of its run root {} could "
-                                           "not be removed; remove them by hand",
-                                           c->label, db.path(), left, left == 1 ? "y" : "ies", c->run_root));
+  delete_run_root(c->run_root, c->label, db.path());
   s.files_removed = true;
   return s;
 }

@@ -28,7 +28,8 @@ std::size_t remove_tree_at(int parent_fd, const std::string& name);
 
 /// Removes the campaign `label`: describes what would go (runs, values, run root, baselines pinned to
 /// it) to `confirm`, and, when it answers true, deletes the rows in one transaction, then the run root.
-/// Error(usage) while a controller drives the campaign, or when the run root is not provably the
+/// Error(usage) while a controller drives the campaign or a run of it is running (a detached Slurm
+/// campaign's queued jobs), or when the run root is not provably the
 /// campaign's (nothing removed; --keep-files removes the rows alone); Error(not_found) for an unknown
 /// label; Error(io) naming the run root when some of its files could not be removed (the rows are gone).
 /// Returns removed false, nothing changed, when `confirm` answers false.

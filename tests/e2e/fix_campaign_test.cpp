@@ -244,6 +244,20 @@ TEST_CASE("rm and reparse are refused while the campaign runs") {
   CHECK(fs::is_directory(box.path("results/s")));
   int status = 0;
   ::waitpid(pid, &status, 0);
+
+  // A run still recorded running without a controller (a detached Slurm campaign's queued job) is
+  // not removed under it either.
+  {
+    SQLite::Database raw(box.path("results/sweep.db"), SQLite::OPEN_READWRITE);
+    raw.exec("UPDATE runs SET state = 'running'");
+  }
+  const auto detached = box.sweep({"rm", "s", "--yes"});
+  CHECK_THAT(detached.err, Catch::Contains("1 run still running") && Catch::Contains("sweep cancel s first"));
+  CHECK(fs::is_directory(box.path("results/s")));
+  {
+    SQLite::Database raw(box.path("results/sweep.db"), SQLite::OPEN_READWRITE);
+    raw.exec("UPDATE runs SET state = 'succeeded'");
+  }
   auto db = box.db();
   CHECK(scalar(db, "SELECT count(*) FROM runs WHERE state = 'succeeded'") == 1);
 }
