@@ -1,4 +1,4 @@
-// sweep rerun <campaign> [--where name=value]... [--state failed|succeeded|all] [--run ID]... [-j N]
+// sweep rerun <campaign> [--where name=value]... [--state failed|succeeded|all] [--run RUN]... [-j N]
 #include <fmt/core.h>
 #include <unistd.h>
 
@@ -44,13 +44,14 @@ void add_rerun(CLI::App& sub, Action& action) {
   sub.add_option("--where", o->where, "Only the points with this parameter value: name=value (repeatable, all must hold)");
   sub.add_option("--state", o->state, "Which runs: failed (the default), succeeded or all (the default with --run)")
       ->check(CLI::IsMember({"failed", "succeeded", "all"}));
-  sub.add_option("--run", o->selection.run_ids, "Only this run id (repeatable; sweep show --format json lists them)");
+  sub.add_option("--run", o->selection.runs,
+                 "Only this run: <point id>.rep<N> as sweep show lists it, a point id (every repetition) or a run id (repeatable)");
   add_drive_options(sub, o->run);
   o->paths.add_to(sub);
   sub.callback([o, &action] {
     action = [o] {
       for (const auto& w : o->where) o->selection.where.push_back(runner::parse_where(w));
-      o->selection.state = !o->state.empty() ? o->state : o->selection.run_ids.empty() ? "failed" : "all";
+      o->selection.state = !o->state.empty() ? o->state : o->selection.runs.empty() ? "failed" : "all";
       prepare_drive(o->run, o->paths);
       return print_summary(runner::rerun_campaign(o->run, o->label, o->selection));
     };

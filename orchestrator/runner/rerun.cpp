@@ -33,6 +33,11 @@ bool same_value(const std::string& stored, const std::string& wanted) {
   return a && b ? *a == *b : stored == wanted;
 }
 
+/// Whether `name` (RunSelection::runs) names run `r`.
+bool names_run(const std::string& name, const store::RunRecord& r) {
+  return name == std::to_string(r.id) || name == r.point_id || name == fmt::format("{}.rep{}", r.point_id, r.repetition);
+}
+
 bool point_matches(const store::PointRecord& p, const std::pair<std::string, std::string>& w) {
   return std::any_of(p.params.begin(), p.params.end(),
                      [&](const store::ParamRecord& r) { return r.name == w.first && same_value(r.value, w.second); });
@@ -58,11 +63,7 @@ std::string selection_text(const RunSelection& s) {
   std::vector<std::string> parts;
   for (const auto& [name, value] : s.where) parts.push_back(name + "=" + value);
   std::string out = parts.empty() ? "every point" : "points where " + join(parts, " and ");
-  if (!s.run_ids.empty()) {
-    std::vector<std::string> ids;
-    for (const auto id : s.run_ids) ids.push_back(std::to_string(id));
-    out += ", runs " + join(ids, ", ");
-  }
+  if (!s.runs.empty()) out += ", runs " + join(s.runs, ", ");
   return out;
 }
 
@@ -111,13 +112,15 @@ std::vector<std::int64_t> select_runs(const std::vector<store::PointRecord>& poi
                                       const std::vector<store::RunRecord>& runs, const RunSelection& s) {
   const std::vector<std::string> chosen = select_points(points, s);
   const std::set<std::string> chosen_points(chosen.begin(), chosen.end());
-  for (const auto id : s.run_ids)
-    if (std::none_of(runs.begin(), runs.end(), [&](const store::RunRecord& r) { return r.id == id; }))
-      throw Error(ErrorKind::usage, fmt::format("--run {}: the campaign has no run with that id (sweep show lists them)", id));
+  for (const auto& name : s.runs)
+    if (std::none_of(runs.begin(), runs.end(), [&](const store::RunRecord& r) { return names_run(name, r); }))
+      throw Error(ErrorKind::usage, fmt::format("--run {}: no run of the campaign has that name (a point id, <point id>.rep<N> "
+                                                "as sweep show lists runs, or a run id)",
+                                                name));
   std::vector<std::int64_t> out;
   for (const auto& r : runs) {
     const bool state_ok = s.state == "all" || state_name(r.state) == s.state;
-    const bool id_ok = s.run_ids.empty() || std::count(s.run_ids.begin(), s.run_ids.end(), r.id) > 0;
+    const bool id_ok = s.runs.empty() || std::any_of(s.runs.begin(), s.runs.end(), [&](const auto& n) { return names_run(n, r); });
     if (chosen_points.count(r.point_id) && state_ok && id_ok && r.state != store::RunState::running) out.push_back(r.id);
   }
   return out;
@@ -140,7 +143,7 @@ RunSummary rerun_campaign(RunOptions options, const std::string& label, const Ru
 RunSummary extend_campaign_by(RunOptions options, const std::string& label, int repetitions, const RunSelection& selection) {
   if (repetitions < 1) throw Error(ErrorKind::usage, "--repetitions: expected at least 1 more repetition");
   return edit_then_run(std::move(options), label, [&](store::Store& db, const store::CampaignRecord& c) {
-    RunSelection where_only{selection.where, "all", {}};
+    const RunSelection where_only{selection.where, "all", {}};
     std::vector<std::pair<std::string, int>> more;
     for (const auto& id : select_points(db.points(c.id), where_only)) more.emplace_back(id, repetitions);
     if (more.empty())

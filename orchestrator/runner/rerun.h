@@ -14,12 +14,14 @@
 namespace sweep::runner {
 
 /// Which runs or points: every `where` (parameter=value) must hold for the point (values compared as
-/// numbers when both are numbers, else as text); `state` is failed | succeeded | all; `run_ids`, when
-/// given, keeps only those runs.
+/// numbers when both are numbers, else as text); `state` is failed | succeeded | all; `runs`, when
+/// given, keeps only the runs named: each a point id (its every repetition), `<point id>.rep<N>` (as a
+/// run directory's name begins and `sweep show` lists it: "<point id> rep N"), or a run id
+/// (runs.run_id in the database and the views).
 struct RunSelection {
   std::vector<std::pair<std::string, std::string>> where;
   std::string state = "failed";
-  std::vector<std::int64_t> run_ids;
+  std::vector<std::string> runs;
 };
 
 /// "name=value" as a where pair; Error(usage) for text without '='. Pure.
@@ -29,8 +31,8 @@ std::pair<std::string, std::string> parse_where(const std::string& text);
 /// (naming the parameters) or a state not in the list. Pure.
 std::vector<std::string> select_points(const std::vector<store::PointRecord>& points, const RunSelection& selection);
 
-/// The ids of the runs of the selected points whose state matches and, when run_ids is given, whose
-/// id is listed (Error(usage) naming an id that is not the campaign's). Pure.
+/// The ids of the runs of the selected points whose state matches and, when `runs` is given, that one
+/// of them names (Error(usage) for a name that names no run of the campaign). Running runs never. Pure.
 std::vector<std::int64_t> select_runs(const std::vector<store::PointRecord>& points,
                                       const std::vector<store::RunRecord>& runs, const RunSelection& selection);
 

@@ -154,7 +154,22 @@ TEST_CASE("rerun runs chosen runs again as new attempts, extend adds repetitions
   SQLite::Statement kinds(db, "SELECT group_concat(kind, ',') FROM (SELECT kind FROM campaign_changes ORDER BY id)");
   REQUIRE(kinds.executeStep());
   CHECK(kinds.getColumn(0).getString() == "reparse,rerun,rerun,extend");
+  kinds.reset();  // a statement left stepping would hold its read snapshot
   CHECK_THAT(box.sweep({"show", "t"}).out, Catch::Contains("extend: 2 repetition(s) added to 2 point(s) (points where lr=0.01)"));
+
+  // One run, named as sweep show lists it: a succeeded one too, since --run alone takes every state.
+  SQLite::Statement point(db, "SELECT point_id FROM point_params WHERE name = 'batch' AND value = '16' "
+                              "AND point_id IN (SELECT point_id FROM point_params WHERE name = 'lr' AND value = '0.01')");
+  REQUIRE(point.executeStep());
+  const std::string run_name = point.getColumn(0).getString() + ".rep0";
+  point.reset();
+  const auto one = box.sweep({"rerun", "t", "--run", run_name});
+  INFO(one.out << one.err);
+  CHECK(one.exit_code == 1);  // the campaign still has the diverging runs failed
+  CHECK_THAT(one.out, Catch::Contains("(1 attempts started now)"));
+  CHECK(scalar(db, "SELECT attempt FROM runs WHERE point_id = '" + run_name.substr(0, run_name.size() - 5) +
+                       "' AND repetition = 0") == 2);
+  CHECK(scalar(db, "SELECT count(*) FROM attempts") == 13);  // 8 + 4 new runs + this one
 }
 
 TEST_CASE("a label collision names every way on") {

@@ -84,10 +84,13 @@ TEST_CASE("a rerun selects by parameter value, state and run id") {
   CHECK(select_runs(points(), runs, s) == std::vector<std::int64_t>{2, 3});  // never a running one
   s.where = {parse_where("lr=1e-2")};                                          // numbers compare as numbers
   CHECK(select_runs(points(), runs, s) == std::vector<std::int64_t>{1, 2});
-  s.run_ids = {2};
+  s.runs = {"2"};  // a run id
   CHECK(select_runs(points(), runs, s) == std::vector<std::int64_t>{2});
-  s.run_ids = {99};
-  CHECK_THROWS_WITH(select_runs(points(), runs, s), Catch::Contains("no run with that id"));
+  s.where.clear();
+  s.runs = {"a.rep0", "c"};  // as sweep show names runs, and a point's every run
+  CHECK(select_runs(points(), runs, s) == std::vector<std::int64_t>{1, 3});
+  s.runs = {"a.rep1"};
+  CHECK_THROWS_WITH(select_runs(points(), runs, s), Catch::Contains("no run of the campaign has that name"));
   s = RunSelection{{parse_where("size=1")}, "all", {}};
   CHECK_THROWS_WITH(select_points(points(), s), Catch::Contains("no parameter \"size\"") && Catch::Contains("batch, lr"));
   s = RunSelection{{}, "done", {}};
