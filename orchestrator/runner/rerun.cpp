@@ -11,6 +11,7 @@
 #include "runner/controller_lock.h"
 #include "runner/provenance.h"
 #include "runner/run_campaign.h"
+#include "sched/executors.h"
 #include "store/store.h"
 #include "util/clock.h"
 #include "util/error.h"
@@ -77,6 +78,10 @@ RunSummary edit_then_run(RunOptions options, const std::string& label, Edit&& ed
     store::Store db(db_path);
     const auto campaign = db.find_campaign(label);
     if (!campaign) throw Error(ErrorKind::not_found, fmt::format("no campaign labelled \"{}\" in {}", label, db_path));
+    if (options.detach && !sched::is_batch(campaign->executor))  // refused before the edit, not after it
+      throw Error(ErrorKind::usage, fmt::format("--detach needs a batch executor (campaign \"{}\" uses {}); nothing was "
+                                                "changed",
+                                                label, campaign->executor));
     const ControllerLock lock(campaign->run_root, label);  // refused while another controller drives it
     edit(db, *campaign);
   }

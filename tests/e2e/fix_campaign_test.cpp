@@ -134,6 +134,11 @@ TEST_CASE("rerun runs chosen runs again as new attempts, extend adds repetitions
   CHECK(unknown.exit_code != 0);
   CHECK_THAT(unknown.err, Catch::Contains("no parameter \"size\"") && Catch::Contains("batch, lr"));
 
+  const auto detach = box.sweep({"rerun", "t", "--detach"});  // a local campaign cannot detach
+  CHECK_THAT(detach.err, Catch::Contains("--detach needs a batch executor") && Catch::Contains("nothing was changed"));
+  CHECK(scalar(db, "SELECT count(*) FROM campaign_changes") == 1);
+  CHECK(scalar(db, "SELECT count(*) FROM runs WHERE state = 'pending'") == 0);
+
   const auto rerun = box.sweep({"rerun", "t", "--where", "batch=32", "--state", "all"});
   INFO(rerun.out << rerun.err);
   CHECK(rerun.exit_code == 1);  // the diverging point fails again
