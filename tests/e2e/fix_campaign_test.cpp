@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "e2e/harness.h"
 
 using namespace e2e;
@@ -92,6 +94,11 @@ TEST_CASE("reparse --from reads the stored logs again with a fixed regex and re-
   CHECK(scalar(db, "SELECT count(*) FROM campaign_changes c JOIN campaigns k ON k.id = c.campaign_id "
                    "WHERE c.kind = 'reparse' AND c.rules_hash = k.spec_hash AND c.user != '' AND c.at != ''") == 1);
   CHECK(hash_before == 64);
+  const auto json = nlohmann::json::parse(box.sweep({"show", "t", "--format", "json"}).out);
+  CHECK(json["version"] == 3);
+  REQUIRE(json["changes"].size() == 1);
+  CHECK(json["changes"][0]["kind"] == "reparse");
+  CHECK(json["changes"][0]["rules_hash"].get<std::string>().size() == 64);
   const auto show = box.sweep({"show", "t"});
   CHECK_THAT(show.out, Catch::Contains("changes (sweep reparse, rerun, extend):") &&
                            Catch::Contains("reparse: metric rules revision 1"));
