@@ -145,6 +145,16 @@ ALTER TABLE schema_info ADD COLUMN database_id TEXT NOT NULL DEFAULT '';
 UPDATE schema_info SET database_id = lower(hex(randomblob(16)));
 )SQL";
 
+/// Version 6: where a campaign's runs run (docs/experiment-format.md, "Where a run runs"): the absolute
+/// directories of its experiment file and of the shell that started it, recorded when it was created so
+/// that a resume or collect from elsewhere runs it in the same place. '' for a campaign from before v6,
+/// whose runs ran in their run directories and still do.
+constexpr const char* kDirectoriesV6 = R"SQL(
+ALTER TABLE campaigns ADD COLUMN experiment_dir TEXT NOT NULL DEFAULT '';
+ALTER TABLE campaigns ADD COLUMN launch_dir TEXT NOT NULL DEFAULT '';
+)SQL";
+
+
 /// Version 7: the explicit edits of a stored campaign (docs/database.md, "campaign_changes"): who
 /// changed what and when; a reparse's row names the metric rules that produced the values now stored.
 constexpr const char* kCampaignChangesV7 = R"SQL(
@@ -162,7 +172,7 @@ CREATE INDEX campaign_changes_by_campaign ON campaign_changes (campaign_id, id);
 )SQL";
 
 /// Migrations: migrations[i] takes version i+1 to version i+2. Version 4: the views of store/views.h.
-const char* const kMigrations[] = {kSubmissionsV2, kBaselinesV3, kViewsV4, kDatabaseIdV5, kCampaignChangesV7};
+const char* const kMigrations[] = {kSubmissionsV2, kBaselinesV3, kViewsV4, kDatabaseIdV5, kDirectoriesV6, kCampaignChangesV7};
 static_assert(std::size(kMigrations) == kSchemaVersion - 1, "one migration per schema version after 1");
 
 int table_count(SQLite::Database& db) {

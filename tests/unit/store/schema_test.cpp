@@ -91,7 +91,8 @@ TEST_CASE("a version 3 database gains the views, and each of its campaigns its v
     SQLite::Database raw(path, SQLite::OPEN_READWRITE);
     raw.exec("DROP VIEW \"values:old\"; DROP VIEW metric_values; DROP VIEW parameter_values; DROP TABLE campaign_changes; "
              "DROP TABLE schema_info; CREATE TABLE schema_info (version INTEGER NOT NULL); "
-             "INSERT INTO schema_info (version) VALUES (3)");
+             "INSERT INTO schema_info (version) VALUES (3); "
+             "ALTER TABLE campaigns DROP COLUMN experiment_dir; ALTER TABLE campaigns DROP COLUMN launch_dir");
   }
   { store::Store db(path); }
   SQLite::Database raw(path, SQLite::OPEN_READONLY);
@@ -117,4 +118,60 @@ TEST_CASE("version 5 gives every database its own random id, kept across opens")
   CHECK(first != second);
   store::Store again(dir.file("a.db"));
   CHECK(again.database_id() == first);
+}
+
+TEST_CASE("version 6 records a campaign's experiment and launch directories and older campaigns read as empty") {
+  TempDir dir;
+  const std::string path = dir.file("sweep.db");
+  {
+    store::Store db(path);
+    store::CampaignRecord c;
+    c.label = "old";
+    c.experiment = c.spec_path = c.spec_text = c.spec_hash = c.executor = c.started_at = c.run_root = "x";
+    db.create_campaign(c, {store::PointRecord{"p1", 0, {{"batch", "16", "int", false}}}});
+  }
+  {  // back to version 5, as a sweep before the directories left it
+    SQLite::Database raw(path, SQLite::OPEN_READWRITE);
+    raw.exec("ALTER TABLE campaigns DROP COLUMN experiment_dir; ALTER TABLE campaigns DROP COLUMN launch_dir; "
+             "DROP TABLE campaign_changes; UPDATE schema_info SET version = 5");
+  }
+  store::Store db(path);
+  const auto old = db.find_campaign("old");
+  REQUIRE(old);
+  CHECK(old->experiment_dir.empty());
+  CHECK(old->launch_dir.empty());
+  store::CampaignRecord c;
+  c.label = "new";
+  c.experiment = c.spec_path = c.spec_text = c.spec_hash = c.executor = c.started_at = c.run_root = "x";
+  c.experiment_dir = "/home/u/project";
+  c.launch_dir = "/home/u";
+  db.create_campaign(c, {store::PointRecord{"p1", 0, {{"batch", "16", "int", false}}}});
+  const auto now = db.find_campaign("new");
+  REQUIRE(now);
+  CHECK(now->experiment_dir == "/home/u/project");
+  CHECK(now->launch_dir == "/home/u");
+}
+
+TEST_CASE("version 7 gives a version 6 database the campaign_changes table, its campaigns kept") {
+  TempDir dir;
+  const std::string path = dir.file("sweep.db");
+  {
+    store::Store db(path);
+    store::CampaignRecord c;
+    c.label = "old";
+    c.experiment = c.spec_path = c.spec_text = c.spec_hash = c.executor = c.started_at = c.run_root = "x";
+    db.create_campaign(c, {store::PointRecord{"p1", 0, {{"batch", "16", "int", false}}}});
+  }
+  {  // back to version 6, as a sweep before the changes left it
+    SQLite::Database raw(path, SQLite::OPEN_READWRITE);
+    raw.exec("DROP TABLE campaign_changes; UPDATE schema_info SET version = 6");
+  }
+  store::Store db(path);
+  const auto old = db.find_campaign("old");
+  REQUIRE(old);
+  CHECK(db.changes(old->id).empty());
+  db.record_change(store::ChangeRecord{0, old->id, "t", "me", "h", "extend", "1 repetition added", ""});
+  CHECK(db.changes(old->id).size() == 1);
+  SQLite::Database raw(path, SQLite::OPEN_READONLY);
+  CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == 7);
 }
