@@ -155,20 +155,19 @@ TEST_CASE("version 6 records a campaign's experiment and launch directories and 
 TEST_CASE("version 7 gives a version 6 database the campaign_changes table, its campaigns kept") {
   TempDir dir;
   const std::string path = dir.file("sweep.db");
+  std::int64_t id = 0;
   {
     store::Store db(path);
     store::CampaignRecord c;
-    c.label = "old";
-    c.experiment = c.spec_path = c.spec_text = c.spec_hash = c.executor = c.started_at = c.run_root = "x";
-    db.create_campaign(c, {store::PointRecord{"p1", 0, {{"batch", "16", "int", false}}}});
+    c.label = "v6";
+    c.spec_path = c.spec_text = c.spec_hash = c.executor = "y";
+    id = db.create_campaign(c, {});
   }
-  {  // back to version 6, as a sweep before the changes left it
-    SQLite::Database raw(path, SQLite::OPEN_READWRITE);
-    raw.exec("DROP TABLE campaign_changes; UPDATE schema_info SET version = 6");
-  }
+  SQLite::Database(path, SQLite::OPEN_READWRITE).exec("DROP TABLE campaign_changes; UPDATE schema_info SET version = 6");
   store::Store db(path);
-  const auto old = db.find_campaign("old");
+  const auto old = db.find_campaign("v6");
   REQUIRE(old);
+  CHECK(old->id == id);
   CHECK(db.changes(old->id).empty());
   db.record_change(store::ChangeRecord{0, old->id, "t", "me", "h", "extend", "1 repetition added", ""});
   CHECK(db.changes(old->id).size() == 1);
