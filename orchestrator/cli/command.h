@@ -64,10 +64,18 @@ void add_export(CLI::App& sub, Action& action);
 void add_baseline(CLI::App& sub, Action& action);
 void add_nightly(CLI::App& sub, Action& action);
 void add_site(CLI::App& sub, Action& action);
+void add_reparse(CLI::App& sub, Action& action);
+void add_rerun(CLI::App& sub, Action& action);
+void add_extend(CLI::App& sub, Action& action);
+void add_rm(CLI::App& sub, Action& action);
 
 inline constexpr Command kCommands[] = {
     {"plan", "Validate an experiment and print its expanded points without running anything", add_plan},
     {"run", "Run (or resume) a campaign of an experiment", add_run},
+    {"reparse", "Read a campaign's stored logs again with its (or a corrected) metrics: section; all values replaced at once", add_reparse},
+    {"rerun", "Run chosen runs of a campaign again (by --where, --state, --run), each as a new attempt", add_rerun},
+    {"extend", "Add repetitions to a campaign's points (--repetitions N, --where) and run them", add_extend},
+    {"rm", "Remove a campaign: its database rows and its run directories (asks, or --yes)", add_rm},
     {"report", "Render a campaign's tables as Markdown and CSV under reports/<campaign>/", add_report},
     {"ls", "List the campaigns in the results database", add_ls},
     {"show", "Show one campaign in detail: provenance, per-point progress, failures", add_show},

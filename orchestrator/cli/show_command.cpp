@@ -8,6 +8,17 @@
 #include "util/sinks.h"
 
 namespace sweep::cli {
+namespace {
+
+/// The campaign's recorded edits (sweep reparse, rerun, extend: store campaign_changes), oldest first.
+void print_changes(const std::vector<store::ChangeRecord>& changes) {
+  if (changes.empty()) return;
+  fmt::print("\nchanges (sweep reparse, rerun, extend):\n");
+  for (const auto& c : changes)
+    fmt::print("  {}  {}@{}  {}: {}\n", c.at, terminal_text(c.user), terminal_text(c.host), c.kind, terminal_text(c.what));
+}
+
+}  // namespace
 
 void add_show(CLI::App& sub, Action& action) {
   struct Options {
@@ -27,9 +38,11 @@ void add_show(CLI::App& sub, Action& action) {
       for (auto it = data.runs.rbegin(); it != data.runs.rend() && provenance.empty(); ++it)
         if (it->attempt > 0) provenance = db.provenance(it->id, it->attempt);
       const auto matches = report::load_run_matches(db, data);
-      fmt::print("{}", terminal_text(o->format == "json" ? report::campaign_detail_json(data, provenance, matches)
+      const auto changes = db.changes(data.campaign.id);
+      fmt::print("{}", terminal_text(o->format == "json" ? report::campaign_detail_json(data, provenance, matches, changes)
                                                          : report::campaign_detail(data, provenance, matches),
                                      true));
+      if (o->format == "text") print_changes(changes);
       return 0;
     };
   });

@@ -82,9 +82,13 @@ std::string campaign_status_json(const CampaignData& data, std::optional<std::ch
 }
 
 std::string campaign_detail_json(const CampaignData& data, const store::KeyValues& last_run_provenance,
-                                 const std::vector<RunMatches>& matches) {
+                                 const std::vector<RunMatches>& matches, const std::vector<store::ChangeRecord>& changes) {
   const auto& c = data.campaign;
-  std::string failed, provenance;
+  std::string failed, provenance, edits;
+  for (const auto& e : changes)
+    edits += fmt::format(R"({}{{"at": {}, "user": {}, "host": {}, "kind": {}, "what": {}, "rules_hash": {}}})",
+                         edits.empty() ? "" : ", ", json_string(e.at), json_string(e.user), json_string(e.host),
+                         json_string(e.kind), json_string(e.what), json_string(e.rules_hash));
   for (const auto& r : data.runs)
     if (r.state == store::RunState::failed)
       failed += fmt::format(R"({}{{"point_id": {}, "repetition": {}, "attempt": {}, "class": {}, "reason": {}, "run_dir": {}}})",
@@ -94,12 +98,12 @@ std::string campaign_detail_json(const CampaignData& data, const store::KeyValue
     provenance += fmt::format("{}{}: {}", provenance.empty() ? "" : ", ", json_string(k), json_string(v));
   return fmt::format(R"({{{}, "experiment": {}, "spec_path": {}, "spec_sha256": {}, "overrides": {}, "started_at": {}, )"
                      R"("host": {}, "user": {}, "sweep_version": {}, "git_commit": {}, "git_dirty": {}, "run_root": {}, )"
-                     R"("failed_runs": [{}], "run_matches": [{}], "latest_run_provenance": {{{}}}}})"
+                     R"("failed_runs": [{}], "run_matches": [{}], "latest_run_provenance": {{{}}}, "changes": [{}]}})"
                      "\n",
                      status_members(data), json_string(c.experiment), json_string(c.spec_path), json_string(c.spec_hash),
                      json_string(c.overrides), json_string(c.started_at), json_string(c.host), json_string(c.user),
                      json_string(c.tool_version), json_string(c.git_commit),
-                     c.git_dirty ? (*c.git_dirty ? "true" : "false") : "null", json_string(c.run_root), failed, run_matches_members(matches), provenance);
+                     c.git_dirty ? (*c.git_dirty ? "true" : "false") : "null", json_string(c.run_root), failed, run_matches_members(matches), provenance, edits);
 }
 
 }  // namespace sweep::report

@@ -1,6 +1,7 @@
 #pragma once
 // `--format json` of `sweep ls`, `status` and `show`: the text views' content as JSON objects, each
-// with "version": 3 (docs/database.md "JSON views"; 2 added show's "run_matches", 3 status's "running"). Pure.
+// with "version": 3 (docs/database.md "JSON views"; 2 added show's "run_matches", 3 status's "running" and
+// show's "changes"). Pure.
 #include <string>
 #include <vector>
 
@@ -21,8 +22,10 @@ std::string campaign_status_json(const CampaignData& data,
 /// campaign_status_json's members and the campaign's provenance (experiment, spec_path, spec_sha256,
 /// overrides, started_at, host, user, sweep_version, git_commit, git_dirty, run_root), "failed_runs",
 /// "run_matches" ([{point_id, repetition, attempt, matches: {metric: count}}], one per run in
-/// `matches`), and "latest_run_provenance".
+/// `matches`), "latest_run_provenance", and "changes" ([{at, user, host, kind, what, rules_hash}], the
+/// campaign's recorded edits, oldest first: store campaign_changes).
 std::string campaign_detail_json(const CampaignData& data, const store::KeyValues& last_run_provenance,
-                                 const std::vector<RunMatches>& matches);
+                                 const std::vector<RunMatches>& matches,
+                                 const std::vector<store::ChangeRecord>& changes = {});
 
 }  // namespace sweep::report

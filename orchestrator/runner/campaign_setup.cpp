@@ -76,9 +76,13 @@ store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options,
     if (options.resume.empty() &&
         (existing->spec_hash != sha256_hex(recorded_text(e)) || existing->overrides != resolved.overrides))
       throw Error(ErrorKind::usage,
-                  fmt::format("campaign \"{}\" already exists with a different experiment or --set values; "
-                              "resume it with --resume {} or choose another --label",
-                              resolved.label, resolved.label));
+                  fmt::format("campaign \"{0}\" already exists with a different experiment or --set values. "
+                              "Next, one of: sweep run --resume {0} (finish it as stored); sweep reparse {0} --from "
+                              "{1} (only the metrics: section changed: read its logs again); sweep rerun {0} "
+                              "[--where name=value] [--state failed|all] (run chosen runs again); sweep extend {0} "
+                              "--repetitions N (more repetitions); sweep rm {0} (remove it, then run again); or "
+                              "another --label",
+                              resolved.label, e.path));
     for (const auto& p : db.points(existing->id)) plan.point(p.point_id);  // same points, or Error
     claim_run_root(existing->run_root, marker);
     return *existing;

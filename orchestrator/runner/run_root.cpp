@@ -87,6 +87,20 @@ void create_run_root(const std::string& run_root, const RunRootMarker& marker) {
   write_new_file(marker_path(run_root), marker_text(marker), 0644);
 }
 
+std::string why_not_ours(const std::string& run_root, const RunRootMarker& marker) {
+  struct stat st {};
+  if (::lstat(run_root.c_str(), &st) != 0) return "it cannot be inspected";
+  if (!S_ISDIR(st.st_mode)) return "it is not a directory (a symlink or a file is never followed)";
+  if (!own_private_directory(run_root)) return "it is another user's or writable by others";
+  const auto text = read_marker(run_root);
+  const auto found = text ? parse_marker(*text) : std::nullopt;
+  if (!found) return fmt::format("it has no marker of sweep's ({})", kRunRootMarker);
+  if (found->database_id != marker.database_id || found->campaign != marker.campaign)
+    return fmt::format("its marker names campaign \"{}\" of the database {} (id {})", found->campaign, found->database,
+                       found->database_id);
+  return "";
+}
+
 void claim_run_root(const std::string& run_root, const RunRootMarker& marker) {
   // Its parent first: where others could rename the run root away and put theirs in its place.
   require_trusted(fs::path(run_root).parent_path().string(), "results directory");

@@ -45,6 +45,11 @@ void create_run_root(const std::string& run_root, const RunRootMarker& marker);
 /// once and marked. Anything else is Error(usage) naming the database it belongs to.
 void claim_run_root(const std::string& run_root, const RunRootMarker& marker);
 
+/// Why sweep may not delete `run_root` (sweep rm), or "" when it may: a real directory (never a
+/// symlink), the user's own and writable by nobody else, whose marker names this database id and
+/// campaign. An unmarked directory is never taken for the campaign's.
+std::string why_not_ours(const std::string& run_root, const RunRootMarker& marker);
+
 /// An attempt's directory inside a claimed run root, made new. A directory left there by a controller
 /// killed before it recorded the attempt (a real directory, the user's own, writable by nobody else)
 /// is removed and made again; anything else at `dir` is Error(usage).

@@ -9,9 +9,7 @@
 namespace sweep::store {
 using namespace detail;
 
-namespace {
-
-void insert_metrics(SQLite::Database& db, std::int64_t run_id, int attempt, const std::vector<MetricRecord>& metrics) {
+void detail::insert_metrics(SQLite::Database& db, std::int64_t run_id, int attempt, const std::vector<MetricRecord>& metrics) {
   SQLite::Statement q(db, "INSERT OR REPLACE INTO metrics (run_id, attempt, name, idx, value, unit, better) "
                           "VALUES (?, ?, ?, ?, ?, ?, ?)");
   for (const auto& m : metrics) {
@@ -27,7 +25,7 @@ void insert_metrics(SQLite::Database& db, std::int64_t run_id, int attempt, cons
   }
 }
 
-void insert_provenance(SQLite::Database& db, std::int64_t run_id, int attempt, const KeyValues& provenance) {
+void detail::insert_provenance(SQLite::Database& db, std::int64_t run_id, int attempt, const KeyValues& provenance) {
   SQLite::Statement q(db, "INSERT OR REPLACE INTO run_provenance (run_id, attempt, key, value) VALUES (?, ?, ?, ?)");
   for (const auto& [key, value] : provenance) {
     q.bind(1, run_id);
@@ -38,6 +36,8 @@ void insert_provenance(SQLite::Database& db, std::int64_t run_id, int attempt, c
     q.reset();
   }
 }
+
+namespace {
 
 /// Binds the outcome columns shared by `runs` and `attempts`, starting at parameter `first`.
 void bind_outcome(SQLite::Statement& q, int first, const AttemptResult& r) {

@@ -159,6 +159,33 @@ struct NewAttempt {
   std::string run_dir;
 };
 
+/// One explicit edit of a stored campaign (schema 7, table campaign_changes): who made it, when, and
+/// what changed. Written by `sweep reparse`, `sweep rerun` and `sweep extend`; never deleted but with
+/// the campaign.
+struct ChangeRecord {
+  std::int64_t id = 0;
+  std::int64_t campaign_id = 0;
+  std::string at;          // ISO-8601 UTC
+  std::string user;
+  std::string host;
+  std::string kind;        // "reparse" | "rerun" | "extend"
+  std::string what;        // what changed, in words (one line)
+  std::string rules_hash;  // reparse: sha256 of the metric rules that produced the values now stored; else ""
+};
+
+/// A run's latest attempt read again with new metric rules (sweep reparse): its new metrics and
+/// `matches.*` provenance, and, when `redecided`, its new verdict.
+struct ReparsedRun {
+  std::int64_t run_id = 0;
+  int attempt = 0;
+  bool redecided = false;  // state, failure_class and failure_reason replace the stored ones
+  RunState state = RunState::failed;
+  std::string failure_class;
+  std::string failure_reason;
+  std::vector<MetricRecord> metrics;
+  KeyValues matches;  // provenance `matches.<metric>` (kMatchesPrefix), replacing every stored one
+};
+
 struct StateCount {
   RunState state;
   std::int64_t count = 0;

@@ -154,8 +154,25 @@ ALTER TABLE campaigns ADD COLUMN experiment_dir TEXT NOT NULL DEFAULT '';
 ALTER TABLE campaigns ADD COLUMN launch_dir TEXT NOT NULL DEFAULT '';
 )SQL";
 
+
+/// Version 7: the explicit edits of a stored campaign (docs/database.md, "campaign_changes"): who
+/// changed what and when; a reparse's row names the metric rules that produced the values now stored.
+constexpr const char* kCampaignChangesV7 = R"SQL(
+CREATE TABLE campaign_changes (
+  id          INTEGER PRIMARY KEY,
+  campaign_id INTEGER NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+  at          TEXT NOT NULL,
+  user        TEXT NOT NULL DEFAULT '',
+  host        TEXT NOT NULL DEFAULT '',
+  kind        TEXT NOT NULL CHECK (kind IN ('reparse', 'rerun', 'extend')),
+  what        TEXT NOT NULL,
+  rules_hash  TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX campaign_changes_by_campaign ON campaign_changes (campaign_id, id);
+)SQL";
+
 /// Migrations: migrations[i] takes version i+1 to version i+2. Version 4: the views of store/views.h.
-const char* const kMigrations[] = {kSubmissionsV2, kBaselinesV3, kViewsV4, kDatabaseIdV5, kDirectoriesV6};
+const char* const kMigrations[] = {kSubmissionsV2, kBaselinesV3, kViewsV4, kDatabaseIdV5, kDirectoriesV6, kCampaignChangesV7};
 static_assert(std::size(kMigrations) == kSchemaVersion - 1, "one migration per schema version after 1");
 
 int table_count(SQLite::Database& db) {

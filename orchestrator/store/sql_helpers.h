@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "store/records.h"
 #include "util/error.h"
@@ -68,6 +69,11 @@ inline RunRecord read_run(SQLite::Statement& q) {
   r.run_dir = q.getColumn(13).getString();
   return r;
 }
+
+/// Inserts (or replaces) an attempt's metrics, inside the caller's transaction. (store/attempts.cpp)
+void insert_metrics(SQLite::Database& db, std::int64_t run_id, int attempt, const std::vector<MetricRecord>& metrics);
+/// Inserts (or replaces) an attempt's provenance, inside the caller's transaction. (store/attempts.cpp)
+void insert_provenance(SQLite::Database& db, std::int64_t run_id, int attempt, const KeyValues& provenance);
 
 /// Begins a new attempt of a run inside the caller's transaction: the run becomes running with
 /// `run_dir`, and an attempts row is added. Returns the new attempt number. (store/attempts.cpp)

@@ -50,6 +50,25 @@ class Store {
   /// Sets ended_at.
   void end_campaign(std::int64_t campaign_id, const std::string& ended_at);
 
+  // --- explicit edits of a stored campaign (store/campaign_edits.cpp) ----------------------------
+  /// The campaign's recorded changes, oldest first.
+  std::vector<ChangeRecord> changes(std::int64_t campaign_id) const;
+  /// Records `change` (its campaign_id names the campaign) in its own transaction.
+  void record_change(const ChangeRecord& change);
+  /// In one transaction: replaces the metrics and `matches.*` provenance of each run's attempt in
+  /// `runs` (and the verdict of those redecided, in runs and attempts), stores `spec_text` with its
+  /// `spec_hash` as the campaign's experiment when spec_text is not empty, and records `change`.
+  /// All or nothing: a failure leaves every stored value as it was.
+  void replace_results(std::int64_t campaign_id, const std::vector<ReparsedRun>& runs, const ChangeRecord& change,
+                       const std::string& spec_text = "", const std::string& spec_hash = "");
+  /// In one transaction: sets the runs `run_ids` of the campaign to pending (their attempts and
+  /// results kept: the next start is a new attempt of each) and records `change`. Error(usage) naming
+  /// a run that is running or not the campaign's.
+  void requeue_runs(std::int64_t campaign_id, const std::vector<std::int64_t>& run_ids, const ChangeRecord& change);
+  /// In one transaction: deletes the campaign, every row that belongs to it (points, runs, attempts,
+  /// metrics, provenance, submissions, baselines pinned to it, changes) and its view "values:<label>".
+  void remove_campaign(std::int64_t campaign_id);
+
   // --- baselines (store/baselines.cpp) ----------------------------------------------------------
   /// Pins `name` to the campaign, replacing an earlier pin of that name.
   void set_baseline(const std::string& name, std::int64_t campaign_id, const std::string& set_at);

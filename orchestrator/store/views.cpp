@@ -69,6 +69,10 @@ void create_campaign_view(SQLite::Database& db, std::int64_t campaign_id, const 
                       sql_text(label)));
 }
 
+void drop_campaign_view(SQLite::Database& db, const std::string& label) {
+  db.exec("DROP VIEW IF EXISTS " + sql_name("values:" + label));
+}
+
 void create_missing_campaign_views(SQLite::Database& db) {
   SQLite::Statement q(db, "SELECT id, label FROM campaigns WHERE 'values:' || label NOT IN "
                           "(SELECT name FROM sqlite_master WHERE type = 'view')");

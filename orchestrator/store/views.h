@@ -22,6 +22,9 @@ extern const char* const kViewsV4;
 /// parameters its points have. Replaces an older one of that name.
 void create_campaign_view(SQLite::Database& db, std::int64_t campaign_id, const std::string& label);
 
+/// Drops "values:<label>" (inside the caller's transaction) when it exists.
+void drop_campaign_view(SQLite::Database& db, const std::string& label);
+
 /// Creates the per-campaign view of every campaign that has none (after a migration to version 4).
 void create_missing_campaign_views(SQLite::Database& db);
 

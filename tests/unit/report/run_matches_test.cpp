@@ -43,7 +43,7 @@ TEST_CASE("run matches: show lists them per run in text, and leaves the section 
   CHECK_THAT(campaign_detail(d, {}, {}), !Catch::Contains("metric matches"));
 }
 
-TEST_CASE("run matches: show's JSON has them as run_matches, version 2") {
+TEST_CASE("run matches: show's JSON has them as run_matches, version 3") {
   const CampaignData d = two_runs();
   const std::vector<RunMatches> matches{{&d.runs[1], {{"loss", 101}}}};
   const auto j = nlohmann::json::parse(campaign_detail_json(d, {}, matches));
@@ -52,4 +52,9 @@ TEST_CASE("run matches: show's JSON has them as run_matches, version 2") {
   CHECK(j["run_matches"][0] ==
         nlohmann::json::parse(R"({"point_id": "p0001", "repetition": 1, "attempt": 1, "matches": {"loss": 101}})"));
   CHECK(nlohmann::json::parse(campaign_detail_json(d, {}, {}))["run_matches"] == nlohmann::json::array());
+  CHECK(nlohmann::json::parse(campaign_detail_json(d, {}, {}))["changes"] == nlohmann::json::array());
+  const std::vector<store::ChangeRecord> changes{{1, 1, "2026-11-26T00:00:00Z", "me", "h", "reparse", "w", "abc"}};
+  CHECK(nlohmann::json::parse(campaign_detail_json(d, {}, {}, changes))["changes"][0] ==
+        nlohmann::json::parse(R"({"at": "2026-11-26T00:00:00Z", "user": "me", "host": "h", "kind": "reparse", "what": "w",
+                                  "rules_hash": "abc"})"));
 }

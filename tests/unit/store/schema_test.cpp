@@ -89,14 +89,14 @@ TEST_CASE("a version 3 database gains the views, and each of its campaigns its v
   }
   {  // back to version 3, as a sweep before the views left it
     SQLite::Database raw(path, SQLite::OPEN_READWRITE);
-    raw.exec("DROP VIEW \"values:old\"; DROP VIEW metric_values; DROP VIEW parameter_values; "
+    raw.exec("DROP VIEW \"values:old\"; DROP VIEW metric_values; DROP VIEW parameter_values; DROP TABLE campaign_changes; "
              "DROP TABLE schema_info; CREATE TABLE schema_info (version INTEGER NOT NULL); "
              "INSERT INTO schema_info (version) VALUES (3); "
              "ALTER TABLE campaigns DROP COLUMN experiment_dir; ALTER TABLE campaigns DROP COLUMN launch_dir");
   }
   { store::Store db(path); }
   SQLite::Database raw(path, SQLite::OPEN_READONLY);
-  CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == 6);
+  CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == store::kSchemaVersion);
   CHECK(raw.execAndGet("SELECT length(database_id) FROM schema_info").getInt() == 32);
   CHECK(raw.execAndGet("SELECT count(*) FROM sqlite_master WHERE type = 'view'").getInt() == 3);
   CHECK(raw.execAndGet("SELECT value FROM parameter_values WHERE name = 'batch'").getInt() == 16);
@@ -133,7 +133,7 @@ TEST_CASE("version 6 records a campaign's experiment and launch directories and 
   {  // back to version 5, as a sweep before the directories left it
     SQLite::Database raw(path, SQLite::OPEN_READWRITE);
     raw.exec("ALTER TABLE campaigns DROP COLUMN experiment_dir; ALTER TABLE campaigns DROP COLUMN launch_dir; "
-             "UPDATE schema_info SET version = 5");
+             "DROP TABLE campaign_changes; UPDATE schema_info SET version = 5");
   }
   store::Store db(path);
   const auto old = db.find_campaign("old");
@@ -150,4 +150,27 @@ TEST_CASE("version 6 records a campaign's experiment and launch directories and 
   REQUIRE(now);
   CHECK(now->experiment_dir == "/home/u/project");
   CHECK(now->launch_dir == "/home/u");
+}
+
+TEST_CASE("version 7 gives a version 6 database the campaign_changes table, its campaigns kept") {
+  TempDir dir;
+  const std::string path = dir.file("sweep.db");
+  std::int64_t id = 0;
+  {
+    store::Store db(path);
+    store::CampaignRecord c;
+    c.label = "v6";
+    c.spec_path = c.spec_text = c.spec_hash = c.executor = "y";
+    id = db.create_campaign(c, {});
+  }
+  SQLite::Database(path, SQLite::OPEN_READWRITE).exec("DROP TABLE campaign_changes; UPDATE schema_info SET version = 6");
+  store::Store db(path);
+  const auto old = db.find_campaign("v6");
+  REQUIRE(old);
+  CHECK(old->id == id);
+  CHECK(db.changes(old->id).empty());
+  db.record_change(store::ChangeRecord{0, old->id, "t", "me", "h", "extend", "1 repetition added", ""});
+  CHECK(db.changes(old->id).size() == 1);
+  SQLite::Database raw(path, SQLite::OPEN_READONLY);
+  CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == 7);
 }
