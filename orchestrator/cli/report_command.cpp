@@ -1,5 +1,8 @@
 // sweep report <campaign> [--spec report.yaml] [--rows a,b] [--cols c] [--metrics m] [--no-figures]
-//              [--join LABEL] [--history PREFIX [--history-nights N] [--history-metrics m]] [--stdout [--format markdown|csv]]
+//              [--join LABEL] [--history PREFIX [--history-rest REGEX] [--history-nights N] [--history-metrics m]]
+//              [--stdout [--format markdown|csv]]
+// Writes reports/<campaign>/: report.md, report.html, report.json, report.tex, report[.<table>].csv and
+// figures/<name>.{gp,dat,svg,pdf} (report/write_report.h).
 #include <fmt/core.h>
 
 #include "cli/command.h"

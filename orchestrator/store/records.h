@@ -123,6 +123,7 @@ struct MetricRowView {
   int repetition = 0;
   RunState state = RunState::pending;
   int attempt = 0;  // the run's latest attempt, whose metrics these are
+  std::optional<double> elapsed_s;  // the run's wall time (runs.elapsed_s); none before it ended
   std::string_view name;
   std::int64_t index = 0;
   double value = 0;

@@ -64,13 +64,16 @@ import pandas
 df = pandas.read_csv('o.csv')
 print(list(df.columns))
 print(len(df), sorted(df['kind'].unique().tolist()), df['value'].sum())
+print(df['elapsed_s'].dtype, bool((df['elapsed_s'] > 0).all() and (df['elapsed_s'] < 60).all()))
 ")");
   INFO(py.out << py.err);
   CHECK(py.out == "['campaign', 'point_id', 'n', 'kind', 'param_metric', 'half', 'repetition', 'attempt', 'state', "
-                  "'metric', 'index', 'value', 'unit', 'better']\n8 ['a', 'b,c'] 124\n");
+                  "'elapsed_s', 'metric', 'idx', 'value', 'unit', 'better']\n8 ['a', 'b,c'] 124\nfloat64 True\n");
   const auto jsonl = box.sweep({"export", "o", "--format", "jsonl"});
   REQUIRE(jsonl.exit_code == 0);
-  CHECK_THAT(jsonl.out, Catch::StartsWith("{\"v\": 1, \"campaign\": \"o\", \"point_id\": \""));
+  CHECK_THAT(jsonl.out, Catch::StartsWith("{\"v\": 2, \"campaign\": \"o\", \"point_id\": \""));
+  CHECK_THAT(jsonl.out, Catch::Contains("\"state\": \"succeeded\", \"elapsed_s\": 0.") &&
+                            Catch::Contains("\"metric\": \"t\", \"idx\": 0, \"value\": "));
   CHECK_THAT(jsonl.out, Catch::Contains("\"n\": 1, \"kind\": \"b,c\", \"param_metric\": \"x\", \"half\": 0.5, \"repetition\": "));
   CHECK(std::count(jsonl.out.begin(), jsonl.out.end(), '\n') == 8);
   CHECK(box.sweep({"export", "nosuch"}).exit_code == 4);
