@@ -16,6 +16,7 @@
 #include "sched/resources.h"
 #include "spec/bundled.h"
 #include "spec/escalation.h"
+#include "spec/experiment.h"
 #include "spec/metric_parsers.h"
 #include "spec/metric_reductions.h"
 #include "util/escape.h"
@@ -85,13 +86,33 @@ Json whole(int minimum) {
 Json one_of_names(std::initializer_list<std::string_view> list) { return obj({{"enum", names(list)}}); }
 Json map_of(Json values) { return obj({{"type", str("object")}, {"additionalProperties", values}}); }
 
+/// Keys that become names of the expression language and the templates: identifiers that are neither
+/// a keyword nor a run variable (spec/experiment.h).
+Json parameter_names() {
+  std::vector<std::string_view> reserved{"and", "or", "not", "true", "false"};
+  reserved.insert(reserved.end(), kRunVariables.begin(), kRunVariables.end());
+  return obj({{"pattern", str("^[A-Za-z_][A-Za-z0-9_]*$")}, {"not", obj({{"enum", names(reserved)}})}});
+}
+
+/// Text that must not be empty (a number or a boolean is text too).
+Json nonempty_text() {
+  return obj({{"anyOf", arr({obj({{"type", str("string")}, {"minLength", "1"}}),
+                             obj({{"type", names(std::array{"number", "boolean"})}})})}});
+}
+
+/// A resource's value that must render to a positive integer: one, or a template.
+Json count() {
+  return obj({{"anyOf", arr({obj({{"type", str("integer")}, {"minimum", "1"}, {"maximum", "999999999"}}),
+                             obj({{"type", str("string")}, {"pattern", str("^[1-9][0-9]{0,8}$|\\{\\{")}})})}});
+}
+
 Json matrix() {
   const Json choice = obj({{"anyOf", arr({scalar(), obj({{"type", str("object")}, {"minProperties", "1"},
+                                                          {"propertyNames", parameter_names()},
                                                           {"additionalProperties", scalar()}})})}});
   const Json axis = obj({{"type", str("array")}, {"minItems", "1"}, {"items", choice}});
   return described("The parameter axes: each key a non-empty list of scalars, or of maps with the same fields",
-                   obj({{"type", str("object")}, {"minProperties", "1"},
-                        {"propertyNames", obj({{"pattern", str("^[A-Za-z_][A-Za-z0-9_]*$")}})},
+                   obj({{"type", str("object")}, {"minProperties", "1"}, {"propertyNames", parameter_names()},
                         {"additionalProperties", axis}}));
 }
 
@@ -107,10 +128,15 @@ Json bundled_args_rules() {
   std::vector<Json> rules;
   for (const BundledProgram& p : bundled_programs()) {
     std::vector<std::string_view> options;
-    for (const BundledOption& o : p.options) options.push_back(o.name);
+    std::vector<Member> flags;  // a flag takes a YAML boolean
+    for (const BundledOption& o : p.options) {
+      options.push_back(o.name);
+      if (o.flag) flags.emplace_back(o.name, obj({{"type", str("boolean")}}));
+    }
+    const Json args = obj({{"propertyNames", obj({{"enum", names(options)}})}, {"properties", obj(flags)}});
     rules.push_back(obj({{"if", obj({{"properties", obj({{"bundled", obj({{"const", str(p.name)}})}})},
                                      {"required", names(std::array{"bundled"})}})},
-                         {"then", obj({{"properties", obj({{"args", obj({{"propertyNames", obj({{"enum", names(options)}})}})}})}})}}));
+                         {"then", obj({{"properties", obj({{"args", args}})}})}}));
   }
   return arr(rules);
 }
@@ -118,7 +144,7 @@ Json bundled_args_rules() {
 Json workload_entry(bool in_list) {
   std::vector<std::string_view> programs;
   for (const BundledProgram& p : bundled_programs()) programs.push_back(p.name);
-  std::vector<Member> keys{{"command", described("A Mustache template run in the job's shell", text())},
+  std::vector<Member> keys{{"command", described("A Mustache template run in the job's shell", nonempty_text())},
                            {"bundled", obj({{"enum", names(programs)}})},
                            {"args", map_of(scalar())},
                            {"launcher", one_of_names({"local", "srun", "mpirun", "torchrun-env"})},
@@ -126,9 +152,15 @@ Json workload_entry(bool in_list) {
   if (in_list) keys.emplace_back("when", text());
   Json entry = closed(keys);
   entry.pop_back();
+  // `mpi` only with a launcher that passes it to srun.
+  const Json mpi = obj({{"if", obj({{"required", names(std::array{"mpi"})}})},
+                        {"then", obj({{"required", names(std::array{"launcher"})},
+                                      {"properties", obj({{"launcher", one_of_names({"srun", "torchrun-env"})}})}})}});
+  Json rules = bundled_args_rules();
+  rules.insert(rules.size() - 1, "," + mpi);
   return entry + ",\"oneOf\":" + arr({obj({{"required", names(std::array{"command"})}}),
                                       obj({{"required", names(std::array{"bundled"})}})}) +
-         ",\"allOf\":" + bundled_args_rules() + "}";
+         ",\"allOf\":" + rules + "}";
 }
 
 Json workload() {
@@ -139,8 +171,16 @@ Json workload() {
 
 Json resources() {
   std::vector<Member> keys;
-  for (const sched::ResourceKey& k : sched::kResourceKeys)
-    keys.emplace_back(k.name, k.kind == sched::ResourceKey::Kind::list ? string_list() : scalar());
+  const Json time = obj({{"anyOf", arr({obj({{"type", str("integer")}, {"minimum", "1"}}), obj({{"type", str("string")}})})}});
+  const Json options = obj({{"type", str("array")},
+                            {"items", obj({{"type", str("string")}, {"pattern", str("^-|\\{\\{")}})}});
+  for (const sched::ResourceKey& k : sched::kResourceKeys) {
+    using Kind = sched::ResourceKey::Kind;
+    keys.emplace_back(k.name, k.kind == Kind::list    ? options
+                              : k.kind == Kind::count ? count()
+                              : k.name == "time"      ? time
+                                                      : scalar());
+  }
   return described("Scheduler resources and the time limit (each value a template)", closed(keys));
 }
 
@@ -212,6 +252,11 @@ Json report() {
                            {"join", obj({{"type", names(std::array{"object", "array"})}})}}));
 }
 
+Json safe_name() {
+  return obj({{"anyOf", arr({obj({{"type", str("string")}, {"pattern", str("^[A-Za-z0-9_+][A-Za-z0-9._+-]{0,127}$")}}),
+                             obj({{"type", names(std::array{"number", "boolean"})}})})}});
+}
+
 Json executor() { return obj({{"enum", names(sched::kExecutorNames)}}); }
 
 /// One row per top-level key of the experiment (spec/load.cpp's kTopKeys, in its order).
@@ -223,7 +268,7 @@ struct TopKey {
 
 constexpr std::array<TopKey, 21> kTopKeys{{
     {"format", false, [] { return obj({{"enum", "[1,\"1\"]"}}); }},
-    {"name", true, [] { return described("1-128 of A-Z a-z 0-9 . _ + -, not starting with . or -", text()); }},
+    {"name", true, [] { return described("1-128 of A-Z a-z 0-9 . _ + -, not starting with . or -", safe_name()); }},
     {"description", false, text},
     {"matrix", true, matrix},
     {"repetitions", false, repetitions},
@@ -239,8 +284,8 @@ constexpr std::array<TopKey, 21> kTopKeys{{
     {"setup", false, [] { return obj({{"type", str("array")}, {"items", text()}}); }},
     {"network", false, network},
     {"report", false, report},
-    {"zip", false, [] { return obj({{"type", str("array")}, {"items", obj({{"type", str("array")}, {"minItems", "2"}, {"items", text()}})}}); }},
-    {"derived", false, [] { return map_of(scalar()); }},
+    {"zip", false, [] { return obj({{"type", str("array")}, {"items", obj({{"type", str("array")}, {"minItems", "2"}, {"uniqueItems", "true"}, {"items", text()}})}}); }},
+    {"derived", false, [] { return obj({{"type", str("object")}, {"propertyNames", parameter_names()}, {"additionalProperties", scalar()}}); }},
     {"exclude", false, [] { return obj({{"type", str("array")}, {"items", obj({{"type", str("object")}, {"minProperties", "1"}})}}); }},
     {"success", false, success},
 }};

@@ -9,8 +9,8 @@ namespace {
 constexpr std::array<Starter, 4> kStarters{{
     {"python", "your own Python script on this machine, over batch size and learning rate"},
     {"torchrun-slurm", "a PyTorch DDP script written for torchrun, on Slurm over 1 and 2 nodes"},
-    {"collbench", "the bundled collective benchmark: all-reduce bus bandwidth over sizes and backends"},
-    {"trainbench", "the bundled training benchmark: GPT-2 tiny over data-parallel ranks"},
+    {"collbench", "the bundled collective benchmark on Slurm: all-reduce bus bandwidth over sizes, backends, layouts"},
+    {"trainbench", "the bundled training benchmark on Slurm: GPT-2 tiny over data-parallel ranks"},
 }};
 
 bool plain_word(std::string_view text) {

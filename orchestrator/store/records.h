@@ -123,12 +123,12 @@ struct MetricRowView {
   int repetition = 0;
   RunState state = RunState::pending;
   int attempt = 0;  // the run's latest attempt, whose metrics these are
-  std::optional<double> elapsed_s;  // the run's wall time (runs.elapsed_s); none before it ended
   std::string_view name;
   std::int64_t index = 0;
   double value = 0;
   std::string_view unit;
   std::string_view better;
+  std::optional<double> elapsed_s = {};  // the run's wall time (runs.elapsed_s); none before it ended
 };
 
 /// One scheduler submission: a job array whose task `task` is attempt `attempt` of run `run_id`.

@@ -148,5 +148,5 @@ TEST_CASE("python3-jsonschema refuses the malformed experiments whose fault a sc
   for (const std::string& verdict : validate(files))
     if (verdict.starts_with("refused ")) refused.insert(verdict.substr(8, verdict.find(':') - 8));
   CHECK(refused == expected);
-  CHECK(refused.size() * 3 > files.size());  // a third at least: the schema is no empty promise
+  CHECK(refused.size() >= 40);  // of 109 cases: the schema is no empty promise
 }
