@@ -109,6 +109,29 @@ print(f"throughput: {base * a.batch_size}")
   INFO(report.err);
   REQUIRE(report.exit_code == 0);
   CHECK_THAT(report.out, Catch::Contains("throughput") && Catch::Contains("448") && Catch::Contains("loss"));
+  // docs/getting-started.md, steps 4 and 5: a second campaign, the comparison, the paper's table.
+  const std::string exp = box.path("my project/exp.yaml");
+  box.write("my project/exp.yaml", read_file(exp) + R"YAML(report:
+  tables:
+    - name: throughput
+      title: Training throughput of my model
+      rows: [batch_size, lr]
+      columns:
+        - {param: batch_size, label: Batch}
+        - {param: lr, label: LR}
+        - {metric: throughput, label: Throughput (samples/s)}
+        - {metric: loss, label: Final loss, digits: 3}
+)YAML");
+  for (const char* label : {"first2", "amp"})
+    REQUIRE(box.sweep({"run", "my project/exp.yaml", "--label", label, "--set", "repetitions=2"}).exit_code == 0);
+  const auto compare = box.sweep({"compare", "first2", "amp"});
+  INFO(compare.err);
+  CHECK(compare.exit_code == 0);
+  CHECK_THAT(compare.out, Catch::Contains("batch_size=64 lr=0.001") && Catch::Contains("unchanged"));
+  REQUIRE(box.sweep({"report", "amp", "--spec", "my project/exp.yaml"}).exit_code == 0);
+  const std::string tex = read_file(box.path("reports/amp/report.tex"));
+  CHECK_THAT(tex, Catch::Contains("\\toprule") && Catch::Contains("Training throughput of my model") &&
+                      Catch::Contains("Throughput (samples/s)") && Catch::Contains("448"));
 }
 
 TEST_CASE("sweep schema prints the committed schema/experiment.schema.json") {
