@@ -290,11 +290,31 @@ constexpr std::array<TopKey, 21> kTopKeys{{
     {"success", false, success},
 }};
 
-/// Indents compact JSON two spaces per level; strings are copied as they are.
+/// The end of the list of scalars that opens at compact[open] ('['), or npos when it holds a map or a list.
+std::size_t scalar_list_end(const Json& compact, std::size_t open) {
+  bool in_string = false;
+  for (std::size_t i = open + 1; i < compact.size(); ++i) {
+    const char c = compact[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      return std::string::npos;
+    } else if (c == ']') {
+      return i;
+    }
+  }
+  return std::string::npos;
+}
+
+/// Indents compact JSON two spaces per level, a list of scalars on one line; strings are copied as they are.
 std::string pretty(const Json& compact) {
   std::string out;
   int depth = 0;
   bool in_string = false;
+  std::size_t inline_end = std::string::npos;  // inside a list of scalars until this ']'
   auto newline = [&] { out += '\n' + std::string(2 * depth, ' '); };
   for (std::size_t i = 0; i < compact.size(); ++i) {
     const char c = compact[i];
@@ -305,11 +325,13 @@ std::string pretty(const Json& compact) {
       continue;
     }
     if (c == '"') in_string = true;
-    if (c == '}' || c == ']') --depth, newline();
+    if (i == inline_end) inline_end = std::string::npos;
+    else if (c == '}' || c == ']') --depth, newline();
     out += c;
-    if (c == ':') out += ' ';
-    if (c == ',') newline();
-    if (c == '{' || c == '[') ++depth, newline();
+    if (c == ':' || (c == ',' && inline_end != std::string::npos)) out += ' ';
+    else if (c == ',') newline();
+    else if (c == '[' && (inline_end = scalar_list_end(compact, i)) != std::string::npos) continue;
+    else if (c == '{' || c == '[') ++depth, newline();
   }
   return out + "\n";
 }
