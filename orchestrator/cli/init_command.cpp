@@ -38,7 +38,7 @@ int write_starter(const std::string& name, const std::string& file) {
     throw Error(ErrorKind::usage, fmt::format("{} already exists: sweep init never overwrites a file; name another, e.g. "
                                               "sweep init --template {} my-{}.yaml",
                                               file, name, name));
-  const spec::StarterPlaces places{file, fs::absolute(file).parent_path().lexically_normal().string(), schema_path()};
+  const spec::StarterPlaces places{file, schema_path()};
   write_new_file(file, spec::fill_starter(read_starter(name), places));  // O_EXCL: a file made meanwhile stays
   fmt::print("wrote {} (template {}); check it with: sweep plan {}\n", file, name, file);
   return 0;

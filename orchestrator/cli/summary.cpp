@@ -4,11 +4,24 @@
 
 #include <fstream>
 
+#include "report/failure_groups.h"
 #include "stats/multiple.h"
 #include "util/exit_codes.h"
 #include "util/sinks.h"
 
 namespace sweep::cli {
+
+std::string next_step(const runner::RunSummary& s) {
+  // The database, when it is not the one a plain command opens (a site's results directory aside).
+  const std::string db = s.db_path == "results/sweep.db" ? "" : " --db " + s.db_path;
+  if (!s.failed_runs.empty()) {
+    const std::string stream = split_reason(s.failed_runs.front().failure_reason).stream;  // setup.log, stderr or stdout
+    return fmt::format("next: sweep show {}{}   (the first failed run's output: {}/{})\n", s.label, db,
+                       s.failed_runs.front().run_dir, stream.empty() ? "stderr" : stream);
+  }
+  if (s.unfinished > 0) return fmt::format("next: sweep collect {}{}   ({} runs still queued)\n", s.label, db, s.unfinished);
+  return fmt::format("next: sweep report {}{}\n", s.label, db);
+}
 
 int print_summary(const runner::RunSummary& s, bool dry_run) {
   if (dry_run) {
@@ -27,11 +40,13 @@ int print_summary(const runner::RunSummary& s, bool dry_run) {
   if (!s.repetitions.empty()) fmt::print("{}\n", s.repetitions);
   if (s.polls > 0)
     fmt::print("slurm: {} poll cycles, {} queries of this campaign's own jobs\n", s.polls, s.queries);
+  fmt::print("{}", terminal_text(report::failure_summary(s.failed_runs, s.points), true));
   fmt::print("database: {}\nruns:     {}\n", s.db_path, s.run_root);
   if (s.interrupted) {
     fmt::print(stderr, "sweep: interrupted; resume with: sweep run --resume {}\n", s.label);
     return static_cast<int>(ExitCode::interrupted);
   }
+  fmt::print("{}", terminal_text(next_step(s), true));
   return s.failed > 0 ? static_cast<int>(ExitCode::runs_failed) : 0;
 }
 

@@ -7,7 +7,13 @@
 
 namespace sweep::cli {
 
-/// Prints the campaign's counts and where its results are; returns the exit code (util/exit_codes.h):
+/// The command to type next, as one line: `sweep show <label>` and the first failed run's output file
+/// (the one its reason quotes, else stderr) when a run failed, `sweep collect <label>` while runs are
+/// queued, else `sweep report <label>`; with `--db PATH` when the database is not results/sweep.db.
+std::string next_step(const runner::RunSummary& s);
+
+/// Prints the campaign's counts, why its failed runs failed (grouped by cause: report/failure_groups.h),
+/// where its results are, and the command to type next (next_step); returns the exit code (util/exit_codes.h):
 /// interrupted, runs_failed when any run failed, else ok.
 int print_summary(const runner::RunSummary& s, bool dry_run = false);
 

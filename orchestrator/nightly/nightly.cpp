@@ -11,6 +11,7 @@
 
 #include "report/comparison_view.h"
 #include "report/extension.h"
+#include "report/failure_groups.h"
 #include "report/write_report.h"
 #include "spec/load.h"
 #include "store/store.h"
@@ -103,6 +104,12 @@ NightlyResult finish(NightlyResult n, Outcome outcome, const std::string& detail
   return n;
 }
 
+/// `n` with why the night's runs failed, grouped by cause (report/failure_groups.h), after its verdict line.
+NightlyResult with_failures(NightlyResult n, const runner::RunSummary& s) {
+  n.summary += report::failure_summary(s.failed_runs, s.points);
+  return n;
+}
+
 /// The verdict lines worth a morning's attention: missing ones first, then regressed metrics, then
 /// inconclusive ones.
 std::string attention(const report::CampaignComparison& c) {
@@ -190,7 +197,7 @@ NightlyResult judge(const NightlyOptions& o, NightlyResult n, store::Store& db, 
     if (s.failed > 0) {
       const std::string why = fmt::format("{} of the {} runs added for inconclusive verdicts failed", s.failed, plan.runs);
       const auto written = report_night(o, n, db, request, Outcome::failed, &pin, why);
-      return finish(n, Outcome::failed, fmt::format("{} (report: {})", why, written.dir));
+      return with_failures(finish(n, Outcome::failed, fmt::format("{} (report: {})", why, written.dir)), s);
     }
     c = compare_now();
     extended = fmt::format("; after {} more runs for {} inconclusive verdicts", plan.runs, plan.verdicts);
@@ -238,7 +245,7 @@ NightlyResult run_nightly(const NightlyOptions& o) {
   if (s.failed > 0) {
     const std::string why = fmt::format("{} of {} runs failed", s.failed, s.planned);
     const auto written = report_night(o, n, db, request, Outcome::failed, nullptr, why);
-    return finish(n, Outcome::failed, fmt::format("{} (report: {})", why, written.dir));
+    return with_failures(finish(n, Outcome::failed, fmt::format("{} (report: {})", why, written.dir)), s);
   }
   const auto pinned = db.baseline(pin_name);
   if (!pinned || pinned->label == n.label) {

@@ -27,6 +27,11 @@ bool reads_metric_lines(std::string_view source) {
   return std::find(kMetricLineSources.begin(), kMetricLineSources.end(), source) != kMetricLineSources.end();
 }
 
+/// Whether `rule` reads `source`: its own, or stdout and stderr for kBothStreams.
+bool reads(const Rule& rule, std::string_view source) {
+  return rule.source == source || (rule.source == kBothStreams && reads_metric_lines(source));
+}
+
 /// The reduction `rule` names; nullopt when it names none. Throws at rule.where for an unknown name or a
 /// parser with one (its rows are per index).
 std::optional<Reduce> reduction_of(const Rule& rule) {
@@ -96,7 +101,8 @@ Extractor::~Extractor() {
 std::vector<std::string> Extractor::sources() const {
   std::vector<std::string> out(kMetricLineSources.begin(), kMetricLineSources.end());
   for (const Rule& rule : rules_)
-    if (std::find(out.begin(), out.end(), rule.source) == out.end()) out.push_back(rule.source);
+    if (rule.source != kBothStreams && std::find(out.begin(), out.end(), rule.source) == out.end())
+      out.push_back(rule.source);
   return out;
 }
 
@@ -104,10 +110,14 @@ Extraction Extractor::extract(const std::map<std::string, std::string_view>& sou
   Collector out;
   try {
     for (std::size_t i = 0; i < rules_.size(); ++i) {
-      const auto text = sources.find(rules_[i].source);
-      if (text == sources.end()) continue;
-      if (compiled_[i]->regex) compiled_[i]->regex->apply(rules_[i], i, text->first, text->second, out);
-      if (compiled_[i]->parser) compiled_[i]->parser->parse(text->first, text->second, out);
+      const bool both = rules_[i].source == kBothStreams;
+      for (const std::string_view name : both ? std::vector<std::string_view>(kMetricLineSources.begin(), kMetricLineSources.end())
+                                              : std::vector<std::string_view>{rules_[i].source}) {
+        const auto text = sources.find(std::string(name));
+        if (text == sources.end()) continue;
+        if (compiled_[i]->regex) compiled_[i]->regex->apply(rules_[i], i, text->first, text->second, out);
+        if (compiled_[i]->parser) compiled_[i]->parser->parse(text->first, text->second, out);
+      }
     }
     for (const std::string& source : this->sources()) {
       if (const auto text = sources.find(source); text != sources.end())
@@ -130,7 +140,7 @@ void Extractor::Compiled::read_json_lines(const std::vector<Rule>& rules, const 
   for (std::size_t i = 0; i < rules.size(); ++i) {
     if (rules[i].kind == Rule::Kind::parser) continue;
     by_name.emplace(rules[i].name, &rules[i]);
-    if (compiled[i]->regex || rules[i].source != source) continue;
+    if (compiled[i]->regex || !reads(rules[i], source)) continue;
     json_rules.push_back(i);
     needles.push_back(compiled[i]->needle);
   }

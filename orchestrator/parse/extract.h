@@ -10,6 +10,9 @@
 
 namespace sweep::parse {
 
+/// The `source` of a rule that reads stdout, then stderr.
+inline constexpr std::string_view kBothStreams = "both";
+
 /// One declared metric, or one built-in parser (mirrors spec::MetricRule; the runner converts).
 struct Rule {
   enum class Kind { regex, json, parser };
@@ -19,7 +22,7 @@ struct Rule {
   Kind kind = Kind::regex;
   std::string pattern;          // regex: a named group "value" or one named like the metric; json: the key;
                                 // parser: its name (builtin_parser_names())
-  std::string source = "stdout";
+  std::string source = "stdout";  // "stdout", "stderr", kBothStreams or a file relative to the run directory
   SourceLocation where;         // where the rule was declared, for compile errors
   std::string reduce;           // regex and json: how its matches in one run reduce (parse/reduce.h);
                                 // "" = not given, so more than one match makes the run fail
@@ -69,6 +72,9 @@ class Extractor {
   ~Extractor();
   Extractor(const Extractor&) = delete;
   Extractor& operator=(const Extractor&) = delete;
+
+  /// The rules, as given.
+  const std::vector<Rule>& rules() const { return rules_; }
 
   /// Source names extract() reads, each once: "stdout" and "stderr" always (metric lines), then every
   /// other source a rule reads (files relative to the run directory), in declaration order.

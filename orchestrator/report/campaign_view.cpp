@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 
+#include "report/failure_groups.h"
+
 
 namespace sweep::report {
 namespace {
@@ -85,6 +87,9 @@ std::string campaign_status(const CampaignData& data) {
   return out + "\n" + point_table(data);
 }
 
+/// How many causes of failure `sweep show` details (each with its output's tail).
+constexpr std::size_t kShownCauses = 10;
+
 std::string campaign_detail(const CampaignData& data, const store::KeyValues& last_run_provenance,
                             const std::vector<RunMatches>& matches) {
   const auto& c = data.campaign;
@@ -101,8 +106,9 @@ std::string campaign_detail(const CampaignData& data, const store::KeyValues& la
       if (!any_failed) out += "\nfailed runs:\n";
       any_failed = true;
       out += fmt::format("  {} rep {} attempt {}: {}: {} ({})\n", r.point_id, r.repetition, r.attempt, r.failure_class,
-                         r.failure_reason, r.run_dir);
+                         split_reason(r.failure_reason).headline, r.run_dir);
     }
+  if (any_failed) out += "\n" + failure_summary(data.runs, data.points, kShownCauses);
   out += matches_section(matches);
   if (!last_run_provenance.empty()) {
     out += "\nprovenance of the latest run:\n";

@@ -12,6 +12,7 @@
 #include "report/table.h"
 #include "spec/load_report.h"
 #include "stats/multiple.h"
+#include "util/output_tail.h"
 #include "util/error.h"
 #include "util/escape.h"
 #include "util/sinks.h"
@@ -73,10 +74,12 @@ std::string missing_reason(const CampaignData& candidate, const PointResult* par
   if (partner->failed == 0)
     return partner->unfinished > 0 ? fmt::format("its {} runs have not finished", partner->unfinished) : "it has no runs";
   std::vector<std::string> reasons;
-  for (const auto& r : candidate.runs)
+  for (const auto& r : candidate.runs) {
+    std::string headline = split_reason(r.failure_reason).headline;  // without the output's tail
     if (r.point_id == partner->point->point_id && r.state == store::RunState::failed &&
-        std::find(reasons.begin(), reasons.end(), r.failure_reason) == reasons.end())
-      reasons.push_back(r.failure_reason);
+        std::find(reasons.begin(), reasons.end(), headline) == reasons.end())
+      reasons.push_back(std::move(headline));
+  }
   const std::size_t shown = std::min<std::size_t>(reasons.size(), 2);
   std::string text = join(std::vector<std::string>(reasons.begin(), reasons.begin() + static_cast<std::ptrdiff_t>(shown)), "; ");
   if (reasons.size() > shown) text += fmt::format("; and {} other reasons", reasons.size() - shown);

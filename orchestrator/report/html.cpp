@@ -3,6 +3,8 @@
 #include <fmt/core.h>
 
 #include "report/hardware.h"
+#include "util/output_tail.h"
+#include "util/sinks.h"
 #include "util/escape.h"
 
 namespace sweep::report {
@@ -77,12 +79,24 @@ std::string html_figure(const HtmlFigure& f) {
   return out;
 }
 
+/// A failure reason as a table cell: its headline, and its details and output tail (util/output_tail.h)
+/// in a collapsed <details> block, shown preformatted.
+std::string reason_cell(const std::string& reason) {
+  const ReasonParts parts = split_reason(reason);
+  std::string evidence = parts.details;
+  if (!parts.tail.empty())
+    evidence += (evidence.empty() ? "" : "\n") + fmt::format("--- last lines of {} ---\n{}", parts.stream, parts.tail);
+  if (evidence.empty()) return esc(parts.headline);
+  return fmt::format("{}<details><summary>{}</summary><pre>{}</pre></details>", esc(parts.headline),
+                     parts.tail.empty() ? "details" : "last lines of " + esc(parts.stream), esc(terminal_text(evidence, true)));
+}
+
 std::string failed_runs(const CampaignData& data) {
   std::string rows;
   for (const auto& r : data.runs)
     if (r.state == store::RunState::failed)
       rows += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                          esc(r.point_id), r.repetition, r.attempt, esc(r.failure_class), esc(r.failure_reason), esc(r.run_dir));
+                          esc(r.point_id), r.repetition, r.attempt, esc(r.failure_class), reason_cell(r.failure_reason), esc(r.run_dir));
   if (rows.empty()) return "<h2>Failed runs</h2>\n<p>None.</p>\n";
   return "<h2>Failed runs</h2>\n<table id=\"failed\"><thead><tr><th>point</th><th>repetition</th><th>attempt</th><th>class</th>"
          "<th>reason</th><th>run directory</th></tr></thead>\n<tbody>\n" +

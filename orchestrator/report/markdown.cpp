@@ -2,11 +2,47 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+
+#include "report/failure_groups.h"
 #include "report/hardware.h"
 #include "util/sinks.h"
 
 namespace sweep::report {
 namespace {
+
+/// A fence of backticks longer than any run of them in `text`, so `text` cannot close its code block.
+std::string fence_for(const std::string& text) {
+  std::size_t longest = 0, run = 0;
+  for (const char c : text) longest = std::max(longest, run = c == '`' ? run + 1 : 0);
+  return std::string(std::max<std::size_t>(3, longest + 1), '`');
+}
+
+/// The failed runs grouped by cause (report/failure_groups.h): each cause once, with the first run's
+/// details and the last lines it printed in a code block (control characters made visible).
+std::string failure_causes(const CampaignData& data) {
+  std::string out = "### Why they failed\n\n";
+  for (const auto& g : group_failures(data.runs)) {
+    out += fmt::format("- {} run{}: {} (first: point {}, {})\n", g.runs, g.runs == 1 ? "" : "s", markdown_cell(g.cause.headline),
+                       markdown_cell(g.first->point_id), markdown_cell(g.first->run_dir));
+    std::string evidence = g.cause.details;
+    if (!g.cause.tail.empty())
+      evidence += fmt::format("{}--- last lines of {} ---\n{}", evidence.empty() ? "" : "\n", g.cause.stream, g.cause.tail);
+    if (evidence.empty()) continue;
+    evidence = terminal_text(evidence, true);
+    const std::string fence = fence_for(evidence);
+    out += fmt::format("\n  {}text\n", fence);
+    std::size_t pos = 0;
+    while (pos <= evidence.size()) {
+      const auto nl = evidence.find('\n', pos);
+      out += "  " + evidence.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos) + "\n";
+      if (nl == std::string::npos) break;
+      pos = nl + 1;
+    }
+    out += fmt::format("  {}\n\n", fence);
+  }
+  return out + "\n";
+}
 
 void append_row(std::string& out, const std::vector<std::string>& cells) {
   out += "|";
@@ -65,8 +101,8 @@ std::string markdown_report(const CampaignData& data, const std::vector<Table>& 
   for (const auto& r : data.runs)
     if (r.state == store::RunState::failed)
       append_row(out, {r.point_id, std::to_string(r.repetition), std::to_string(r.attempt), r.failure_class,
-                       r.failure_reason, r.run_dir});
-  return out + "\n";  // a blank line ends the table: what follows (the history) is not read as its rows
+                       split_reason(r.failure_reason).headline, r.run_dir});
+  return out + "\n" + failure_causes(data);  // a blank line ends the table: what follows (the history) is not read as its rows
 }
 
 }  // namespace sweep::report

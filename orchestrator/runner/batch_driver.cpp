@@ -229,7 +229,8 @@ void BatchDriver::submit_group(const std::vector<store::RunRecord>& runs, const 
   for (const auto& run : runs) {
     const std::string dir = attempt_dir(campaign_.run_root, run, run.attempt + 1);
     make_attempt_directory(dir);
-    const RunContext ctx{campaign_.label, run.id, run.repetition, run.attempt + 1, dir};
+    const RunContext ctx{campaign_.label, run.id, run.repetition, run.attempt + 1, dir, campaign_.experiment_dir,
+                         campaign_.launch_dir};
     write_script(dir + "/run.sh", plan_.render_script(plan_.point(run.point_id), ctx));
     attempts.push_back({run.id, dir});
   }

@@ -10,6 +10,7 @@
 
 #include "runner/ingest.h"
 #include "runner/batch_driver_impl.h"
+#include "runner/output_evidence.h"
 #include "util/strings.h"
 
 namespace sweep::runner {
@@ -90,8 +91,9 @@ void BatchDriver::finish(const TrackedTask& t, const sched::JobRecord& rec) {
   if (!info.failure_class.empty()) {
     result.state = store::RunState::failed;
     result.failure_class = std::string(info.failure_class);
-    result.failure_reason = fmt::format("{} ended job {}_{} as {}{}", scheduler_->controller(), t.array_job_id, t.task, rec.state,
-                                        rec.node_list.empty() ? "" : " on " + rec.node_list);
+    result.failure_reason = with_output_tail(fmt::format("{} ended job {}_{} as {}{}", scheduler_->controller(), t.array_job_id,
+                                                         t.task, rec.state, rec.node_list.empty() ? "" : " on " + rec.node_list),
+                                             result.failure_class, t.run_dir);
   }
   if (rec.elapsed_s) result.elapsed_s = rec.elapsed_s;
   result.ended_at = iso8601(clock_.wall());

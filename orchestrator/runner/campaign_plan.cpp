@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include "runner/bundled_path.h"
@@ -46,10 +47,15 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
     commands_.back().command.check_names(with_run_variables(schema_.names));
   }
   auto script_names = with_run_variables(schema_.names);
-  script_names.insert(script_names.end(), {"command", "environment", "nic_start", "nic_end", "nccl_version_program"});
+  script_names.insert(script_names.end(),
+                      {"command", "environment", "nic_start", "nic_end", "nccl_version_program", "workdir"});
   job_script_.check_names(script_names);
   compile_network(fmt::format("{}/{}/run.sh.mustache", template_dir, experiment_.executor));
   compile_environment(fmt::format("{}/{}/run.sh.mustache", template_dir, experiment_.executor));
+  if (experiment_.workdir.kind == spec::Workdir::Kind::path) {
+    workdir_.emplace(experiment_.workdir.path, experiment_.workdir.where);
+    workdir_->check_names(with_run_variables(schema_.names));
+  }
   for (const spec::Resource& r : experiment_.resources) {
     templating::Template t(r.value, r.where);
     t.check_names(schema_.names);
@@ -156,7 +162,29 @@ templating::Variables CampaignPlan::variables(const matrix::Point& point, const 
   vars["repetition"] = std::to_string(run.repetition);
   vars["attempt"] = std::to_string(run.attempt);
   vars["run_dir"] = run.run_dir;
+  vars["experiment_dir"] = run.experiment_dir;
+  vars["launch_dir"] = run.launch_dir;
   return vars;
+}
+
+std::string run_workdir(const spec::Workdir& workdir, const std::optional<templating::Template>& path,
+                        const templating::Variables& vars, const RunContext& run) {
+  using Kind = spec::Workdir::Kind;
+  switch (workdir.kind) {
+    case Kind::experiment:  // a campaign from before the directories were recorded: where its runs ran then
+      return run.experiment_dir.empty() ? run.run_dir : run.experiment_dir;
+    case Kind::launch:
+      return run.launch_dir;
+    case Kind::run:
+      return run.run_dir;
+    case Kind::path:
+      break;
+  }
+  if (!path) throw Error(ErrorKind::internal, "a workdir path without its compiled template");
+  const std::filesystem::path rendered = path->render(vars, templating::Escape::none);
+  return (rendered.is_absolute() ? rendered : std::filesystem::path(run.experiment_dir) / rendered)
+      .lexically_normal()
+      .string();
 }
 
 void CampaignPlan::compile_environment(const std::string& template_path) {
@@ -207,6 +235,7 @@ std::string CampaignPlan::render_script(const matrix::Point& point, const RunCon
   vars["nic_start"] = nic_.start;
   vars["nic_end"] = nic_.end;
   vars["nccl_version_program"] = nccl_version_program_;
+  vars["workdir"] = run_workdir(experiment_.workdir, workdir_, vars, run);
   return job_script_.render(vars, templating::Escape::shell);
 }
 

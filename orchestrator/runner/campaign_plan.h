@@ -26,7 +26,18 @@ struct RunContext {
   int repetition = 0;
   int attempt = 1;
   std::string run_dir;
+  /// The campaign's directories (store::CampaignRecord): {{experiment_dir}}, {{launch_dir}} and the
+  /// `workdir` they name. An empty experiment_dir is a campaign from before they were recorded: its runs
+  /// keep running where they ran then, in their run directories, unless `workdir` says otherwise.
+  std::string experiment_dir;
+  std::string launch_dir;
 };
+
+/// The absolute directory a run's setup lines and workload run in, for `workdir` (spec::Workdir) and
+/// the run's variables (a path is rendered with them; a relative one is taken from the experiment's
+/// directory). Pure.
+std::string run_workdir(const spec::Workdir& workdir, const std::optional<templating::Template>& path,
+                        const templating::Variables& vars, const RunContext& run);
 
 /// What a plan is built for: `sweep run` needs the bundled programs built and keeps every point;
 /// `sweep plan` checks everything else that run would refuse, on a machine that may not have built
@@ -107,6 +118,7 @@ class CampaignPlan {
   std::vector<templating::Template> env_;        // experiment_.env[i].value, compiled
   std::vector<templating::Template> setup_;      // experiment_.setup[i].text, compiled
   std::optional<templating::Template> array_script_;
+  std::optional<templating::Template> workdir_;  // experiment_.workdir.path, compiled (Kind::path only)
   NicSampling nic_;  // {{{nic_start}}} and {{{nic_end}}}, the same for every run
   std::string nccl_version_program_ = bundled_dir() + "/nccl-version";  // in the Slurm job script's provenance
 };

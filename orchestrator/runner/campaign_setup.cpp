@@ -104,6 +104,8 @@ store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options,
   c.git_commit = git.commit;
   c.git_dirty = git.dirty;
   c.run_root = fs::absolute(fs::path(results_dir) / resolved.label).lexically_normal().string();
+  c.experiment_dir = fs::absolute(e.path).parent_path().lexically_normal().string();
+  c.launch_dir = fs::current_path().string();
   // The run root first, new, then the campaign's row: a failure in between leaves neither behind.
   create_run_root(c.run_root, marker);
   try {
@@ -161,6 +163,11 @@ RunSummary summarize(store::Store& db, const store::CampaignRecord& campaign, st
     if (c.state == store::RunState::failed) s.failed = static_cast<std::size_t>(c.count);
     if (c.state == store::RunState::running || c.state == store::RunState::pending)
       s.unfinished += static_cast<std::size_t>(c.count);
+  }
+  if (s.failed > 0) {
+    for (auto& run : db.runs(campaign.id))
+      if (run.state == store::RunState::failed) s.failed_runs.push_back(std::move(run));
+    s.points = db.points(campaign.id);
   }
   return s;
 }

@@ -73,12 +73,14 @@ RunSummary dry_run(const RunOptions& o, const CampaignPlan& plan, const std::str
   const auto reps = static_cast<std::size_t>(plan.experiment().repetitions);
   const std::size_t total = plan.points().size() * reps;
   std::vector<std::pair<std::string, std::string>> runs;  // point id, run directory
+  const std::string experiment_dir = fs::absolute(plan.experiment().path).parent_path().lexically_normal().string();
+  const std::string launch_dir = fs::current_path().string();
   for (const std::size_t i : spread_sample(total, o.dry_run_sample)) {
     throw_if_stopped("rendering the dry run's job scripts");
     const matrix::Point& point = plan.points()[i / reps];
     const int rep = static_cast<int>(i % reps);
     const std::string run_dir = (dir / fmt::format("{}-rep{}", point.id, rep)).string();
-    write_script(run_dir + ".sh", plan.render_script(point, RunContext{label, 0, rep, 1, run_dir}));
+    write_script(run_dir + ".sh", plan.render_script(point, RunContext{label, 0, rep, 1, run_dir, experiment_dir, launch_dir}));
     runs.emplace_back(point.id, run_dir);
   }
   RunSummary s;

@@ -12,11 +12,13 @@
 #include <map>
 #include <set>
 
+#include "parse/missing_metric.h"
 #include "parse/reduce.h"
 #include "runner/gpu_facts.h"
 #include "runner/job_environment.h"
 #include "runner/nic_counters.h"
 #include "runner/nic_sampling.h"
+#include "runner/output_evidence.h"
 #include "runner/success_criterion.h"
 #include "util/safe_files.h"
 #include "util/error.h"
@@ -113,6 +115,17 @@ std::optional<store::AttemptResult> setup_failure(const std::string& run_dir) {
                                              fields["line"], fields["status"], fields["text"]));
 }
 
+/// For each required metric that `extraction` lacks, why and what to change (parse/missing_metric.h).
+std::string missing_details(const parse::Extractor& extractor, const parse::Extraction& extraction,
+                            const spec::Success& success, const std::map<std::string, std::string_view>& sources) {
+  std::set<std::string> found;
+  for (const auto& o : extraction.observations) found.insert(o.name);
+  std::string out;
+  for (const auto& name : success.metrics)
+    if (!found.count(name)) out += "\n" + parse::explain_missing(extractor.rules(), name, sources);
+  return out;
+}
+
 /// nic_volume and nic_throughput from the run's network-counter snapshots (runner/nic_counters.h).
 /// None when the run wrote no end snapshot (counters off, or the workload was killed); a snapshot that
 /// cannot be read or a node without both moments is a warning.
@@ -201,6 +214,10 @@ store::AttemptResult ingest(const exec::Outcome& outcome, const std::string& run
     setup->elapsed_s = result.elapsed_s;
     result = std::move(*setup);
   }
+  if (result.failure_class == failure::kMissingMetric)
+    result.failure_reason += missing_details(extractor, extraction, success, views);
+  if (result.state == store::RunState::failed)
+    result.failure_reason = with_output_tail(std::move(result.failure_reason), result.failure_class, run_dir);
   for (auto& kv : job_provenance(run_dir)) result.provenance.push_back(std::move(kv));
   add_nic_metrics(run_dir, result, warnings);
   write_exit_status(run_dir, outcome, result);

@@ -15,9 +15,9 @@ constexpr const char* kSetupFunctions = R"sh(sweep_module_init() {
   done
 }
 sweep_setup_failed() {
-  printf 'format=1\nline=%s\nstatus=%s\ntext=%s\n' "$1" "$2" "$3" > setup_failed
+  printf 'format=1\nline=%s\nstatus=%s\ntext=%s\n' "$1" "$2" "$3" > "$SWEEP_RUN_DIR/setup_failed"
   printf 'sweep: setup line %s failed with status %s: %s\n' "$1" "$2" "$3" >&2
-  tail -n 20 setup.log >&2
+  tail -n 20 "$SWEEP_RUN_DIR/setup.log" >&2
   exit "$2"
 }
 sweep_module_init
@@ -27,8 +27,8 @@ sweep_module_init
 // a file is written, and the directory made, only for a non-empty value.
 constexpr const char* kRecordFunctions = R"sh(sweep_record() {
   [ -n "$2" ] || return 0
-  [ -d provenance ] || mkdir provenance || return 0
-  printf '%s\n' "$2" > "provenance/$1"
+  [ -d "$SWEEP_RUN_DIR/provenance" ] || mkdir "$SWEEP_RUN_DIR/provenance" || return 0
+  printf '%s\n' "$2" > "$SWEEP_RUN_DIR/provenance/$1"
 }
 sweep_record_environment() {
   local v set= masked=
@@ -56,7 +56,7 @@ std::string environment_block(const JobEnvironment& environment) {
   if (!environment.setup.empty()) {
     out += kSetupFunctions;
     for (std::size_t i = 0; i < environment.setup.size(); ++i)
-      out += fmt::format("{{ {}\n}} >> setup.log 2>&1 || sweep_setup_failed {} $? {}\n", environment.setup[i], i + 1,
+      out += fmt::format("{{ {}\n}} >> \"$SWEEP_RUN_DIR/setup.log\" 2>&1 || sweep_setup_failed {} $? {}\n", environment.setup[i], i + 1,
                          templating::shell_quote(first_line(environment.setup[i])));
   }
   for (const auto& [name, value] : environment.env) out += fmt::format("export {}={}\n", name, templating::shell_quote(value));

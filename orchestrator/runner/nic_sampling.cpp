@@ -27,7 +27,7 @@ constexpr const char* kSampleFunction = R"sh(sweep_nic_sample() {
     p=${d%/counters}; dev=${p%/ports/*}
     s+="ib ${dev##*/}/${p##*/} $rx $tx"$'\n'
   done
-  printf '%s' "$s" > "nic.$1.$node"
+  printf '%s' "$s" > "$SWEEP_RUN_DIR/nic.$1.$node"
   return "${2:-0}"
 }
 )sh";

@@ -150,7 +150,8 @@ std::string CampaignRunner::prepare(const store::RunRecord& run, int attempt) {
   }
   const std::string dir = attempt_dir(campaign_.run_root, run, attempt);
   make_attempt_directory(dir);
-  const RunContext ctx{campaign_.label, run.id, run.repetition, attempt, dir};
+  const RunContext ctx{campaign_.label, run.id, run.repetition, attempt, dir, campaign_.experiment_dir,
+                       campaign_.launch_dir};
   write_new_file(dir + "/run.sh", plan_.render_script(plan_.point(run.point_id), ctx), 0755);
   for (const char* file : {"/stdout", "/stderr", "/exit_code"}) write_new_file(dir + file, "", 0644);
   return dir;

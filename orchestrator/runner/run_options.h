@@ -10,6 +10,7 @@
 #include "matrix/point_limit.h"
 #include "spec/load.h"
 #include "spec/site.h"
+#include "store/records.h"
 
 namespace sweep::runner {
 
@@ -61,6 +62,9 @@ struct RunSummary {
   std::string repetitions;     // adaptive repetitions: how the points stand against the target; "" otherwise
   std::vector<std::string> arrays;  // a Slurm dry run: one line per job array it wrote (script, tasks, options)
   std::size_t scripts_written = 0;  // a dry run: the job scripts it wrote (a sample when fewer than planned)
+  std::vector<store::RunRecord> failed_runs;  // the campaign's failed runs at the end, in run order (their reasons
+                                              // carry their output's tail: util/output_tail.h)
+  std::vector<store::PointRecord> points;     // the campaign's points when a run failed (to name them), else none
 };
 
 }  // namespace sweep::runner

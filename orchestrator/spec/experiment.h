@@ -22,8 +22,9 @@ inline constexpr int kExperimentFormatVersion = 1;
 
 /// Variables the runner adds to every run's template variables, next to the parameters and derived
 /// values. Parameter and derived names may not take these names (validated at load).
-inline constexpr std::array<std::string_view, 7> kRunVariables{
-    "campaign", "experiment", "point_id", "run_id", "repetition", "attempt", "run_dir"};
+/// experiment_dir and launch_dir are the campaign's (store: campaigns.experiment_dir, launch_dir).
+inline constexpr std::array<std::string_view, 9> kRunVariables{
+    "campaign", "experiment", "point_id", "run_id", "repetition", "attempt", "run_dir", "experiment_dir", "launch_dir"};
 
 struct Param {
   std::string name;
@@ -97,6 +98,15 @@ struct Workload {
   /// Experiment::parameter_names). None: every point (only the last entry of a list may omit it).
   std::optional<Expr> when;
   SourceLocation where;
+};
+
+/// `workdir`: where the setup lines and the workload run (docs/experiment-format.md, "Where a run
+/// runs"). The job script's own files are written by absolute path into the run directory whichever.
+struct Workdir {
+  enum class Kind { experiment, launch, run, path };
+  Kind kind = Kind::experiment;
+  std::string path;  // Kind::path: a Mustache template; relative to the experiment's directory
+  SourceLocation where;  // no file: not given (the default)
 };
 
 /// One entry of `resources`: a key of sched/resources.h and its value, a Mustache template over the
@@ -230,6 +240,7 @@ struct Experiment {
   std::string site;
   Success success;
   Network network;
+  Workdir workdir;
   std::string executor = "local";
   SourceLocation executor_where;  // no file: not given (the default, or the site's)
 

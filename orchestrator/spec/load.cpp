@@ -53,7 +53,7 @@ struct TopKey {
   Reader read;
 };
 
-constexpr std::array<TopKey, 21> kTopKeys{{
+constexpr std::array<TopKey, 22> kTopKeys{{
     {"format", 1, false, false, read_format},
     {"name", 1, true, true, read_name},
     {"description", 1, false, true, read_description},
@@ -63,6 +63,7 @@ constexpr std::array<TopKey, 21> kTopKeys{{
     {"resources", 1, false, false, read_resources},
     {"metrics", 1, false, false, read_metrics},
     {"executor", 1, false, true, read_executor},
+    {"workdir", 1, false, true, read_workdir},
     {"retries", 1, false, false, read_retries},
     {"escalate", 2, false, false, read_escalate},  // after retries: it names retried classes
     {"thresholds", 3, false, false, read_thresholds},  // after metrics and derived: it names both

@@ -54,11 +54,11 @@ void read_pattern(const std::vector<Field>& fields, const Field& item, const Sou
 }
 
 void read_source(const Field& f, const Source& src, MetricRule& m) {
-  m.source = scalar_text(f, src, "stdout, stderr or a file path relative to the run directory");
+  m.source = scalar_text(f, src, "stdout, stderr, both or a file path relative to the run directory");
   const std::vector<std::string> parts = split(m.source, '/');
   const bool climbs = std::find(parts.begin(), parts.end(), "..") != parts.end();
   if (m.source.empty() || m.source[0] == '/' || climbs)
-    fail_at(location(f, src), fmt::format("\"{}\" must be stdout, stderr or a path inside the run directory "
+    fail_at(location(f, src), fmt::format("\"{}\" must be stdout, stderr, both (stdout, then stderr) or a path inside the run directory "
                                           "(relative, without \"..\"), got \"{}\"",
                                           f.path, m.source));
 }

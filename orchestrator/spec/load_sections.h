@@ -39,6 +39,8 @@ void read_derived(const Field& f, const Source& src, LoadState& st);  // after m
 void read_workload(const Field& f, const Source& src, LoadState& st);
 void read_resources(const Field& f, const Source& src, LoadState& st);
 void read_executor(const Field& f, const Source& src, LoadState& st);
+/// `workdir`: experiment | launch | run | a path (spec::Workdir).
+void read_workdir(const Field& f, const Source& src, LoadState& st);
 /// A launcher's name, checked against the launcher table (also read by the site).
 std::string read_launcher(const Field& f, const Source& src);
 /// An srun MPI plugin name such as pmix (also read by the site).

@@ -196,6 +196,18 @@ void read_resources(const Field& f, const Source& src, LoadState& st) {
   }
 }
 
+void read_workdir(const Field& f, const Source& src, LoadState& st) {
+  static constexpr std::array<std::pair<std::string_view, Workdir::Kind>, 3> kNamed{
+      {{"experiment", Workdir::Kind::experiment}, {"launch", Workdir::Kind::launch}, {"run", Workdir::Kind::run}}};
+  const std::string text = scalar_text(f, src, "experiment, launch, run or a directory");
+  if (text.empty() || text.find('\0') != std::string::npos)
+    fail_expected(f, src, "experiment, launch, run or a directory");
+  Workdir w{Workdir::Kind::path, text, location(f, src)};
+  for (const auto& [name, kind] : kNamed)
+    if (text == name) w = {kind, "", location(f, src)};
+  st.exp.workdir = std::move(w);
+}
+
 void read_executor(const Field& f, const Source& src, LoadState& st) {
   check_in_table(f, src, sched::kExecutorNames, "executor");
   st.exp.executor = f.value.Scalar();

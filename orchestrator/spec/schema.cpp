@@ -266,13 +266,14 @@ struct TopKey {
   Json (*schema)();
 };
 
-constexpr std::array<TopKey, 21> kTopKeys{{
+constexpr std::array<TopKey, 22> kTopKeys{{
     {"format", false, [] { return obj({{"enum", "[1,\"1\"]"}}); }},
     {"name", true, [] { return described("1-128 of A-Z a-z 0-9 . _ + -, not starting with . or -", safe_name()); }},
     {"description", false, text},
     {"matrix", true, matrix},
     {"repetitions", false, repetitions},
     {"workload", true, workload},
+    {"workdir", false, [] { return described("Where setup and the workload run: experiment (default), launch, run, or a directory", text()); }},
     {"resources", false, resources},
     {"metrics", false, metrics},
     {"executor", false, executor},

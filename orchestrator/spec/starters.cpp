@@ -41,7 +41,6 @@ std::span<const Starter> starters() { return kStarters; }
 std::string fill_starter(std::string_view text, const StarterPlaces& places) {
   std::string out(text);
   replace_all(out, "@schema@\n", places.schema.empty() ? "" : "# yaml-language-server: $schema=" + places.schema + "\n");
-  replace_all(out, "@experiment_dir@", shell_word(places.experiment_dir));
   replace_all(out, "@file@", shell_word(places.file));
   return out;
 }

@@ -18,15 +18,13 @@ std::span<const Starter> starters();
 
 /// Where the written experiment lives, for the placeholders of a starter's text.
 struct StarterPlaces {
-  std::string file;            // the experiment as the user named it (@file@ in the "Next:" comments)
-  std::string experiment_dir;  // its directory, absolute (@experiment_dir@: the workload's script's)
-  std::string schema;          // the JSON Schema file's path, or "" when there is none
+  std::string file;    // the experiment as the user named it (@file@ in the "Next:" comments)
+  std::string schema;  // the JSON Schema file's path, or "" when there is none
 };
 
 /// The starter `text` with its placeholders filled in: `@schema@` (a line of its own) becomes the
 /// `# yaml-language-server: $schema=<schema>` line, or nothing when `schema` is empty; `@file@` the
-/// file as named; `@experiment_dir@` the directory, shell-quoted when it holds anything but
-/// `A-Z a-z 0-9 _ . / + - @ % , :`.
+/// file as named, shell-quoted when it holds anything but `A-Z a-z 0-9 _ . / + - @ % , :`.
 std::string fill_starter(std::string_view text, const StarterPlaces& places);
 
 }  // namespace sweep::spec

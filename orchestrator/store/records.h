@@ -48,6 +48,8 @@ struct CampaignRecord {
   std::string git_commit;     // "" when the experiment is not in a git repository
   std::optional<bool> git_dirty;
   std::string run_root;       // directory holding the campaign's run directories
+  std::string experiment_dir; // absolute directory of the experiment file when created ("" before schema 6)
+  std::string launch_dir;     // absolute directory sweep was started in when created ("" before schema 6)
 };
 
 struct BaselineRecord {

@@ -145,8 +145,18 @@ ALTER TABLE schema_info ADD COLUMN database_id TEXT NOT NULL DEFAULT '';
 UPDATE schema_info SET database_id = lower(hex(randomblob(16)));
 )SQL";
 
-/// Migrations: migrations[i] takes version i+1 to version i+2. Version 4: the views of store/views.h.
-const char* const kMigrations[] = {kSubmissionsV2, kBaselinesV3, kViewsV4, kDatabaseIdV5};
+/// Version 6: where a campaign's runs run (docs/experiment-format.md, "Where a run runs"): the absolute
+/// directories of its experiment file and of the shell that started it, recorded when it was created so
+/// that a resume or collect from elsewhere runs it in the same place. '' for a campaign from before v6,
+/// whose runs ran in their run directories and still do.
+constexpr const char* kDirectoriesV6 = R"SQL(
+ALTER TABLE campaigns ADD COLUMN experiment_dir TEXT NOT NULL DEFAULT '';
+ALTER TABLE campaigns ADD COLUMN launch_dir TEXT NOT NULL DEFAULT '';
+)SQL";
+
+/// Migrations: migrations[i] takes version i+1 to version i+2. Version 4: the views of store/views.h;
+/// version 7: metric_values with each run's wall time, elapsed_s (store/views.h).
+const char* const kMigrations[] = {kSubmissionsV2, kBaselinesV3, kViewsV4, kDatabaseIdV5, kDirectoriesV6, kRunTimeViews};
 static_assert(std::size(kMigrations) == kSchemaVersion - 1, "one migration per schema version after 1");
 
 int table_count(SQLite::Database& db) {
@@ -192,6 +202,7 @@ void prepare_schema(SQLite::Database& db, const std::string& path, bool wal) {
     throw Error(ErrorKind::database, fmt::format("{} has an invalid schema version {}", path, version));
   for (int v = version; v < kSchemaVersion; ++v) db.exec(kMigrations[v - 1]);
   if (version < 4) create_missing_campaign_views(db);  // the campaigns from before the views
+  if (version >= 4 && version < 7) recreate_campaign_views(db);  // elapsed_s may rename a parameter param_elapsed_s
   if (version != kSchemaVersion) db.exec(fmt::format("UPDATE schema_info SET version = {}", kSchemaVersion));
   tx.commit();
 }

@@ -31,7 +31,7 @@ constexpr std::array<std::string_view, 4> kStateNames{"pending", "running", "suc
 
 constexpr const char* kCampaignColumns =
     "id, label, experiment, spec_path, spec_text, spec_hash, overrides, executor, repetitions, started_at, "
-    "coalesce(ended_at, ''), host, user, tool_version, git_commit, git_dirty, run_root";
+    "coalesce(ended_at, ''), host, user, tool_version, git_commit, git_dirty, run_root, experiment_dir, launch_dir";
 
 CampaignRecord read_campaign(SQLite::Statement& q) {
   CampaignRecord c;
@@ -52,6 +52,8 @@ CampaignRecord read_campaign(SQLite::Statement& q) {
   c.git_commit = q.getColumn(14).getString();
   if (!q.getColumn(15).isNull()) c.git_dirty = q.getColumn(15).getInt() != 0;
   c.run_root = q.getColumn(16).getString();
+  c.experiment_dir = q.getColumn(17).getString();
+  c.launch_dir = q.getColumn(18).getString();
   return c;
 }
 
@@ -189,8 +191,8 @@ std::int64_t Store::create_campaign(const CampaignRecord& c, const std::vector<P
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     SQLite::Statement q(*db_,
                         "INSERT INTO campaigns (label, experiment, spec_path, spec_text, spec_hash, overrides, executor, "
-                        "repetitions, started_at, host, user, tool_version, git_commit, git_dirty, run_root) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                        "repetitions, started_at, host, user, tool_version, git_commit, git_dirty, run_root, "
+                        "experiment_dir, launch_dir) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     int i = 1;
     for (const std::string* s : {&c.label, &c.experiment, &c.spec_path, &c.spec_text, &c.spec_hash, &c.overrides,
                                  &c.executor})
@@ -198,7 +200,7 @@ std::int64_t Store::create_campaign(const CampaignRecord& c, const std::vector<P
     q.bind(i++, c.repetitions);
     for (const std::string* s : {&c.started_at, &c.host, &c.user, &c.tool_version, &c.git_commit}) q.bind(i++, *s);
     bind_optional(q, i++, c.git_dirty ? std::optional<int>(*c.git_dirty ? 1 : 0) : std::nullopt);
-    q.bind(i, c.run_root);
+    for (const std::string* s : {&c.run_root, &c.experiment_dir, &c.launch_dir}) q.bind(i++, *s);
     q.exec();
     const std::int64_t id = db_->getLastInsertRowid();
     insert_points(*db_, id, points, c.repetitions);

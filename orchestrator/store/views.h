@@ -4,8 +4,7 @@
 //
 //   metric_values      one row per metric value of every run's latest attempt: campaign, experiment,
 //                      point_id, point (ordinal), repetition, attempt, state, metric, idx, value, unit,
-//                      better, run_id, elapsed_s (the run's wall time, from the schema version
-//                      that added it: kRunTimeViews)
+//                      better, run_id, elapsed_s (the run's wall time; version 7)
 //   parameter_values   one row per parameter of every point, its value typed (INTEGER, REAL, 0/1, TEXT)
 //   "values:<label>"   per campaign: metric_values of that campaign with one typed column per parameter
 //                      (a parameter named like a column of metric_values gets the prefix "param_")
@@ -19,8 +18,7 @@ namespace sweep::store {
 /// Version 4 of the schema: the views shared by every campaign.
 extern const char* const kViewsV4;
 
-/// The schema version after the lead's v6: metric_values gains elapsed_s (runs.elapsed_s), the run's
-/// wall time. The per-campaign views are made again after it (recreate_campaign_views), so that a
+/// Version 7 of the schema: metric_values gains elapsed_s (runs.elapsed_s), the run's wall time. The per-campaign views are made again after it (recreate_campaign_views), so that a
 /// parameter named elapsed_s becomes param_elapsed_s.
 extern const char* const kRunTimeViews;
 

@@ -39,16 +39,18 @@ print(df.groupby('n')['value'].mean().to_dict())
 print(df[df['kind'] == 'b,c']['param_metric'].unique().tolist())
 p = pandas.read_sql('SELECT * FROM parameter_values WHERE name = \'half\' ORDER BY value', db)
 print(p['value'].tolist())
+print(bool((df['elapsed_s'] > 0).all()))
 ")");
   INFO(py.out << py.err);
   REQUIRE(py.exit_code == 0);
   CHECK_THAT(py.out, Catch::StartsWith("8 ['campaign', 'experiment', 'point_id', 'point', 'repetition', 'attempt', 'state', "
-                                       "'metric', 'idx', 'value', 'unit', 'better', 'run_id', 'n', 'kind', 'param_metric', "
+                                       "'metric', 'idx', 'value', 'unit', 'better', 'run_id', 'elapsed_s', 'n', 'kind', 'param_metric', "
                                        "'half']\n"
                                        "int64 float64 object float64\n"
                                        "{1: 10.5, 2: 20.5}\n"
                                        "['x']\n"
-                                       "[0.5, 0.5, 1.0, 1.0]\n"));
+                                       "[0.5, 0.5, 1.0, 1.0]\n"
+                                       "True\n"));
 }
 
 TEST_CASE("sweep export streams the long table as CSV for pandas and as JSON lines") {

@@ -42,9 +42,13 @@ TEST_CASE("runs fail by exit code, timeout and missing metric, each with its rea
     return q.getColumn(0).getString();
   };
   CHECK(cls("ok") == "succeeded : ");
-  CHECK(cls("exit3") == "failed exit_code: exited with code 3 (expected 0)");
+  // Each reason's first line, then what the run printed last (stderr, or stdout when stderr is empty).
+  CHECK(cls("exit3") == "failed exit_code: exited with code 3 (expected 0)\n--- last 1 line of stdout ---\nvalue=1");
   CHECK_THAT(cls("slow"), Catch::StartsWith("failed timeout: exceeded its time limit"));
-  CHECK(cls("silent") == "failed missing_metric: required metric not found: value");
+  CHECK_THAT(cls("silent"), Catch::StartsWith("failed missing_metric: required metric not found: value\n"
+                                              "  the regex rule \"value\" at ") &&
+                                Catch::Contains("failing.yaml:15:5 (reads stdout) matched no line") &&
+                                Catch::EndsWith("--- last 1 line of stdout ---\nnothing to see"));
   CHECK(scalar(db, "SELECT count(*) FROM metrics WHERE name = 'value'") == 2);  // kept, even from the failed run
 
   const auto report = box.sweep({"report", "f", "--stdout"});

@@ -64,7 +64,8 @@ TEST_CASE("sweep init writes every starting point once, each passes sweep plan a
   }
   const auto plain = box.sweep({"init"});  // python into experiment.yaml
   REQUIRE(plain.exit_code == 0);
-  CHECK_THAT(read_file(box.path("experiment.yaml")), Catch::Contains("command: python3 " + box.dir().string() + "/train.py"));
+  CHECK_THAT(read_file(box.path("experiment.yaml")), Catch::Contains("workdir: experiment") &&
+                                                         Catch::Contains("command: python3 train.py --batch-size"));
 }
 
 TEST_CASE("sweep init never overwrites: an existing file or a symbolic link is refused and left as it was") {

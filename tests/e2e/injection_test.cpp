@@ -20,7 +20,7 @@ TEST_CASE("hostile parameter values reach the program as literal strings and are
     for (char c : v) escaped += c == '\n' ? std::string("\\n") : c == '"' ? std::string("\\\"") : std::string(1, c);
     yaml += "    - \"" + escaped + "\"\n";
   }
-  yaml += "workload:\n  command: printf '%s' {{v}} > got.txt\n";
+  yaml += "workdir: run\nworkload:\n  command: printf '%s' {{v}} > got.txt\n";  // got.txt in each run's directory
   box.write("hostile.yaml", yaml);
 
   const auto run = box.sweep({"run", "hostile.yaml", "--label", "h"});

@@ -58,7 +58,7 @@ setup:
   - export API_KEY=)" + m.setup + R"y(
 workload:
   command: |
-    for v in REF_TOKEN FILE_VALUE HF_TOKEN PLAIN API_KEY; do printf '%s %s\n' "$v" "$(printf '%s' "${!v}" | sha256sum | cut -c1-64)"; done > hashes.txt
+    for v in REF_TOKEN FILE_VALUE HF_TOKEN PLAIN API_KEY; do printf '%s %s\n' "$v" "$(printf '%s' "${!v}" | sha256sum | cut -c1-64)"; done > "$SWEEP_RUN_DIR/hashes.txt"
     echo '{"v": 1, "metric": "ok", "value": 1}'
     exit {{fail}}
 )y";

@@ -99,7 +99,11 @@ std::optional<std::string> launch_name(const RankInfo& rank, const EnvLookup& en
 }  // namespace
 
 std::string launch_directory(const std::string& base, const RankInfo& rank, const EnvLookup& env) {
-  const std::string root = (base.empty() ? fs::current_path().string() : base) + "/.comm-rendezvous/";
+  // Under sweep the run directory, shared by the run's ranks and by no other run (its working directory
+  // is the experiment's, shared by runs: docs/experiment-format.md, "Where a run runs").
+  const auto run_dir = env("SWEEP_RUN_DIR");
+  const std::string fallback = run_dir && !run_dir->empty() ? *run_dir : fs::current_path().string();
+  const std::string root = (base.empty() ? fallback : base) + "/.comm-rendezvous/";
   if (rank.world_size == 1) return root + "single-" + host_name() + "-" + std::to_string(::getpid());
   const auto name = launch_name(rank, env);
   if (!name)

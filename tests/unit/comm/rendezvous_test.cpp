@@ -80,3 +80,22 @@ TEST_CASE("the launch directory is named after the Slurm step, the mpirun namesp
   const EnvLookup none = [](std::string_view) -> std::optional<std::string> { return std::nullopt; };
   CHECK_THROWS_WITH(launch_directory("/shared", r, none), Catch::Contains("cannot name this launch"));
 }
+
+TEST_CASE("without a base the launch directory is under the sweep run's directory, else the working directory") {
+  const EnvLookup under_sweep = [](std::string_view n) -> std::optional<std::string> {
+    if (n == "SWEEP_RUN_DIR") return "/results/c/p.rep0.attempt1";
+    if (n == "SLURM_JOB_ID") return "17";
+    if (n == "SLURM_STEP_ID") return "2";
+    return std::nullopt;
+  };
+  auto r = rank_of(0, 2);
+  r.source = "slurm";
+  CHECK(launch_directory("", r, under_sweep) == "/results/c/p.rep0.attempt1/.comm-rendezvous/slurm-17.2");
+  CHECK(launch_directory("/shared", r, under_sweep) == "/shared/.comm-rendezvous/slurm-17.2");
+  const EnvLookup plain = [](std::string_view n) -> std::optional<std::string> {
+    if (n == "SLURM_JOB_ID") return "17";
+    if (n == "SLURM_STEP_ID") return "2";
+    return std::nullopt;
+  };
+  CHECK(launch_directory("", r, plain) == fs::current_path().string() + "/.comm-rendezvous/slurm-17.2");
+}

@@ -55,7 +55,7 @@ TEST_CASE("job scripts get the rendered command and the run variables, values sh
                                   template_dir(dir, "cd {{run_dir}}\n# {{campaign}} {{repetition}}\n{{{command}}}\n"));
   REQUIRE(plan.points().size() == 2);
   CHECK(plan.run_count() == 2);
-  const auto script = plan.render_script(plan.points()[1], {"camp", 7, 0, 1, "/r/a b"});
+  const auto script = plan.render_script(plan.points()[1], {"camp", 7, 0, 1, "/r/a b", "/e", "/l"});
   CHECK(script == "cd '/r/a b'\n# camp 0\ntrain --model 'it'\\''s' --out '/r/a b'\n");
   const auto records = plan.point_records();
   CHECK(records[1].params[0].value == "it's");
@@ -81,9 +81,9 @@ TEST_CASE("each point runs the first workload entry whose when holds") {
   };
   const runner::CampaignPlan plan(yaml("  - command: rest\n"), template_dir(dir, "{{{command}}}\n"));
   REQUIRE(plan.points().size() == 3);
-  CHECK(plan.render_script(plan.points()[0], {"c", 1, 0, 1, "/r"}) == "mpirun coll coll\n");
-  CHECK(plan.render_script(plan.points()[1], {"c", 2, 0, 1, "/r"}) == "train true\n");
-  CHECK(plan.render_script(plan.points()[2], {"c", 3, 0, 1, "/r"}) == "rest\n");
+  CHECK(plan.render_script(plan.points()[0], {"c", 1, 0, 1, "/r", "/e", "/l"}) == "mpirun coll coll\n");
+  CHECK(plan.render_script(plan.points()[1], {"c", 2, 0, 1, "/r", "/e", "/l"}) == "train true\n");
+  CHECK(plan.render_script(plan.points()[2], {"c", 3, 0, 1, "/r", "/e", "/l"}) == "rest\n");
   try {
     const runner::CampaignPlan none(yaml(""), template_dir(dir, "{{{command}}}\n"));
     FAIL("a point that no entry takes must be refused");
@@ -141,9 +141,9 @@ TEST_CASE("env and setup are rendered per point into the job script's environmen
                                         "t.yaml");
   runner::CampaignPlan plan(with_env, dir_with_slot);
   const auto& p = plan.points()[1];
-  const std::string script = plan.render_script(p, {"c", 1, 0, 1, "/r"});
+  const std::string script = plan.render_script(p, {"c", 1, 0, 1, "/r", "/e", "/l"});
   CHECK_THAT(script, Catch::Contains("export MODEL='it'\\''s x'\n"));
-  CHECK_THAT(script, Catch::Contains("{ cd 'it'\\''s'\n} >> setup.log 2>&1 || sweep_setup_failed 1 $? 'cd '\\''it'\\''\\'\\'''\\''s'\\'''\n"));
+  CHECK_THAT(script, Catch::Contains("{ cd 'it'\\''s'\n} >> \"$SWEEP_RUN_DIR/setup.log\" 2>&1 || sweep_setup_failed 1 $? 'cd '\\''it'\\''\\'\\'''\\''s'\\'''\n"));
   CHECK(script.find("export MODEL") < script.find("\nrun\n"));
 
   TempDir other;
@@ -162,13 +162,13 @@ TEST_CASE("the network sampling goes around the command, and a template without 
   const std::string slots = template_dir(dir, "{{{nic_start}}}\n{{{command}}}\n{{{nic_end}}}\n");
   const auto named = spec::load_text("name: t\nmatrix: {n: [1]}\nworkload: {command: run}\nnetwork: {interfaces: [lo]}\n", "t.yaml");
   runner::CampaignPlan plan(named, slots);
-  const std::string script = plan.render_script(plan.points()[0], {"c", 1, 0, 1, "/r"});
+  const std::string script = plan.render_script(plan.points()[0], {"c", 1, 0, 1, "/r", "/e", "/l"});
   CHECK_THAT(script, Catch::Contains("\nsweep_nic_interfaces=lo\n"));
   CHECK(script.find("\nsweep_nic start\nrun\nsweep_nic end $?\n") != std::string::npos);
 
   const auto off = spec::load_text("name: t\nmatrix: {n: [1]}\nworkload: {command: run}\nnetwork: {counters: false}\n", "t.yaml");
   runner::CampaignPlan quiet(off, slots);
-  CHECK(quiet.render_script(quiet.points()[0], {"c", 1, 0, 1, "/r"}).find("sweep_nic") == std::string::npos);
+  CHECK(quiet.render_script(quiet.points()[0], {"c", 1, 0, 1, "/r", "/e", "/l"}).find("sweep_nic") == std::string::npos);
 
   TempDir other;
   const std::string no_slots = template_dir(other, "{{{command}}}\n");
@@ -178,7 +178,7 @@ TEST_CASE("the network sampling goes around the command, and a template without 
   CHECK_NOTHROW(runner::CampaignPlan(off, no_slots));
   CHECK_NOTHROW(runner::CampaignPlan(experiment("run"), no_slots));  // the default: nothing asked for
   runner::CampaignPlan plain(experiment("run"), slots);
-  CHECK(plain.render_script(plain.points()[0], {"c", 1, 0, 1, "/r"}).find("sweep_nic") == std::string::npos);
+  CHECK(plain.render_script(plain.points()[0], {"c", 1, 0, 1, "/r", "/e", "/l"}).find("sweep_nic") == std::string::npos);
 }
 
 TEST_CASE("a run's plan keeps at most max_points points, a check's streams any number") {
@@ -204,4 +204,36 @@ TEST_CASE("a run's plan keeps at most max_points points, a check's streams any n
   CHECK_THROWS_WITH(runner::CampaignPlan(load(exclude), templates, runner::PlanUse::run, 3),
                     Catch::StartsWith("t.yaml:3:3: more than --max-points 3 points of the matrix survive its exclusions "
                                       "(12 before them: a 4 x b 3)"));
+}
+
+TEST_CASE("workdir: the experiment's directory by default, launch, run or a templated path from the experiment's") {
+  TempDir dir;
+  const std::string tmpl = template_dir(dir, "cd {{workdir}}\n{{{command}}}\n");
+  const auto workdir_of = [&](const std::string& line, const runner::RunContext& run) {
+    const runner::CampaignPlan plan(
+        spec::load_text("name: t\nmatrix:\n  model: [small]\n" + line + "workload:\n  command: go\n", "t.yaml"), tmpl);
+    const std::string script = plan.render_script(plan.points()[0], run);
+    return script.substr(3, script.find('\n') - 3);
+  };
+  const runner::RunContext run{"c", 1, 0, 1, "/runs/c/p.rep0.attempt1", "/home/u/proj", "/home/u"};
+  CHECK(workdir_of("", run) == "/home/u/proj");
+  CHECK(workdir_of("workdir: experiment\n", run) == "/home/u/proj");
+  CHECK(workdir_of("workdir: launch\n", run) == "/home/u");
+  CHECK(workdir_of("workdir: run\n", run) == "/runs/c/p.rep0.attempt1");
+  CHECK(workdir_of("workdir: data/{{model}}\n", run) == "/home/u/proj/data/small");
+  CHECK(workdir_of("workdir: \"/scratch/it's {{model}}\"\n", run) == "'/scratch/it'\\''s small'");
+  // A campaign from before the directories were recorded keeps running in its run directories.
+  runner::RunContext old = run;
+  old.experiment_dir = old.launch_dir = "";
+  CHECK(workdir_of("", old) == "/runs/c/p.rep0.attempt1");
+  CHECK_THROWS_WITH(workdir_of("workdir: \"{{modle}}\"\n", run), Catch::StartsWith("t.yaml:4:") &&
+                                                                   Catch::Contains("did you mean \"model\""));
+}
+
+TEST_CASE("the run variables experiment_dir and launch_dir reach the command") {
+  TempDir dir;
+  const runner::CampaignPlan plan(experiment("python3 {{experiment_dir}}/train.py --log {{launch_dir}}/x"),
+                                  template_dir(dir, "{{{command}}}\n"));
+  CHECK(plan.render_script(plan.points()[0], {"c", 1, 0, 1, "/r", "/e x", "/l"}) ==
+        "python3 '/e x'/train.py --log /l/x\n");
 }

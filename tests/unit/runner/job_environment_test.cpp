@@ -19,9 +19,13 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-/// Runs the block in bash in `dir`, followed by a stand-in workload that prints what it sees.
+/// Runs the block in bash, as the job scripts do, with the run directory `dir` in SWEEP_RUN_DIR and the
+/// working directory elsewhere (the workdir: its subdirectory `work`), followed by a stand-in workload
+/// that prints what it sees. The block's files land in `dir` whatever the working directory.
 exec::Captured run_block(const TempDir& dir, const JobEnvironment& e) {
-  const std::string script = "cd '" + dir.path.string() + "' || exit 97\n" + environment_block(e) +
+  std::filesystem::create_directories(dir.path / "work");
+  const std::string script = "export SWEEP_RUN_DIR='" + dir.path.string() + "'\ncd '" + dir.path.string() +
+                             "/work' || exit 97\n" + environment_block(e) +
                              "echo \"workload FOO=$FOO BAR=$BAR FROM_SETUP=${FROM_SETUP:-} pwd=$(basename $PWD)\"\n";
   std::ofstream(dir.file("run.sh")) << script;
   const auto r = exec::capture({"bash", dir.file("run.sh")});
@@ -39,7 +43,8 @@ TEST_CASE("the environment block runs setup lines in the job's shell and exports
   e.site = "/etc/sweep/site.yaml sha256:ab12";
   const auto r = run_block(dir, e);
   CHECK(r.exit_code == 0);
-  CHECK(r.out == "workload FOO=it's $HOME; `x` BAR=4 FROM_SETUP=yes pwd=" + dir.path.filename().string() + "\n");
+  CHECK(r.out == "workload FOO=it's $HOME; `x` BAR=4 FROM_SETUP=yes pwd=work\n");
+  CHECK(std::filesystem::is_directory(dir.file("work/sub")));  // setup lines run in the working directory
   CHECK(slurp(dir.file("setup.log")) == "from setup\n");
   CHECK(slurp(dir.file("provenance/env_set")) == "FOO=it's $HOME; `x`\nBAR=4\n");
   CHECK(slurp(dir.file("provenance/setup")) == "export FROM_SETUP=yes\necho from setup; mkdir -p sub\n");

@@ -25,7 +25,8 @@ std::string slurp(const std::string& path) {
 /// Runs start, a workload exiting with `status`, end, then prints $? — with no PATH, so that any
 /// process the sampling tried to start would fail with "command not found" on stderr.
 exec::Captured run_sampling(const TempDir& dir, const NicSampling& s, int status) {
-  const std::string script = "cd '" + dir.path.string() + "' || exit 97\nPATH=/nonexistent\nSLURMD_NODENAME=node7\n" +
+  const std::string script = "export SWEEP_RUN_DIR='" + dir.path.string() + "'\ncd / || exit 97\nPATH=/nonexistent\n" +
+                             "SLURMD_NODENAME=node7\n" +
                              s.start + "\n(exit " + std::to_string(status) + ")\n" + s.end + "\necho \"status=$?\"\n";
   std::ofstream(dir.file("run.sh")) << script;
   const auto r = exec::capture({"bash", dir.file("run.sh")});

@@ -28,7 +28,7 @@ TEST_CASE("metric parsers: sources follow the rules of regex and json entries") 
   CHECK(load_metrics("  - {parser: osu, source: stderr}\n").metrics[0].source == "stderr");
   CHECK(load_metrics("  - {parser: osu, source: out/osu.txt}\n").metrics[0].source == "out/osu.txt");
   CHECK(metrics_error("  - {parser: osu, source: ../osu.txt}\n") ==
-        "x.yaml:5:27: \"metrics[0].source\" must be stdout, stderr or a path inside the run directory (relative, "
+        "x.yaml:5:27: \"metrics[0].source\" must be stdout, stderr, both (stdout, then stderr) or a path inside the run directory (relative, "
         "without \"..\"), got \"../osu.txt\"");
 }
 

@@ -201,10 +201,10 @@ TEST_CASE("metrics: errors") {
   CHECK(load(kTop + kWorkload + "metrics:\n  - {name: bw, better: lower, regex: 'bw ([0-9]+)'}\n").metrics.size() == 1);
   CHECK(metric_error("{name: a, better: lower, json: ''}") == "x.yaml:5:36: \"metrics[0].json\" must not be empty");
   CHECK(metric_error("{name: a, better: lower, json: a, source: /tmp/x}") ==
-        "x.yaml:5:47: \"metrics[0].source\" must be stdout, stderr or a path inside the run directory (relative, "
+        "x.yaml:5:47: \"metrics[0].source\" must be stdout, stderr, both (stdout, then stderr) or a path inside the run directory (relative, "
         "without \"..\"), got \"/tmp/x\"");
   CHECK(metric_error("{name: a, better: lower, json: a, source: out/../../x}") ==
-        "x.yaml:5:47: \"metrics[0].source\" must be stdout, stderr or a path inside the run directory (relative, "
+        "x.yaml:5:47: \"metrics[0].source\" must be stdout, stderr, both (stdout, then stderr) or a path inside the run directory (relative, "
         "without \"..\"), got \"out/../../x\"");
   CHECK(metric_error("{name: a, better: lower, json: a, units: s}") ==
         "x.yaml:5:39: unknown key \"units\" (did you mean \"unit\"?)");

@@ -91,11 +91,12 @@ TEST_CASE("a version 3 database gains the views, and each of its campaigns its v
     SQLite::Database raw(path, SQLite::OPEN_READWRITE);
     raw.exec("DROP VIEW \"values:old\"; DROP VIEW metric_values; DROP VIEW parameter_values; "
              "DROP TABLE schema_info; CREATE TABLE schema_info (version INTEGER NOT NULL); "
-             "INSERT INTO schema_info (version) VALUES (3)");
+             "INSERT INTO schema_info (version) VALUES (3); "
+             "ALTER TABLE campaigns DROP COLUMN experiment_dir; ALTER TABLE campaigns DROP COLUMN launch_dir");
   }
   { store::Store db(path); }
   SQLite::Database raw(path, SQLite::OPEN_READONLY);
-  CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == 5);
+  CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == 7);
   CHECK(raw.execAndGet("SELECT length(database_id) FROM schema_info").getInt() == 32);
   CHECK(raw.execAndGet("SELECT count(*) FROM sqlite_master WHERE type = 'view'").getInt() == 3);
   CHECK(raw.execAndGet("SELECT value FROM parameter_values WHERE name = 'batch'").getInt() == 16);
@@ -117,4 +118,72 @@ TEST_CASE("version 5 gives every database its own random id, kept across opens")
   CHECK(first != second);
   store::Store again(dir.file("a.db"));
   CHECK(again.database_id() == first);
+}
+
+TEST_CASE("version 6 records a campaign's experiment and launch directories and older campaigns read as empty") {
+  TempDir dir;
+  const std::string path = dir.file("sweep.db");
+  {
+    store::Store db(path);
+    store::CampaignRecord c;
+    c.label = "old";
+    c.experiment = c.spec_path = c.spec_text = c.spec_hash = c.executor = c.started_at = c.run_root = "x";
+    db.create_campaign(c, {store::PointRecord{"p1", 0, {{"batch", "16", "int", false}}}});
+  }
+  {  // back to version 5, as a sweep before the directories left it
+    SQLite::Database raw(path, SQLite::OPEN_READWRITE);
+    raw.exec("ALTER TABLE campaigns DROP COLUMN experiment_dir; ALTER TABLE campaigns DROP COLUMN launch_dir; "
+             "UPDATE schema_info SET version = 5");
+  }
+  store::Store db(path);
+  const auto old = db.find_campaign("old");
+  REQUIRE(old);
+  CHECK(old->experiment_dir.empty());
+  CHECK(old->launch_dir.empty());
+  store::CampaignRecord c;
+  c.label = "new";
+  c.experiment = c.spec_path = c.spec_text = c.spec_hash = c.executor = c.started_at = c.run_root = "x";
+  c.experiment_dir = "/home/u/project";
+  c.launch_dir = "/home/u";
+  db.create_campaign(c, {store::PointRecord{"p1", 0, {{"batch", "16", "int", false}}}});
+  const auto now = db.find_campaign("new");
+  REQUIRE(now);
+  CHECK(now->experiment_dir == "/home/u/project");
+  CHECK(now->launch_dir == "/home/u");
+}
+
+TEST_CASE("version 7: metric_values and every values view gain the run's wall time elapsed_s") {
+  TempDir dir;
+  const auto path = dir.file("sweep.db");
+  {
+    store::Store db(path);
+    store::CampaignRecord c;
+    c.label = "old";
+    c.experiment = c.spec_path = c.spec_text = c.spec_hash = c.executor = c.started_at = c.run_root = "x";
+    c.repetitions = 1;
+    db.create_campaign(c, {store::PointRecord{"p1", 0, {{"elapsed_s", "3", "int", false}}}});
+  }
+  {  // back to version 6, as a sweep before elapsed_s left it: metric_values of version 4
+    SQLite::Database raw(path, SQLite::OPEN_READWRITE);
+    raw.exec(R"SQL(DROP VIEW metric_values;
+CREATE VIEW metric_values AS
+SELECT c.label AS campaign, c.experiment AS experiment, r.point_id AS point_id, p.ordinal AS point,
+       r.repetition AS repetition, r.attempt AS attempt, r.state AS state, m.name AS metric, m.idx AS idx,
+       m.value AS value, m.unit AS unit, m.better AS better, r.id AS run_id
+FROM metrics m JOIN runs r ON r.id = m.run_id AND r.attempt = m.attempt JOIN campaigns c ON c.id = r.campaign_id
+JOIN points p ON p.campaign_id = r.campaign_id AND p.point_id = r.point_id;
+UPDATE schema_info SET version = 6)SQL");
+  }
+  { store::Store db(path); }
+  SQLite::Database raw(path, SQLite::OPEN_READONLY);
+  CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == 7);
+  auto columns = [&](const std::string& view) {
+    std::vector<std::string> out;
+    SQLite::Statement q(raw, "SELECT name FROM pragma_table_info('" + view + "') ORDER BY cid");
+    while (q.executeStep()) out.push_back(q.getColumn(0).getString());
+    return out;
+  };
+  CHECK(columns("metric_values").back() == "elapsed_s");
+  const auto old = columns("values:old");
+  CHECK(std::vector<std::string>(old.end() - 2, old.end()) == std::vector<std::string>{"elapsed_s", "param_elapsed_s"});
 }
