@@ -68,15 +68,19 @@ void add_reparse(CLI::App& sub, Action& action);
 void add_rerun(CLI::App& sub, Action& action);
 void add_extend(CLI::App& sub, Action& action);
 void add_rm(CLI::App& sub, Action& action);
+void add_init(CLI::App& sub, Action& action);
+void add_schema(CLI::App& sub, Action& action);
 
 inline constexpr Command kCommands[] = {
+    {"init", "Write a commented experiment to start from (your own Python script, torchrun on Slurm, collbench, trainbench)", add_init},
     {"plan", "Validate an experiment and print its expanded points without running anything", add_plan},
     {"run", "Run (or resume) a campaign of an experiment", add_run},
     {"reparse", "Read a campaign's stored logs again with its (or a corrected) metrics: section; all values replaced at once", add_reparse},
     {"rerun", "Run chosen runs of a campaign again (by --where, --state, --run), each as a new attempt", add_rerun},
     {"extend", "Add repetitions to a campaign's points (--repetitions N, --where) and run them", add_extend},
     {"rm", "Remove a campaign: its database rows and its run directories (asks, or --yes)", add_rm},
-    {"report", "Render a campaign's tables as Markdown and CSV under reports/<campaign>/", add_report},
+    {"report", "Render a campaign into reports/<campaign>/: report.md, .html, .json, .tex (booktabs), a CSV per table, gnuplot figures", add_report},
+
     {"ls", "List the campaigns in the results database", add_ls},
     {"show", "Show one campaign in detail: provenance, per-point progress, failures", add_show},
     {"status", "Show a campaign's run counts per state and per point, and the runs executing now with their output", add_status},
@@ -90,6 +94,7 @@ inline constexpr Command kCommands[] = {
     {"nightly", "Run tonight's regression campaign, compare it with the pinned baseline, report; exit 1 on a regression", add_nightly},
     {"site", "Show the site file in use and the effective settings (of an experiment there), each with where it came from", add_site},
     {"model", "Predict communication volume and time, epoch time and scaling factor of a parallel training run", add_model},
+    {"schema", "Print the JSON Schema of the experiment format, for editors (VS Code's YAML extension)", add_schema},
 };
 
 }  // namespace sweep::cli

@@ -1,4 +1,5 @@
-// sweep compare <baseline> <candidate> | --against NAME <candidate>  [--metrics m,..] [--threshold 0.02] [--fail-on regressed]
+// sweep compare <baseline> <candidate> | --against NAME <candidate>  [--metrics m,..] [--threshold 0.02]
+//               [--alpha 0.05] [--correction holm|bh|none] [--fail-on regressed[,inconclusive]]
 //               [--format text|json|junit] [--output FILE] [--extend-budget N [-j N]]
 //               [--map OLD=NEW] [--allow-different]
 // With --fail-on, a gate (docs/nightly.md#exit-codes): 7 when something the baseline had is missing from
@@ -130,7 +131,11 @@ int run(const Options& o) {
 
 void add_compare(CLI::App& sub, Action& action) {
   auto o = std::make_shared<Options>();
-  sub.add_option("campaigns", o->labels, "Baseline and candidate labels (only the candidate with --against)")
+  sub.footer("Usage: sweep compare [OPTIONS] BASELINE CANDIDATE\n"
+             "       sweep compare [OPTIONS] --against NAME CANDIDATE   (NAME pinned by sweep baseline set)\n"
+             "Exit: 7 when nothing was compared; with --fail-on also 7 when something the baseline had is missing, "
+             "and 1 when a metric has that verdict; else 0 (docs/nightly.md#exit-codes).");
+  sub.add_option("campaigns", o->labels, "BASELINE CANDIDATE: two campaign labels (only CANDIDATE with --against)")
       ->required()
       ->expected(1, 2);
   sub.add_option("--against", o->against, "Compare with the baseline pinned under this name (sweep baseline set)");

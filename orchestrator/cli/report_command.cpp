@@ -1,5 +1,8 @@
 // sweep report <campaign> [--spec report.yaml] [--rows a,b] [--cols c] [--metrics m] [--no-figures]
-//              [--join LABEL] [--history PREFIX [--history-nights N] [--history-metrics m]] [--stdout [--format markdown|csv]]
+//              [--join LABEL] [--history PREFIX [--history-rest REGEX] [--history-nights N] [--history-metrics m]]
+//              [--stdout [--format markdown|csv]]
+// Writes reports/<campaign>/: report.md, report.html, report.json, report.tex, report[.<table>].csv and
+// figures/<name>.{gp,dat,svg,pdf} (report/write_report.h).
 #include <fmt/core.h>
 
 #include "cli/command.h"
@@ -25,9 +28,9 @@ void add_report(CLI::App& sub, Action& action) {
   };
   auto o = std::make_shared<Options>();
   sub.add_option("campaign", o->label, "Campaign label")->required();
-  sub.add_option("--rows", o->request.ad_hoc.rows, "Parameters forming the table rows (comma-separated)")->delimiter(',');
-  sub.add_option("--cols", o->request.ad_hoc.cols, "Parameters forming the table columns: one table per metric")->delimiter(',');
-  sub.add_option("--metrics", o->request.ad_hoc.metrics, "Metrics to show (default: all)")->delimiter(',');
+  sub.add_option("--rows", o->request.ad_hoc.rows, "Ad hoc pivot tables instead of the declared ones: the parameters of the rows (comma-separated)")->delimiter(',');
+  sub.add_option("--cols", o->request.ad_hoc.cols, "Ad hoc pivot tables: the parameters of the columns, one table per metric")->delimiter(',');
+  sub.add_option("--metrics", o->request.ad_hoc.metrics, "Ad hoc pivot tables: the metrics to show (default: all)")->delimiter(',');
   sub.add_option("--spec", o->spec_file, "A report file (tables and figures), or an experiment file whose report section is used, instead of the campaign's stored report section");
   sub.add_flag("--no-figures", o->no_figures, "Skip the figures (no gnuplot)");
   sub.add_option("--join", o->request.join, "The campaign the report's join reads (default: the latest of its experiment)");
@@ -38,7 +41,7 @@ void add_report(CLI::App& sub, Action& action) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   sub.add_option("--history-metrics", o->history.metrics, "Metrics of the history (default: all)")->delimiter(',');
-  sub.add_flag("--stdout", o->to_stdout, "Also print the report to standard output");
+  sub.add_flag("--stdout", o->to_stdout, "Also print report.md (with --format csv: the tables' CSV) to standard output; the \"wrote\" lines then go to standard error");
   sub.add_option("--format", o->format, "What --stdout prints: markdown or csv")
       ->check(CLI::IsMember({"markdown", "csv"}))
       ->capture_default_str();

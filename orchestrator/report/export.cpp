@@ -16,8 +16,10 @@
 namespace sweep::report {
 namespace {
 
-constexpr std::array<std::string_view, 10> kColumns{"campaign", "point_id", "repetition", "attempt", "state",
-                                                    "metric",   "index",    "value",      "unit",    "better"};
+/// Export format 2: the index column is `idx` (as in the database's views), and `elapsed_s` is new.
+constexpr int kExportFormat = 2;
+constexpr std::array<std::string_view, 11> kColumns{"campaign", "point_id", "repetition", "attempt", "state", "elapsed_s",
+                                                    "metric",   "idx",      "value",      "unit",    "better"};
 
 /// A point's parameters, rendered once: the CSV cells and the JSON members, in the columns' order.
 struct PointCells {
@@ -81,17 +83,19 @@ std::size_t export_campaign(const store::Store& db, const std::string& label, Ex
   return db.for_each_metric(campaign->id, [&](const store::MetricRowView& r) {
     const PointCells& p = cells.find(r.point_id)->second;
     line.clear();
+    const std::string elapsed = r.elapsed_s ? json_number(*r.elapsed_s) : std::string();
     if (format == ExportFormat::csv)
-      fmt::format_to(std::back_inserter(line), "{},{}{},{},{},{},{},{},{},{},{}\n", campaign_csv, csv_field(r.point_id),
-                     p.csv, r.repetition, r.attempt, store::state_name(r.state), csv_field(r.name), r.index,
+      fmt::format_to(std::back_inserter(line), "{},{}{},{},{},{},{},{},{},{},{},{}\n", campaign_csv, csv_field(r.point_id),
+                     p.csv, r.repetition, r.attempt, store::state_name(r.state), elapsed, csv_field(r.name), r.index,
                      json_number(r.value), csv_field(r.unit), csv_field(r.better));
     else
       fmt::format_to(std::back_inserter(line),
-                     R"({{"v": 1, "campaign": {}, "point_id": {}{}, "repetition": {}, "attempt": {}, "state": "{}", )"
-                     R"("metric": {}, "index": {}, "value": {}, "unit": {}, "better": {}}})"
+                     R"({{"v": {}, "campaign": {}, "point_id": {}{}, "repetition": {}, "attempt": {}, "state": "{}", )"
+                     R"("elapsed_s": {}, "metric": {}, "idx": {}, "value": {}, "unit": {}, "better": {}}})"
                      "\n",
-                     campaign_json, json_string(r.point_id), p.json, r.repetition, r.attempt, store::state_name(r.state),
-                     json_string(r.name), r.index, json_number(r.value), json_string(r.unit), json_string(r.better));
+                     kExportFormat, campaign_json, json_string(r.point_id), p.json, r.repetition, r.attempt,
+                     store::state_name(r.state), elapsed.empty() ? "null" : elapsed, json_string(r.name), r.index,
+                     json_number(r.value), json_string(r.unit), json_string(r.better));
     std::fwrite(line.data(), 1, line.size(), out);
   });
 }

@@ -49,7 +49,7 @@ void MetricSamples::push_back(const store::MetricRowView& row) {
 
 void MetricSamples::push_back(const store::MetricRow& row) {
   push_back(store::MetricRowView{row.run_id, row.point_id, row.repetition, row.state, 0, row.metric.name, row.metric.index,
-                                 row.metric.value, row.metric.unit, row.metric.better});
+                                 row.metric.value, row.metric.unit, row.metric.better, std::nullopt});
 }
 
 }  // namespace sweep::report

@@ -135,8 +135,8 @@ std::string_view text_of(const SQLite::Column& c) { return {c.getText(), static_
 std::size_t Store::for_each_metric(std::int64_t campaign_id, const std::function<void(const MetricRowView&)>& f) const {
   return guarded(path_, "read metrics", [&] {
     SQLite::Statement q(*db_,
-                        "SELECT r.id, r.point_id, r.repetition, r.state, m.name, m.idx, m.value, m.unit, m.better, r.attempt "
-                        "FROM runs r JOIN metrics m ON m.run_id = r.id AND m.attempt = r.attempt "
+                        "SELECT r.id, r.point_id, r.repetition, r.state, m.name, m.idx, m.value, m.unit, m.better, r.attempt, "
+                        "r.elapsed_s FROM runs r JOIN metrics m ON m.run_id = r.id AND m.attempt = r.attempt "
                         "WHERE r.campaign_id = ? ORDER BY r.state, r.id, m.name, m.idx");  // the order of runs_by_state: no sort
     q.bind(1, campaign_id);
     std::size_t rows = 0;
@@ -153,6 +153,7 @@ std::size_t Store::for_each_metric(std::int64_t campaign_id, const std::function
       row.unit = text_of(q.getColumn(7));
       row.better = text_of(q.getColumn(8));
       row.attempt = q.getColumn(9).getInt();
+      row.elapsed_s = optional_double(q.getColumn(10));
       f(row);
       ++rows;
     }

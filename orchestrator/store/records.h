@@ -130,6 +130,7 @@ struct MetricRowView {
   double value = 0;
   std::string_view unit;
   std::string_view better;
+  std::optional<double> elapsed_s = {};  // the run's wall time (runs.elapsed_s); none before it ended
 };
 
 /// One scheduler submission: a job array whose task `task` is attempt `attempt` of run `run_id`.

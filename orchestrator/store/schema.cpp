@@ -171,8 +171,10 @@ CREATE TABLE campaign_changes (
 CREATE INDEX campaign_changes_by_campaign ON campaign_changes (campaign_id, id);
 )SQL";
 
-/// Migrations: migrations[i] takes version i+1 to version i+2. Version 4: the views of store/views.h.
-const char* const kMigrations[] = {kSubmissionsV2, kBaselinesV3, kViewsV4, kDatabaseIdV5, kDirectoriesV6, kCampaignChangesV7};
+/// Migrations: migrations[i] takes version i+1 to version i+2. Version 4: the views of store/views.h;
+/// version 8: metric_values with each run's wall time, elapsed_s (store/views.h).
+const char* const kMigrations[] = {kSubmissionsV2, kBaselinesV3, kViewsV4, kDatabaseIdV5, kDirectoriesV6, kCampaignChangesV7,
+                                   kRunTimeViews};
 static_assert(std::size(kMigrations) == kSchemaVersion - 1, "one migration per schema version after 1");
 
 int table_count(SQLite::Database& db) {
@@ -218,6 +220,7 @@ void prepare_schema(SQLite::Database& db, const std::string& path, bool wal) {
     throw Error(ErrorKind::database, fmt::format("{} has an invalid schema version {}", path, version));
   for (int v = version; v < kSchemaVersion; ++v) db.exec(kMigrations[v - 1]);
   if (version < 4) create_missing_campaign_views(db);  // the campaigns from before the views
+  if (version >= 4 && version < 8) recreate_campaign_views(db);  // elapsed_s may rename a parameter param_elapsed_s
   if (version != kSchemaVersion) db.exec(fmt::format("UPDATE schema_info SET version = {}", kSchemaVersion));
   tx.commit();
 }

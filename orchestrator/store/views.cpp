@@ -12,9 +12,9 @@
 namespace sweep::store {
 namespace {
 
-constexpr std::array<std::string_view, 13> kBaseColumns{"campaign", "experiment", "point_id", "point", "repetition",
+constexpr std::array<std::string_view, 14> kBaseColumns{"campaign", "experiment", "point_id", "point", "repetition",
                                                          "attempt", "state", "metric", "idx", "value", "unit",
-                                                         "better", "run_id"};
+                                                         "better", "run_id", "elapsed_s"};
 
 /// A parameter's stored text as its type: the expression over point_params' value and type.
 constexpr const char* kTypedValue =
@@ -52,6 +52,18 @@ SELECT c.label AS campaign, pp.point_id AS point_id, pp.name AS name,
 FROM point_params pp JOIN campaigns c ON c.id = pp.campaign_id;
 )SQL";
 
+const char* const kRunTimeViews = R"SQL(
+DROP VIEW metric_values;
+CREATE VIEW metric_values AS
+SELECT c.label AS campaign, c.experiment AS experiment, r.point_id AS point_id, p.ordinal AS point,
+       r.repetition AS repetition, r.attempt AS attempt, r.state AS state, m.name AS metric, m.idx AS idx,
+       m.value AS value, m.unit AS unit, m.better AS better, r.id AS run_id, r.elapsed_s AS elapsed_s
+FROM metrics m
+JOIN runs r ON r.id = m.run_id AND r.attempt = m.attempt
+JOIN campaigns c ON c.id = r.campaign_id
+JOIN points p ON p.campaign_id = r.campaign_id AND p.point_id = r.point_id;
+)SQL";
+
 void create_campaign_view(SQLite::Database& db, std::int64_t campaign_id, const std::string& label) {
   SQLite::Statement names(db, "SELECT name FROM point_params WHERE campaign_id = ? GROUP BY name ORDER BY min(position), name");
   names.bind(1, campaign_id);
@@ -71,6 +83,14 @@ void create_campaign_view(SQLite::Database& db, std::int64_t campaign_id, const 
 
 void drop_campaign_view(SQLite::Database& db, const std::string& label) {
   db.exec("DROP VIEW IF EXISTS " + sql_name("values:" + label));
+}
+
+void recreate_campaign_views(SQLite::Database& db) {
+  SQLite::Statement q(db, "SELECT name FROM sqlite_master WHERE type = 'view' AND name LIKE 'values:%'");
+  std::vector<std::string> views;
+  while (q.executeStep()) views.push_back(q.getColumn(0).getString());
+  for (const std::string& view : views) db.exec("DROP VIEW " + sql_name(view));
+  create_missing_campaign_views(db);
 }
 
 void create_missing_campaign_views(SQLite::Database& db) {

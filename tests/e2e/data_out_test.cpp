@@ -39,16 +39,18 @@ print(df.groupby('n')['value'].mean().to_dict())
 print(df[df['kind'] == 'b,c']['param_metric'].unique().tolist())
 p = pandas.read_sql('SELECT * FROM parameter_values WHERE name = \'half\' ORDER BY value', db)
 print(p['value'].tolist())
+print(bool((df['elapsed_s'] > 0).all()))
 ")");
   INFO(py.out << py.err);
   REQUIRE(py.exit_code == 0);
   CHECK_THAT(py.out, Catch::StartsWith("8 ['campaign', 'experiment', 'point_id', 'point', 'repetition', 'attempt', 'state', "
-                                       "'metric', 'idx', 'value', 'unit', 'better', 'run_id', 'n', 'kind', 'param_metric', "
+                                       "'metric', 'idx', 'value', 'unit', 'better', 'run_id', 'elapsed_s', 'n', 'kind', 'param_metric', "
                                        "'half']\n"
                                        "int64 float64 object float64\n"
                                        "{1: 10.5, 2: 20.5}\n"
                                        "['x']\n"
-                                       "[0.5, 0.5, 1.0, 1.0]\n"));
+                                       "[0.5, 0.5, 1.0, 1.0]\n"
+                                       "True\n"));
 }
 
 TEST_CASE("sweep export streams the long table as CSV for pandas and as JSON lines") {
@@ -64,13 +66,16 @@ import pandas
 df = pandas.read_csv('o.csv')
 print(list(df.columns))
 print(len(df), sorted(df['kind'].unique().tolist()), df['value'].sum())
+print(df['elapsed_s'].dtype, bool((df['elapsed_s'] > 0).all() and (df['elapsed_s'] < 60).all()))
 ")");
   INFO(py.out << py.err);
   CHECK(py.out == "['campaign', 'point_id', 'n', 'kind', 'param_metric', 'half', 'repetition', 'attempt', 'state', "
-                  "'metric', 'index', 'value', 'unit', 'better']\n8 ['a', 'b,c'] 124\n");
+                  "'elapsed_s', 'metric', 'idx', 'value', 'unit', 'better']\n8 ['a', 'b,c'] 124\nfloat64 True\n");
   const auto jsonl = box.sweep({"export", "o", "--format", "jsonl"});
   REQUIRE(jsonl.exit_code == 0);
-  CHECK_THAT(jsonl.out, Catch::StartsWith("{\"v\": 1, \"campaign\": \"o\", \"point_id\": \""));
+  CHECK_THAT(jsonl.out, Catch::StartsWith("{\"v\": 2, \"campaign\": \"o\", \"point_id\": \""));
+  CHECK_THAT(jsonl.out, Catch::Contains("\"state\": \"succeeded\", \"elapsed_s\": 0.") &&
+                            Catch::Contains("\"metric\": \"t\", \"idx\": 0, \"value\": "));
   CHECK_THAT(jsonl.out, Catch::Contains("\"n\": 1, \"kind\": \"b,c\", \"param_metric\": \"x\", \"half\": 0.5, \"repetition\": "));
   CHECK(std::count(jsonl.out.begin(), jsonl.out.end(), '\n') == 8);
   CHECK(box.sweep({"export", "nosuch"}).exit_code == 4);

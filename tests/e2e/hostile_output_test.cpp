@@ -114,7 +114,7 @@ TEST_CASE("hostile metric names never run in gnuplot nor break a report") {
   // In the JSON-lines export the parameter `v` cannot overwrite the format marker.
   const auto exported = box.sweep({"export", "h", "--format", "jsonl"});
   REQUIRE(exported.exit_code == 0);
-  CHECK_THAT(exported.out, Catch::StartsWith("{\"v\": 1,") && Catch::Contains("\"param_v\": 2"));
+  CHECK_THAT(exported.out, Catch::StartsWith("{\"v\": 2,") && Catch::Contains("\"param_v\": 2"));
   CHECK_FALSE(has_control(exported.out, true));
 }
 

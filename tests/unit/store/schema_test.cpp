@@ -172,5 +172,41 @@ TEST_CASE("version 7 gives a version 6 database the campaign_changes table, its 
   db.record_change(store::ChangeRecord{0, old->id, "t", "me", "h", "extend", "1 repetition added", ""});
   CHECK(db.changes(old->id).size() == 1);
   SQLite::Database raw(path, SQLite::OPEN_READONLY);
-  CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == 7);
+  CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == 8);
+}
+
+TEST_CASE("version 8: metric_values and every values view gain the run's wall time elapsed_s") {
+  TempDir dir;
+  const auto path = dir.file("sweep.db");
+  {
+    store::Store db(path);
+    store::CampaignRecord c;
+    c.label = "old";
+    c.experiment = c.spec_path = c.spec_text = c.spec_hash = c.executor = c.started_at = c.run_root = "x";
+    c.repetitions = 1;
+    db.create_campaign(c, {store::PointRecord{"p1", 0, {{"elapsed_s", "3", "int", false}}}});
+  }
+  {  // back to version 7, as a sweep before elapsed_s left it: metric_values of version 4
+    SQLite::Database raw(path, SQLite::OPEN_READWRITE);
+    raw.exec(R"SQL(DROP VIEW metric_values;
+CREATE VIEW metric_values AS
+SELECT c.label AS campaign, c.experiment AS experiment, r.point_id AS point_id, p.ordinal AS point,
+       r.repetition AS repetition, r.attempt AS attempt, r.state AS state, m.name AS metric, m.idx AS idx,
+       m.value AS value, m.unit AS unit, m.better AS better, r.id AS run_id
+FROM metrics m JOIN runs r ON r.id = m.run_id AND r.attempt = m.attempt JOIN campaigns c ON c.id = r.campaign_id
+JOIN points p ON p.campaign_id = r.campaign_id AND p.point_id = r.point_id;
+UPDATE schema_info SET version = 7)SQL");
+  }
+  { store::Store db(path); }
+  SQLite::Database raw(path, SQLite::OPEN_READONLY);
+  CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == 8);
+  auto columns = [&](const std::string& view) {
+    std::vector<std::string> out;
+    SQLite::Statement q(raw, "SELECT name FROM pragma_table_info('" + view + "') ORDER BY cid");
+    while (q.executeStep()) out.push_back(q.getColumn(0).getString());
+    return out;
+  };
+  CHECK(columns("metric_values").back() == "elapsed_s");
+  const auto old = columns("values:old");
+  CHECK(std::vector<std::string>(old.end() - 2, old.end()) == std::vector<std::string>{"elapsed_s", "param_elapsed_s"});
 }
