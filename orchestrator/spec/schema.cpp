@@ -266,7 +266,13 @@ struct TopKey {
   Json (*schema)();
 };
 
-constexpr std::array<TopKey, 22> kTopKeys{{
+Json order() {
+  const Json kinds = one_of_names({"interleaved", "grouped", "random"});
+  return described("The order runs start in: interleaved (default), grouped, or random with a seed",
+                   obj({{"anyOf", arr({kinds, closed({{"kind", kinds}, {"seed", whole(0)}}, {"kind"})})}}));
+}
+
+constexpr std::array<TopKey, 23> kTopKeys{{
     {"format", false, [] { return obj({{"enum", "[1,\"1\"]"}}); }},
     {"name", true, [] { return described("1-128 of A-Z a-z 0-9 . _ + -, not starting with . or -", safe_name()); }},
     {"description", false, text},
@@ -277,6 +283,7 @@ constexpr std::array<TopKey, 22> kTopKeys{{
     {"resources", false, resources},
     {"metrics", false, metrics},
     {"executor", false, executor},
+    {"order", false, order},
     {"retries", false, retries},
     {"escalate", false, escalate},
     {"thresholds", false, [] { return map_of(obj({{"type", names(std::array{"number", "integer", "string"})}})); }},
