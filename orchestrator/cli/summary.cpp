@@ -2,11 +2,13 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "report/failure_groups.h"
 #include "stats/multiple.h"
 #include "util/exit_codes.h"
+#include "util/failure_classes.h"
 #include "util/sinks.h"
 
 namespace sweep::cli {
@@ -16,8 +18,18 @@ std::string next_step(const runner::RunSummary& s) {
   const std::string db = s.db_path == "results/sweep.db" ? "" : " --db " + s.db_path;
   if (!s.failed_runs.empty()) {
     const std::string stream = split_reason(s.failed_runs.front().failure_reason).stream;  // setup.log, stderr or stdout
-    return fmt::format("next: sweep show {}{}   (the first failed run's output: {}/{})\n", s.label, db,
-                       s.failed_runs.front().run_dir, stream.empty() ? "stderr" : stream);
+    // Runs that failed only by their metrics are fixed without running them again (runner/fix_campaign.h).
+    const bool by_metrics = std::any_of(s.failed_runs.begin(), s.failed_runs.end(), [](const store::RunRecord& r) {
+      return r.failure_class == failure::kMissingMetric || r.failure_class == failure::kUnreducedMetric ||
+             r.failure_class == failure::kCriterion;
+    });
+    return fmt::format("next: sweep show {}{}   (the first failed run's output: {}/{})\n"
+                       "      {}\n",
+                       s.label, db, s.failed_runs.front().run_dir, stream.empty() ? "stderr" : stream,
+                       by_metrics ? fmt::format("a metric rule fixed: sweep reparse {}{} --from <the fixed experiment file> "
+                                                "(reads the stored logs again, runs nothing)",
+                                                s.label, db)
+                                  : fmt::format("the cause fixed: sweep rerun {}{} (runs the failed runs again)", s.label, db));
   }
   if (s.unfinished > 0) return fmt::format("next: sweep collect {}{}   ({} runs still queued)\n", s.label, db, s.unfinished);
   return fmt::format("next: sweep report {}{}\n", s.label, db);

@@ -67,6 +67,8 @@ TEST_CASE("a Python script's failures show its own words in run, show and the re
   // The next command.
   CHECK(has(run.out, "next: sweep show py   (the first failed run's output: "));
   CHECK(has(run.out, "/stderr)\n"));
+  CHECK(has(run.out, "      a metric rule fixed: sweep reparse py --from <the fixed experiment file> (reads the stored "
+                     "logs again, runs nothing)\n"));
 
   const auto show = box.sweep({"show", "py"});
   INFO(show.out << show.err);
@@ -115,6 +117,7 @@ TEST_CASE("a script that is not there: the interpreter's own message, once for a
   CHECK(has(run.out, "train.py"));
   // The next command names the database it was given, and works as printed.
   CHECK(has(run.out, "next: sweep show nofile --db " + db + "   ("));
+  CHECK(has(run.out, "      the cause fixed: sweep rerun nofile --db " + db + " (runs the failed runs again)\n"));
   const auto show = box.sweep({"show", "nofile", "--db", db});
   CHECK(show.exit_code == 0);
   CHECK(has(show.out, "can't open file"));

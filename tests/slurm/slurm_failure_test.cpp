@@ -12,7 +12,8 @@ TEST_CASE("an exit code of 3 is FAILED without retry and a run over its time lim
   const std::string L = unique_label(box, "t");
   box.write("f.yaml", "name: f\nexecutor: slurm\nmatrix: {mode: [fail, slow]}\nresources: {time: 1}\n"
                       "retries: {NODE_FAIL: 2}\n"
-                      "workload: {command: 'if [ {{mode}} = fail ]; then exit 3; fi; sleep 600'}\n");
+                      "workload: {command: 'if [ {{mode}} = fail ]; then exit 3; fi; echo waiting for rank 1 at the rendezvous >&2; "
+                      "sleep 600'}\n");
   const auto r = box.sweep({"run", "f.yaml", "--label", L, "--poll-max", "2"});
   INFO(r.out << r.err);
   CHECK(r.exit_code == 1);
@@ -20,6 +21,11 @@ TEST_CASE("an exit code of 3 is FAILED without retry and a run over its time lim
                    "WHERE p.value = 'fail'") == "exit_code 3");
   CHECK(query(box, "SELECT failure_class FROM runs r JOIN point_params p ON p.point_id = r.point_id "
                    "WHERE p.value = 'slow'") == "timeout");
+  // A hung rendezvous shows the last line it printed (issue 33: evidence in every failure).
+  CHECK_THAT(query(box, "SELECT failure_reason FROM runs r JOIN point_params p ON p.point_id = r.point_id "
+                        "WHERE p.value = 'slow'"),
+             Catch::Contains("waiting for rank 1 at the rendezvous"));
+  CHECK_THAT(r.out + r.err, Catch::Contains("waiting for rank 1 at the rendezvous"));
   CHECK(query(box, "SELECT value FROM run_provenance WHERE key = 'slurm.state' AND value = 'TIMEOUT'") == "TIMEOUT");
   CHECK(query(box, "SELECT max(attempt) FROM runs") == "1");  // neither class is retried
 }
