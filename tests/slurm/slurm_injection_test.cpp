@@ -25,7 +25,7 @@ TEST_CASE("hostile values reach the program literally through sbatch and every l
   yaml += "resources: {nodes: 1, ntasks: 1, time: 2}\nexecutor: slurm\nworkload:\n";
   for (const std::string launcher : {"srun", "mpirun", "torchrun-env"})
     yaml += "  - when: \"launcher == '" + launcher + "'\"\n    launcher: " + launcher +
-            "\n    command: printf '%s' {{v}} > got.txt\n";
+            "\n    command: printf '%s' {{v}} > \"$SWEEP_RUN_DIR/got.txt\"\n";
   box.write("hostile.yaml", yaml);
 
   const auto run = box.sweep({"run", "hostile.yaml", "--label", unique_label(box, "hostile"), "--poll-max", "1"});

@@ -70,7 +70,7 @@ TEST_CASE("a user's python3 train.py on Slurm: its directory, its traceback, rer
   r = shell(sweep + "extend " + L + " --repetitions 2 --where batch=16" + where);
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
-  CHECK(query(box, "SELECT count(*) FROM runs WHERE state = 'succeeded'") == "6");
+  CHECK(query(box, "SELECT count(*) FROM runs WHERE state = 'succeeded'") == "8");  // 2 more runs for each of 2 points
   CHECK(query(box, "SELECT group_concat(kind) FROM campaign_changes") == "rerun,extend");
 
   r = shell(sweep + "rm " + L + " --yes" + where);
