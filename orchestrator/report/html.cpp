@@ -12,9 +12,9 @@ namespace {
 
 constexpr const char* kStyle = R"(body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;color:#222;padding:0 1em}
 table{border-collapse:collapse;margin:1em 0}th,td{padding:.3em .7em;border-bottom:1px solid #ddd;text-align:left}
-td.num{text-align:right;font-variant-numeric:tabular-nums}th{border-bottom:2px solid #444}
+td.num{text-align:right;font-variant-numeric:tabular-nums}td .n{color:#777;font-size:.85em}th{border-bottom:2px solid #444}
 caption{caption-side:top;text-align:left;font-weight:600;padding:.3em 0}figure{margin:1.5em 0}
-figure img{max-width:100%;border:1px solid #eee}.error{color:#a00}pre{background:#f6f6f6;padding:1em;overflow:auto}
+figure img{display:block;width:100%;height:auto;box-sizing:border-box;border:1px solid #eee}.error{color:#a00}pre{background:#f6f6f6;padding:1em;overflow:auto}
 .prov th{font-weight:600;border-bottom:1px solid #ddd}#verdict{padding:.2em 1em;border-left:6px solid #2a2}
 #verdict.failed{border-left-color:#c00;background:#fff4f4})";
 
@@ -51,6 +51,12 @@ std::string run_counts(const CampaignData& data) {
                      counts[static_cast<int>(store::RunState::pending)], counts[static_cast<int>(store::RunState::running)]);
 }
 
+// " <span class="n">n=5</span>": how many runs a cell's statistic is over, muted after its value; "" for an empty cell.
+std::string n_span(const Cell& cell) {
+  const std::string n = cell_n(cell);
+  return n.empty() ? "" : " <span class=\"n\">n=" + n + "</span>";
+}
+
 std::string html_table(const Table& t) {
   const Spread spread = t.spread.value_or(kDefaultSpread);
   std::string caption = !t.title.empty() ? t.title : !t.name.empty() ? t.name : "All metrics";
@@ -63,7 +69,7 @@ std::string html_table(const Table& t) {
   for (std::size_t r = 0; r < t.row_values.size(); ++r) {
     out += "<tr>";
     for (const auto& v : t.row_values[r]) out += "<td>" + esc(v) + "</td>";
-    for (const auto& cell : t.cells[r]) out += "<td class=\"num\">" + esc(format_cell(cell, spread, !t.spread)) + "</td>";
+    for (const auto& cell : t.cells[r]) out += "<td class=\"num\">" + esc(format_cell(cell, spread, false)) + n_span(cell) + "</td>";
     out += "</tr>\n";
   }
   return out + "</tbody></table>\n";

@@ -63,7 +63,7 @@ std::string markdown_table(const Table& t) {
   if (!t.title.empty())
     out += t.unit.empty() ? fmt::format("### {}\n\n", markdown_cell(t.title))
                           : fmt::format("### {} ({})\n\n", markdown_cell(t.title), markdown_cell(t.unit));
-  if (t.spread) out += fmt::format("Cells: {}.\n\n", spread_phrase(*t.spread));
+  if (t.spread) out += fmt::format("Cells: {} (n).\n\n", spread_phrase(*t.spread));
   std::vector<std::string> header = t.row_names;
   header.insert(header.end(), t.columns.begin(), t.columns.end());
   append_row(out, header);
@@ -72,7 +72,11 @@ std::string markdown_table(const Table& t) {
   out += "\n";
   for (std::size_t r = 0; r < t.row_values.size(); ++r) {
     std::vector<std::string> cells = t.row_values[r];
-    for (const auto& cell : t.cells[r]) cells.push_back(format_cell(cell, t.spread.value_or(kDefaultSpread), !t.spread));
+    for (const auto& cell : t.cells[r]) {
+      // n after every value: a declared table's too, where format_cell leaves it out.
+      const std::string n = cell_n(cell);
+      cells.push_back(format_cell(cell, t.spread.value_or(kDefaultSpread), !t.spread) + (t.spread && !n.empty() ? " (" + n + ")" : ""));
+    }
     append_row(out, cells);
   }
   return out;

@@ -213,4 +213,8 @@ std::string format_cell(const Cell& cell, Spread spread, bool with_n) {
   return out;
 }
 
+std::string cell_n(const Cell& cell) {
+  return cell.present && cell.stats.summary.n > 0 ? std::to_string(cell.stats.summary.n) : "";
+}
+
 }  // namespace sweep::report

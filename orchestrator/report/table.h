@@ -51,6 +51,9 @@ inline constexpr Spread kDefaultSpread = Spread::ci95;
 /// "12.35 ± 0.04 (5)": mean and sample sd (or the CI half-width, or nothing) to the cell's significant
 /// digits, then n when `with_n`; "–" for an empty cell.
 std::string format_cell(const Cell& cell, Spread spread = Spread::sd, bool with_n = true);
+/// How many runs a cell's statistic is over ("5"), which every rendering but LaTeX shows with it: "" for
+/// an empty cell.
+std::string cell_n(const Cell& cell);
 /// How cells read: "mean ± half-width of the 95% confidence interval", "mean ± standard deviation", "mean".
 std::string spread_phrase(Spread spread);
 /// The half-width a cell shows for `spread`: the 95% CI's, the sd, or 0.

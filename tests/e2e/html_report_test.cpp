@@ -1,6 +1,7 @@
 // `sweep report` with a report section: declared tables, gnuplot figures (SVG and PDF), and the HTML
 // report loaded in a real headless browser (Debian's chromium), which must show the tables and figures
-// and show a hostile parameter value as text. The screenshot is kept in <build>/artifacts/.
+// and show a hostile parameter value as text, with each figure at the page's width and each cell's n.
+// The screenshot is kept in <build>/artifacts/.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -52,13 +53,19 @@ window.onload = () => {
   try {
     const d = document.getElementById('f').contentDocument;
     const imgs = [...d.images];
+    // The page's content box (the body less its padding): each figure should fill at least 90% of it.
+    const body = getComputedStyle(d.body);
+    const content = d.body.clientWidth - parseFloat(body.paddingLeft) - parseFloat(body.paddingRight);
+    const narrowest = Math.min(...imgs.map(i => i.getBoundingClientRect().width));
     out.textContent = JSON.stringify({
       tables: d.querySelectorAll('table.results').length,
       rows: d.querySelectorAll('table.results tbody tr').length,
       images: imgs.length,
       drawn: imgs.filter(i => i.complete && i.naturalWidth > 100).length,
       scripts: d.querySelectorAll('script').length,
-      literal: d.body.textContent.includes('<script>alert(1)<' + '/script>')});
+      literal: d.body.textContent.includes('<script>alert(1)<' + '/script>'),
+      n: d.querySelectorAll('table.results td.num span.n').length,
+      wide: narrowest >= 0.9 * content && narrowest <= content + 1}) + ' widths ' + narrowest + ' of ' + content;
   } catch (e) {
     out.textContent = 'error: ' + e;
   }
@@ -91,12 +98,14 @@ TEST_CASE("the HTML report renders its tables and figures in headless chromium a
   }
   const std::string md = read_file(dir + "/report.md");
   // S_4 = T_4/(4 T_1) = 321/(4·96) for the thrp means 96 and 321 (over repetitions 0..2).
-  CHECK_THAT(md, Catch::Contains("| gpt2 | 2 | 2 | 321 ± 2.484 | 0.8359 ± "));
+  CHECK_THAT(md, Catch::Contains("| gpt2 | 2 | 2 | 321 ± 2.484 (3) | 0.8359 ± "));
 
   box.write("reports/html/check.html", kChecker);
   const auto dom = shell(chromium("--virtual-time-budget=10000 --dump-dom 'file://" + dir + "/check.html'"));
   INFO(dom.out);
-  CHECK_THAT(dom.out, Catch::Contains(R"({"tables":1,"rows":8,"images":3,"drawn":3,"scripts":0,"literal":true})"));
+  // Every figure as wide as the page's content (at a 1200 px viewport), and each of the 8 rows' 2 metric
+  // cells with its n.
+  CHECK_THAT(dom.out, Catch::Contains(R"({"tables":1,"rows":8,"images":3,"drawn":3,"scripts":0,"literal":true,"n":16,"wide":true})"));
 
   const std::string artifacts = std::string(SWEEP_ARTIFACTS_DIR);
   std::filesystem::create_directories(artifacts);

@@ -47,7 +47,7 @@ TEST_CASE("declared columns convert units and scale in Markdown, CSV, LaTeX, HTM
   // n = 2: 2000, 2100, 2200 us -> 2.1 ± 0.1 ms; 20, 21, 22 GB/s -> 168 ± 8 Gb/s; twice: 42 ± 2 GB/s.
   const std::string md = read_file(box.path("reports/u/report.md"));
   CHECK_THAT(md, Catch::Contains("| n | time_us (ms) | bw (Gb/s) | Twice bw (GB/s) |") &&
-                     Catch::Contains("| 2 | 2.1 ± 0.1 | 168 ± 8 | 42 ± 2 |"));
+                     Catch::Contains("| 2 | 2.1 ± 0.1 (3) | 168 ± 8 (3) | 42 ± 2 (3) |"));
   const std::string csv = without_cr(read_file(box.path("reports/u/report.converted.csv")));
   CHECK_THAT(csv, Catch::StartsWith("n,time_us (ms) mean,time_us (ms) sd,time_us (ms) n,bw (Gb/s) mean,bw (Gb/s) sd,") &&
                       Catch::Contains(",168,8,3,42,2,3\n"));

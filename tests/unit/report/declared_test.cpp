@@ -100,8 +100,8 @@ TEST_CASE("a table with explicit columns: selection, order, labels, values and d
   REQUIRE(tables.size() == 1);
   const std::string md = markdown_table(tables[0]);
   CHECK_THAT(md, Catch::Contains("| Model | Parallelism | Nodes | GPUs per Node | Epoch 2 time (s) | Scaling Factor |"));
-  CHECK_THAT(md, Catch::Contains("| gpt2 | DDP | 1 | 1 | 60.1 | 1 |"));
-  CHECK_THAT(md, Catch::Contains("| gpt2 | DDP | 1 | 2 | 33.4 | 0.896 |"));
+  CHECK_THAT(md, Catch::Contains("| gpt2 | DDP | 1 | 1 | 60.1 (3) | 1 (3) |"));
+  CHECK_THAT(md, Catch::Contains("| gpt2 | DDP | 1 | 2 | 33.4 (3) | 0.896 (3) |"));
   // rows: [gpus] orders 1x1 before 1x2 and 2x2 (stable for equal gpus).
   CHECK(tables[0].row_values[1] == std::vector<std::string>{"gpt2", "DDP", "1", "2"});
   CHECK(tables[0].row_values.size() == 3);

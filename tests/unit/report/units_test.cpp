@@ -129,7 +129,7 @@ TEST_CASE("a declared column converts its metric's unit and scales it, in every 
   CHECK(t.cells[1][2].stats.summary.mean == Approx(42));
   CHECK(t.cells[1][2].stats.summary.sd == Approx(2));
   CHECK_THAT(markdown_table(t), Catch::Contains("| time_us (ms) | busbw (Gb/s) | busbw (GB/s) |") &&
-                                    Catch::Contains("| 2 | 2.1 ± 0.1 | 168 ± 8 | 42 ± 2 |"));
+                                    Catch::Contains("| 2 | 2.1 ± 0.1 (3) | 168 ± 8 (3) | 42 ± 2 (3) |"));
   std::string csv = csv_table(t);
   std::erase(csv, '\r');
   CHECK_THAT(csv, Catch::StartsWith("nodes,time_us (ms) mean,time_us (ms) sd,time_us (ms) n,busbw (Gb/s) mean,") &&
