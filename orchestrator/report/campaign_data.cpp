@@ -15,6 +15,19 @@ namespace sweep::report {
 
 namespace {
 
+// The CPU over every run; the GPU and NCCL facts over only the runs that asked for GPUs, where the runs
+// recorded whether they did (a campaign from before they did: over every run, as then).
+std::vector<store::ProvenanceCount> hardware_counts(const store::Store& db, std::int64_t campaign) {
+  const std::string requested(store::kGpusRequestedKey);
+  auto out = db.provenance_counts(campaign, {hardware_keys().front(), requested});
+  const bool recorded = std::any_of(out.begin(), out.end(), [&](const auto& c) { return c.key == requested; });
+  const std::vector<std::string> gpu_keys(hardware_keys().begin() + 1, hardware_keys().end());
+  std::optional<store::ProvenanceFilter> only;
+  if (recorded) only = store::ProvenanceFilter{requested, std::string(store::kNoGpusRequested)};
+  for (auto& c : db.provenance_counts(campaign, gpu_keys, only)) out.push_back(std::move(c));
+  return out;
+}
+
 CampaignData load_snapshot(const store::Store& db, const std::string& label) {
   auto campaign = db.find_campaign(label);
   if (!campaign) {
@@ -29,7 +42,7 @@ CampaignData load_snapshot(const store::Store& db, const std::string& label) {
   data.points = db.points(campaign->id);
   data.runs = db.runs(campaign->id);
   db.for_each_metric(campaign->id, [&](const store::MetricRowView& row) { data.metrics.push_back(row); });
-  data.hardware = db.provenance_counts(campaign->id, hardware_keys());
+  data.hardware = hardware_counts(db, campaign->id);
   return data;
 }
 

@@ -19,7 +19,9 @@ struct CampaignData {
   std::vector<store::PointRecord> points;
   std::vector<store::RunRecord> runs;
   MetricSamples metrics;  // succeeded runs' values by point and metric
-  std::vector<store::ProvenanceCount> hardware;  // the latest attempts' provenance of hardware_keys() (report/hardware.h)
+  // The latest attempts' provenance of hardware_keys() (report/hardware.h) and store::kGpusRequestedKey:
+  // the CPU over every run, the GPU and NCCL keys over the runs that asked for GPUs.
+  std::vector<store::ProvenanceCount> hardware;
 };
 
 /// Reads the campaign labelled `label` from one snapshot of the database (a campaign may be writing);

@@ -44,19 +44,29 @@ const std::vector<std::string>& hardware_keys() {
 }
 
 std::vector<HardwareFact> hardware_facts(const std::vector<store::ProvenanceCount>& counts, std::size_t runs) {
+  // The runs that asked for GPUs, where the runs said whether they did; every run otherwise.
+  bool recorded = false;
+  std::size_t gpu_runs = 0;
+  for (const auto& c : counts)
+    if (c.key == store::kGpusRequestedKey) {
+      recorded = true;
+      if (c.value != store::kNoGpusRequested) gpu_runs += static_cast<std::size_t>(c.runs);
+    }
+  if (!recorded) gpu_runs = runs;
   std::vector<HardwareFact> out;
   bool any_gpu = false;
   for (const auto& [key, label] : kFacts) {
     std::vector<const store::ProvenanceCount*> values;
     for (const auto& c : counts)
       if (c.key == key) values.push_back(&c);
-    if (values.empty()) continue;
+    const bool cpu = key == kFacts.front().first;
+    if (values.empty() || (!cpu && gpu_runs == 0)) continue;
     any_gpu = any_gpu || key.substr(0, 4) == "gpu.";
-    out.push_back({std::string(label), values_text(values, runs)});
+    out.push_back({std::string(label), values_text(values, cpu ? runs : gpu_runs)});
   }
   if (!any_gpu) {
     const auto at = out.empty() || out.front().label != "CPU" ? out.begin() : out.begin() + 1;
-    out.insert(at, {"GPU", "none recorded"});
+    out.insert(at, {"GPU", recorded && gpu_runs == 0 ? "none requested" : "none recorded"});
   }
   return out;
 }

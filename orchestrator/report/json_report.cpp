@@ -57,7 +57,8 @@ std::string campaign_json(const store::CampaignRecord& c) {
                      json_string(c.git_commit), c.git_dirty ? (*c.git_dirty ? "true" : "false") : "null");
 }
 
-/// `[{"key": ..., "value": ..., "runs": n}, ...]`: the hardware provenance values and their run counts.
+/// `[{"key": ..., "value": ..., "runs": n}, ...]`: the hardware provenance values and their run counts
+/// (CampaignData::hardware: the GPU and NCCL keys over the runs that asked for GPUs, and gpus_requested).
 std::string hardware_json(const std::vector<store::ProvenanceCount>& counts) {
   std::string out = "[";
   for (std::size_t i = 0; i < counts.size(); ++i)

@@ -17,7 +17,7 @@
 
 namespace sweep::report {
 
-inline constexpr int kJsonReportVersion = 5;
+inline constexpr int kJsonReportVersion = 6;
 
 /// `change_points`: those of the report's history (report/history.h); empty without a history.
 /// `tables`: the report's tables, in the order the other formats show them.

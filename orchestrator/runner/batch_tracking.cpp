@@ -63,6 +63,7 @@ store::KeyValues BatchDriver::options_provenance(const TrackedTask& t) const {
   const AttemptResources r = resources_for(t.run_id, attempts.front().point_id, t.attempt);
   store::KeyValues out{{key("options"), join(scheduler_->directives(r.resources), " ")}};
   if (!r.note.empty()) out.push_back({key("escalated"), r.note});
+  out.emplace_back(store::kGpusRequestedKey, plan_.gpus_requested(plan_.point(attempts.front().point_id)));
   return out;
 }
 

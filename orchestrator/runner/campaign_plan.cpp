@@ -8,6 +8,7 @@
 
 #include "runner/bundled_path.h"
 #include "runner/escalation.h"
+#include "runner/gpu_request.h"
 #include "runner/job_environment.h"
 #include "runner/job_secrets.h"
 #include "runner/launchers.h"
@@ -122,6 +123,15 @@ void CampaignPlan::check_resources(std::span<const Value> values) const {
   std::map<std::string, int> one_failure_each;
   for (const spec::Escalation& e : experiment_.escalations) one_failure_each[e.failure_class] = 1;
   attempt_resources(resources_at(values), experiment_.escalations, one_failure_each);
+}
+
+std::string CampaignPlan::gpus_requested(const matrix::Point& point) const {
+  const spec::Workload& w = experiment_.workloads.at(point_command_.at(index_.at(point.id)));
+  const templating::Variables vars = variables(point, {});  // run variables render empty: not a GPU value
+  spec::BundledValues args;
+  for (const spec::BundledArg& a : w.args)
+    args[a.name] = a.flag ? (*a.flag ? "true" : "false") : templating::Template(a.value, w.command_where).render(vars, templating::Escape::none);
+  return gpu_request(resources(point), w.program, args);
 }
 
 std::optional<double> CampaignPlan::timeout_s(const matrix::Point& point) const {

@@ -79,6 +79,9 @@ class CampaignPlan {
   /// The point's wall-clock limit for a local run: its effective `time` resource (the experiment's,
   /// templated or not, else the site's) in seconds; nullopt when it sets none or UNLIMITED.
   std::optional<double> timeout_s(const matrix::Point& point) const;
+  /// What asked for GPUs at the point, or store::kNoGpusRequested (runner/gpu_request.h): each run's
+  /// `gpus_requested` provenance.
+  std::string gpus_requested(const matrix::Point& point) const;
   /// The array-script template of a batch executor (templates/<executor>/array.sh.mustache); loaded
   /// only for those, Error(internal) otherwise.
   const templating::Template& array_script() const;

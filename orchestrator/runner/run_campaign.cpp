@@ -226,6 +226,7 @@ void CampaignRunner::finish(const exec::Outcome& outcome) {
   result.ended_at = iso8601(clock_.wall());
   result.provenance.insert(result.provenance.end(), host_.run_provenance.begin(), host_.run_provenance.end());
   if (gpus_.slots) result.provenance.emplace_back("local.cuda_visible_devices", cuda_visible_devices(a.gpus));
+  result.provenance.emplace_back(store::kGpusRequestedKey, plan_.gpus_requested(plan_.point(a.run.point_id)));
   db_.finish_attempt(a.run.id, a.attempt, result);
   if (result.state == store::RunState::failed &&
       retry_allowed(plan_.experiment(), result.failure_class, db_.attempts(a.run.id))) {

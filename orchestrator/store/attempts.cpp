@@ -181,17 +181,25 @@ KeyValues Store::provenance(std::int64_t run_id, int attempt) const {
   });
 }
 
-std::vector<ProvenanceCount> Store::provenance_counts(std::int64_t campaign_id, const std::vector<std::string>& keys) const {
+std::vector<ProvenanceCount> Store::provenance_counts(std::int64_t campaign_id, const std::vector<std::string>& keys,
+                                                      const std::optional<ProvenanceFilter>& only) const {
   return guarded(path_, "read provenance", [&] {
     SQLite::Statement q(*db_,
-                        "SELECT p.key, p.value, count(*) FROM run_provenance p JOIN runs r ON r.id = p.run_id AND "
-                        "p.attempt = r.attempt WHERE r.campaign_id = ? AND p.key = ? GROUP BY p.value "
-                        "ORDER BY count(*) DESC, p.value");
+                        std::string("SELECT p.key, p.value, count(*) FROM run_provenance p JOIN runs r ON r.id = p.run_id AND "
+                                    "p.attempt = r.attempt WHERE r.campaign_id = ? AND p.key = ? ") +
+                            (only ? "AND EXISTS (SELECT 1 FROM run_provenance f WHERE f.run_id = r.id AND f.attempt = r.attempt "
+                                    "AND f.key = ? AND f.value <> ?) "
+                                  : "") +
+                            "GROUP BY p.value ORDER BY count(*) DESC, p.value");
     std::vector<ProvenanceCount> out;
     for (const std::string& key : keys) {
       q.reset();
       q.bind(1, campaign_id);
       q.bind(2, key);
+      if (only) {
+        q.bind(3, only->key);
+        q.bind(4, only->except);
+      }
       while (q.executeStep())
         out.push_back({q.getColumn(0).getString(), q.getColumn(1).getString(), q.getColumn(2).getInt64()});
     }

@@ -23,11 +23,25 @@ using KeyValues = std::vector<std::pair<std::string, std::string>>;
 /// of that metric found in the attempt's output, before its `reduce` (docs/database.md).
 inline constexpr std::string_view kMatchesPrefix = "matches.";
 
+/// The provenance key of an attempt that says whether its run asked for GPUs: kNoGpusRequested, or what
+/// asked for them ("resources.gpus=2", "collbench --backend nccl"; runner/gpu_request.h). Reports show the
+/// GPU and NCCL facts of only the runs that asked (docs/reports.md#the-hardware-in-the-provenance).
+inline constexpr std::string_view kGpusRequestedKey = "gpus_requested";
+inline constexpr std::string_view kNoGpusRequested = "none";
+
+/// Runs whose latest attempt recorded provenance `key` with any value but `except`.
+struct ProvenanceFilter {
+  std::string key;
+  std::string except;
+};
+
 /// How many of a campaign's runs recorded `value` for provenance `key` in their latest attempt.
 struct ProvenanceCount {
   std::string key;
   std::string value;
   std::int64_t runs = 0;
+
+  friend bool operator==(const ProvenanceCount&, const ProvenanceCount&) = default;
 };
 
 struct CampaignRecord {

@@ -117,8 +117,10 @@ class Store {
   std::size_t for_each_metric(std::int64_t campaign_id, const std::function<void(const MetricRowView&)>& f) const;
   KeyValues provenance(std::int64_t run_id, int attempt) const;
   /// For each of `keys`, the values the campaign's runs recorded in their latest attempt, with how many
-  /// runs recorded each; by key, then by most runs. Keys no run recorded are absent.
-  std::vector<ProvenanceCount> provenance_counts(std::int64_t campaign_id, const std::vector<std::string>& keys) const;
+  /// runs recorded each; by key, then by most runs. Keys no run recorded are absent. With `only`, over
+  /// only the runs it selects.
+  std::vector<ProvenanceCount> provenance_counts(std::int64_t campaign_id, const std::vector<std::string>& keys,
+                                                 const std::optional<ProvenanceFilter>& only = std::nullopt) const;
 
   /// Runs `body` inside one read transaction: every read it makes through this store sees the same
   /// snapshot of the database (WAL mode), whatever a campaign commits meanwhile, so a run's state and

@@ -38,3 +38,23 @@ TEST_CASE("hardware facts: a campaign whose runs recorded no GPU says so, after 
   CHECK(facts[1].text == "none recorded");
   CHECK(hardware_facts({}, 0).front().text == "none recorded");
 }
+
+TEST_CASE("hardware facts: GPU and NCCL lines only where runs asked for GPUs") {
+  // No run asked: the node's NCCL, recorded by a run that did not ask, is not shown.
+  const auto cpu_only = hardware_facts({{"cpu_model", "AMD EPYC", 3}, {"gpus_requested", "none", 3}}, 3);
+  REQUIRE(cpu_only.size() == 2);
+  CHECK(cpu_only[1].label == "GPU");
+  CHECK(cpu_only[1].text == "none requested");
+  // Two of five asked: their facts (counted over those two by the store) are over two runs.
+  const auto mixed = hardware_facts({{"cpu_model", "AMD EPYC", 5}, {"gpus_requested", "none", 3},
+                                     {"gpus_requested", "resources.gpus=1", 2}, {"gpu.model", "NVIDIA H200", 2},
+                                     {"nccl.version", "2.28.9", 1}},
+                                    5);
+  REQUIRE(mixed.size() == 3);
+  CHECK(mixed[0].text == "AMD EPYC");
+  CHECK(mixed[1].text == "NVIDIA H200");
+  CHECK(mixed[2].label == "NCCL");
+  CHECK(mixed[2].text == "2.28.9 (1 run), none recorded (1 run)");
+  // Asked, but the node had no nvidia-smi.
+  CHECK(hardware_facts({{"gpus_requested", "collbench --backend nccl", 2}}, 2).front().text == "none recorded");
+}

@@ -283,3 +283,23 @@ TEST_CASE("a store keeps its SQLite locks: another process's close leaves the WA
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
 }
+
+TEST_CASE("provenance counts: over every run's latest attempt, or only the runs a filter selects") {
+  TempDir dir;
+  Store db(dir.file("sweep.db"));
+  const auto id = db.create_campaign(campaign("c1", 2), two_points());
+  const auto runs = db.runs(id);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    REQUIRE(db.begin_attempt(runs[i].id, "/r/" + std::to_string(i), "t") == 1);
+    AttemptResult r;
+    r.state = RunState::succeeded;
+    r.provenance = {{"nccl.version", i == 0 ? "2.21.5" : "2.28.9"}, {"gpus_requested", i < 3 ? "none" : "resources.gpus=1"}};
+    if (i == 2) r.provenance.pop_back();  // a run that did not say
+    db.finish_attempt(runs[i].id, 1, r);
+  }
+  CHECK(db.provenance_counts(id, {"nccl.version"}) ==
+        std::vector<ProvenanceCount>{{"nccl.version", "2.28.9", 3}, {"nccl.version", "2.21.5", 1}});
+  const ProvenanceFilter asked{"gpus_requested", "none"};
+  CHECK(db.provenance_counts(id, {"nccl.version"}, asked) == std::vector<ProvenanceCount>{{"nccl.version", "2.28.9", 1}});
+  CHECK(db.provenance_counts(id, {"cpu_model"}, asked).empty());
+}
