@@ -57,16 +57,16 @@ TEST_CASE("one 1x1 run is the baseline of the DP, TP and PP points: S_n = T_n/(n
   const std::string md = read_file(box.path("reports/s/report.md"));
   CHECK_THAT(md, Catch::Contains("| parallelism | setup | samples_per_s (samples/s) | S_n |\n"
                                  "| --- | --- | ---: | ---: |\n"
-                                 "| dp | 1x1 | 100 | 1 |\n"
-                                 "| dp | 1x2 | 190 | 0.95 |\n"
-                                 "| dp | 2x1 | 190 | 0.95 |\n"
-                                 "| dp | 2x2 | 370 | 0.925 |\n"
-                                 "| tp | 1x2 | 180 | 0.9 |\n"
-                                 "| tp | 2x1 | 180 | 0.9 |\n"
-                                 "| tp | 2x2 | 340 | 0.85 |\n"
-                                 "| pp | 1x2 | 170 | 0.85 |\n"
-                                 "| pp | 2x1 | 170 | 0.85 |\n"
-                                 "| pp | 2x2 | 310 | 0.775 |\n"));
+                                 "| dp | 1x1 | 100 (2) | 1 (2) |\n"
+                                 "| dp | 1x2 | 190 (2) | 0.95 (2) |\n"
+                                 "| dp | 2x1 | 190 (2) | 0.95 (2) |\n"
+                                 "| dp | 2x2 | 370 (2) | 0.925 (2) |\n"
+                                 "| tp | 1x2 | 180 (2) | 0.9 (2) |\n"
+                                 "| tp | 2x1 | 180 (2) | 0.9 (2) |\n"
+                                 "| tp | 2x2 | 340 (2) | 0.85 (2) |\n"
+                                 "| pp | 1x2 | 170 (2) | 0.85 (2) |\n"
+                                 "| pp | 2x1 | 170 (2) | 0.85 (2) |\n"
+                                 "| pp | 2x2 | 310 (2) | 0.775 (2) |\n"));
   const auto j = nlohmann::json::parse(read_file(box.path("reports/s/report.json")));
   const auto& rows = j["tables"][0]["rows"];
   REQUIRE(rows.size() == 10);
