@@ -150,6 +150,8 @@ Table pivot_table(const std::vector<PointResult>& results, const std::vector<std
     t.cells[r][c] = Cell{true, it->second};
   }
   for (const auto& key : col_keys) t.columns.push_back(column_label(cols, key));
+  t.col_params = cols;
+  t.col_values = col_keys;
   t.column_units.assign(t.columns.size(), t.unit);
   for (auto& row : t.cells) row.resize(t.columns.size());
   return t;

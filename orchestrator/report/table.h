@@ -38,6 +38,11 @@ struct Table {
   std::vector<std::string> columns;                // headers of the value columns
   std::vector<std::string> column_units;           // the unit each value column's cells are in ("" = none)
   std::vector<std::vector<Cell>> cells;            // [row][column]
+  // A pivot's columns: the `cols` parameters and each column's values of them (LaTeX's spanning
+  // headers); both empty for other tables.
+  std::vector<std::string> col_params;
+  std::vector<std::vector<std::string>> col_values;
+  spec::LatexTableOptions latex;                   // a declared table's; the defaults otherwise
 };
 
 /// Builds the tables over `results` (the points to show, in order). Error(usage) for a row, column or

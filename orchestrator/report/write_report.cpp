@@ -203,6 +203,7 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
   add_file(out, "report.json",
            json_report(data, results, parts.changes, tables, request.verdict ? verdict_json(*request.verdict) : "null"));
   add_file(out, "report.tex", latex_report(label, tables));
+  for (const auto& t : tables) add_file(out, fmt::format("report.{}.tex", latex_table_id(t)), latex_table_file(t, label));
   for (const auto& t : tables) {
     out.csv.push_back(csv_table(t));
     const std::string& id = !t.name.empty() ? t.name : t.title;

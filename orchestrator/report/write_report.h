@@ -1,6 +1,6 @@
 #pragma once
 // `sweep report`: renders a campaign into <reports_dir>/<label>/: report.md, report.html, report.json,
-// report.tex, one CSV per table, and figures/<name>.{gp,dat,svg,pdf} per declared figure (gnuplot).
+// report.tex (every table) and report.<table>.tex (one table each, report/latex.h), one CSV per table, and figures/<name>.{gp,dat,svg,pdf} per declared figure (gnuplot).
 // Each file is written to a temporary name and renamed, so a reader never sees half a report.
 #include <optional>
 #include <string>

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <climits>
 #include <cmath>
 #include <filesystem>
@@ -32,6 +33,10 @@ constexpr std::array<Named<FigureKind>, 4> kKinds{{{"bars", FigureKind::bars},
                                                    {"lines", FigureKind::lines},
                                                    {"scaling", FigureKind::scaling},
                                                    {"model", FigureKind::model}}};
+
+constexpr std::array<Named<TableWidth>, 3> kWidths{
+    {{"column", TableWidth::column}, {"text", TableWidth::text}, {"natural", TableWidth::natural}}};
+constexpr std::array<Named<CaptionText>, 2> kCaptions{{{"title", CaptionText::title}, {"full", CaptionText::full}}};
 
 constexpr std::array<PredictedQuantity, 6> kPredicted{{{"epoch_time", "s"},
                                                       {"compute_time", "s"},
@@ -152,9 +157,35 @@ ReportColumn read_column(const Field& item, const Source& src, bool has_model) {
   return c;
 }
 
+bool flag_at(const Field& f, const Source& src) {
+  const Value v = scalar_value(f, src);
+  if (!v.is_bool()) fail_expected(f, src, "true or false");
+  return v.as_bool();
+}
+
+/// A LaTeX label of its own: what \ref names, so only letters, digits and ":._-".
+std::string label_at(const Field& f, const Source& src) {
+  const std::string text = scalar_text(f, src, "a LaTeX label");
+  const bool ok = !text.empty() && text.size() <= 128 && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == ':' || c == '.' || c == '_' || c == '-';
+  });
+  if (!ok) fail_expected(f, src, "a LaTeX label of letters, digits, ':', '.', '_' and '-', e.g. tab:main");
+  return text;
+}
+
+/// `label`, `caption`, `width`, `float` and `siunitx`: how report.tex sets the table.
+void read_latex_options(const std::vector<Field>& fields, const Source& src, LatexTableOptions& o) {
+  if (const Field* f = find_field(fields, "label")) o.label = label_at(*f, src);
+  if (const Field* f = find_field(fields, "caption")) o.caption = enum_at(*f, src, kCaptions, "a caption");
+  if (const Field* f = find_field(fields, "width")) o.width = enum_at(*f, src, kWidths, "a table width");
+  if (const Field* f = find_field(fields, "float")) o.floating = flag_at(*f, src);
+  if (const Field* f = find_field(fields, "siunitx")) o.siunitx = flag_at(*f, src);
+}
+
 ReportTable read_table(const Field& item, const Source& src, bool has_model) {
-  constexpr std::array<std::string_view, 11> kKeys{"name",    "title",    "where", "rows",   "cols",  "metrics",
-                                                   "columns", "baseline", "spread", "digits", "format"};
+  constexpr std::array<std::string_view, 16> kKeys{"name",   "title",  "where",   "rows",  "cols",   "metrics",
+                                                   "columns", "baseline", "spread", "digits", "format", "label",
+                                                   "caption", "width",  "float",   "siunitx"};
   const auto fields = map_fields(item, src);
   check_keys(fields, kKeys, src);
   ReportTable t;
@@ -172,6 +203,7 @@ ReportTable read_table(const Field& item, const Source& src, bool has_model) {
   if (const Field* f = find_field(fields, "baseline")) t.baseline = baseline_at(*f, src);
   if (const Field* f = find_field(fields, "spread")) t.spread = enum_at(*f, src, kSpreads, "a spread");
   if (const Field* f = find_field(fields, "digits")) t.digits = digits_at(*f, src);
+  read_latex_options(fields, src, t.latex);
   if (!t.columns.empty() && (!t.cols.empty() || !t.metrics.empty()))
     fail_at(t.at, fmt::format("\"{}\" has \"columns\" and \"cols\"/\"metrics\"; a table is either one row per point with "
                               "explicit columns, or a pivot of rows x cols per metric",

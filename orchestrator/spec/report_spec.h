@@ -83,6 +83,23 @@ struct ReportColumn {
   SourceLocation unit_at;  // where `unit` was written (its errors point there)
 };
 
+/// How report.tex sets a table in a paper (docs/reports.md#latex-tables). column: a `table` fitted to the
+/// column; text: a `table*` fitted to the text width (both columns); natural: a `table` at its natural
+/// width, never scaled.
+enum class TableWidth { column, text, natural };
+/// What the LaTeX caption says: the table's title alone, or (full) the title, then the campaign and how
+/// cells read.
+enum class CaptionText { title, full };
+
+/// The LaTeX options of a table (keys `label`, `caption`, `width`, `float`, `siunitx`).
+struct LatexTableOptions {
+  std::string label;                          // "" = "tab:<name>"
+  CaptionText caption = CaptionText::title;
+  TableWidth width = TableWidth::column;
+  bool floating = true;                       // false: a bare tabular, no environment, no caption or label
+  bool siunitx = false;                       // true: siunitx S columns (the document loads siunitx)
+};
+
 struct ReportTable {
   std::string name;   // file stem and LaTeX label: [A-Za-z0-9_.-]+
   std::string title;  // caption; "" = generated
@@ -94,6 +111,7 @@ struct ReportTable {
   Baseline baseline;  // the baseline point of derived columns
   Spread spread = Spread::ci95;
   int digits = 4;
+  LatexTableOptions latex;
   SourceLocation at;
 };
 

@@ -1,0 +1,140 @@
+#include "report/latex_columns.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cctype>
+#include <string_view>
+
+#include "util/sinks.h"
+
+namespace sweep::report {
+namespace {
+
+/// A number text taken apart: [-]digits[.digits][e[+-]digits]. `number` false: any other text.
+struct Parts {
+  bool number = false;
+  bool negative = false;
+  std::string whole, fraction;  // digits only
+  int exponent = 0;
+  bool has_exponent = false;
+};
+
+std::size_t digits_from(std::string_view s, std::size_t i) {
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+  return i;
+}
+
+Parts parse(std::string_view s) {
+  Parts p;
+  std::size_t i = 0;
+  if (i < s.size() && s[i] == '-') p.negative = true, ++i;
+  std::size_t end = digits_from(s, i);
+  p.whole = std::string(s.substr(i, end - i));
+  i = end;
+  if (i < s.size() && s[i] == '.') {
+    end = digits_from(s, i + 1);
+    p.fraction = std::string(s.substr(i + 1, end - i - 1));
+    i = end;
+  }
+  if (p.whole.empty() && p.fraction.empty()) return Parts{};
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    std::size_t j = i + 1;
+    const bool minus = j < s.size() && s[j] == '-';
+    if (j < s.size() && (s[j] == '+' || s[j] == '-')) ++j;
+    end = digits_from(s, j);
+    if (end == j) return Parts{};
+    p.has_exponent = true;
+    p.exponent = std::stoi(std::string(s.substr(j, end - j))) * (minus ? -1 : 1);
+    i = end;
+  }
+  p.number = i == s.size();
+  return p.number ? p : Parts{};
+}
+
+/// The two plain columns of a number, as math: "-12" and ".35" (with "\times10^{15}" after an
+/// exponent; "" when there is no fraction); a text that is not a number is "\mbox{text}" and "".
+std::pair<std::string, std::string> plain_parts(const std::string& text) {
+  const Parts p = parse(text);
+  if (!p.number) return {"\\mbox{" + latex_text(text) + "}", ""};
+  std::string tail = p.fraction.empty() ? "" : "." + p.fraction;
+  if (p.has_exponent) tail += fmt::format("\\times10^{{{}}}", p.exponent);
+  return {fmt::format("{}{}", p.negative ? "-" : "", p.whole.empty() ? "0" : p.whole), tail};
+}
+
+std::string math(const std::string& text) { return text.empty() ? "" : "$" + text + "$"; }
+
+/// The widest parts of a column's numbers, as siunitx's table-format counts them.
+struct Format {
+  bool sign = false, exponent_sign = false, uncertainty = false;
+  std::size_t whole = 1, decimals = 0, uncertainty_digits = 1, exponent = 0;
+  std::string text() const {
+    std::string out = fmt::format("{}{}.{}", sign ? "-" : "", whole, decimals);
+    if (uncertainty) out += fmt::format("({})", uncertainty_digits);
+    if (exponent > 0) out += fmt::format("e{}{}", exponent_sign ? "-" : "", exponent);
+    return out;
+  }
+  void add(const NumberText& cell) {
+    const Parts m = parse(cell.mean);
+    const Parts u = parse(cell.pm);
+    if (!m.number) return;
+    sign = sign || m.negative;
+    whole = std::max(whole, m.whole.size());
+    // siunitx pads the mean with zeros to its uncertainty's decimals: "45 \pm 7.19" is 45.00(719).
+    const std::size_t cell_decimals = std::max(m.fraction.size(), u.number ? u.fraction.size() : 0);
+    decimals = std::max(decimals, cell_decimals);
+    if (u.number) {
+      uncertainty = true;
+      std::string digits = u.whole + u.fraction + std::string(cell_decimals - u.fraction.size(), '0');
+      digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
+      uncertainty_digits = std::max(uncertainty_digits, std::max<std::size_t>(1, digits.size()));
+    }
+    if (m.has_exponent) {
+      exponent = std::max(exponent, std::to_string(std::abs(m.exponent)).size());
+      exponent_sign = exponent_sign || m.exponent < 0;
+    }
+  }
+};
+
+}  // namespace
+
+AlignedColumn align_plain(const std::vector<NumberText>& column) {
+  const bool any_pm = std::any_of(column.begin(), column.end(), [](const NumberText& c) { return !c.mean.empty() && !c.pm.empty(); });
+  AlignedColumn out;
+  out.span = any_pm ? 4 : 2;
+  out.spec = any_pm ? "r@{}l@{\\,}r@{}l" : "r@{}l";
+  for (const auto& c : column) {
+    if (c.mean.empty()) {
+      out.cells.push_back(fmt::format("\\multicolumn{{{}}}{{c}}{{--}}", out.span));
+      continue;
+    }
+    const auto [whole, tail] = plain_parts(c.mean);
+    std::string cell = math(whole) + " & " + math(tail);
+    if (any_pm) {
+      const auto [pm_whole, pm_tail] = c.pm.empty() ? std::pair<std::string, std::string>{} : plain_parts(c.pm);
+      cell += " & " + (c.pm.empty() ? "" : math("{\\pm}\\," + pm_whole)) + " & " + math(pm_tail);
+    }
+    out.cells.push_back(cell);
+  }
+  return out;
+}
+
+AlignedColumn align_siunitx(const std::vector<NumberText>& column) {
+  Format format;
+  for (const auto& c : column) format.add(c);
+  AlignedColumn out;
+  out.spec = fmt::format("S[table-format={},separate-uncertainty]", format.text());
+  for (const auto& c : column) {
+    if (c.mean.empty()) out.cells.push_back("{--}");
+    else if (!parse(c.mean).number) out.cells.push_back("{" + latex_text(c.mean) + "}");
+    else out.cells.push_back(c.pm.empty() || !parse(c.pm).number ? c.mean : c.mean + " \\pm " + c.pm);
+  }
+  return out;
+}
+
+std::string key_column_spec(const std::vector<std::string>& values) {
+  const bool numbers = std::all_of(values.begin(), values.end(), [](const std::string& v) { return v.empty() || parse(v).number; });
+  return numbers && !values.empty() ? "r" : "l";
+}
+
+}  // namespace sweep::report
