@@ -64,6 +64,27 @@ std::pair<std::string, std::string> plain_parts(const std::string& text) {
 
 std::string math(const std::string& text) { return text.empty() ? "" : "$" + text + "$"; }
 
+/// A number without its exponent, the same digits with the point moved ("1.967e-05" -> "0.00001967",
+/// "1.2e+3" -> "1200"): siunitx reads "mean \pm uncertainty" only when neither has an exponent.
+std::string fixed_text(const std::string& text) {
+  const Parts p = parse(text);
+  if (!p.number || !p.has_exponent) return text;
+  std::string digits = p.whole + p.fraction;
+  long point = static_cast<long>(p.whole.size()) + p.exponent;
+  if (point <= 0) digits.insert(0, static_cast<std::size_t>(1 - point), '0'), point = 1;
+  if (point > static_cast<long>(digits.size())) digits.append(static_cast<std::size_t>(point) - digits.size(), '0');
+  std::string whole = digits.substr(0, static_cast<std::size_t>(point));
+  whole.erase(0, std::min(whole.find_first_not_of('0'), whole.size() - 1));
+  const std::string fraction = digits.substr(static_cast<std::size_t>(point));
+  return (p.negative ? "-" : "") + whole + (fraction.empty() ? "" : "." + fraction);
+}
+
+/// A cell as siunitx reads it: exponents written out when it has an uncertainty.
+NumberText siunitx_text(const NumberText& c) {
+  if (c.pm.empty() || !parse(c.pm).number) return {c.mean, ""};
+  return {fixed_text(c.mean), fixed_text(c.pm)};
+}
+
 /// The widest parts of a column's numbers, as siunitx's table-format counts them.
 struct Format {
   bool sign = false, exponent_sign = false, uncertainty = false;
@@ -119,7 +140,9 @@ AlignedColumn align_plain(const std::vector<NumberText>& column) {
   return out;
 }
 
-AlignedColumn align_siunitx(const std::vector<NumberText>& column) {
+AlignedColumn align_siunitx(const std::vector<NumberText>& texts) {
+  std::vector<NumberText> column;
+  for (const auto& c : texts) column.push_back(siunitx_text(c));
   Format format;
   for (const auto& c : column) format.add(c);
   AlignedColumn out;
@@ -127,7 +150,7 @@ AlignedColumn align_siunitx(const std::vector<NumberText>& column) {
   for (const auto& c : column) {
     if (c.mean.empty()) out.cells.push_back("{--}");
     else if (!parse(c.mean).number) out.cells.push_back("{" + latex_text(c.mean) + "}");
-    else out.cells.push_back(c.pm.empty() || !parse(c.pm).number ? c.mean : c.mean + " \\pm " + c.pm);
+    else out.cells.push_back(c.pm.empty() ? c.mean : c.mean + " \\pm " + c.pm);
   }
   return out;
 }

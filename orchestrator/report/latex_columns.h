@@ -28,7 +28,8 @@ struct AlignedColumn {
 AlignedColumn align_plain(const std::vector<NumberText>& column);
 
 /// siunitx: one `S[table-format=..., separate-uncertainty]` column; "mean \pm pm" cells; "{--}" for an
-/// empty cell. The table-format holds the widest sign, integer part, decimals (siunitx pads a mean to
+/// empty cell. A cell with an uncertainty has its exponents written out ("1.242 \pm 0.00001967").
+/// The table-format holds the widest sign, integer part, decimals (siunitx pads a mean to
 /// its uncertainty's decimals), uncertainty digits and exponent of the column.
 AlignedColumn align_siunitx(const std::vector<NumberText>& column);
 

@@ -233,3 +233,30 @@ TEST_CASE("report: a metric column's unit and scale") {
   CHECK(err("  tables: [{name: a, columns: [{metric: t, unit: ''}]}]\n") ==
         "x.yaml:7:50: \"report.tables[0].columns[0].unit\" must be a unit, e.g. GB/s, ms or MiB, got \"\"");
 }
+
+TEST_CASE("report: a table's LaTeX options and their mistakes") {
+  const ReportSpec r = section(
+      "  tables:\n"
+      "    - {name: a, rows: [x], label: 'tab:main-1', caption: full, width: text, float: false, siunitx: true}\n"
+      "    - {name: b, rows: [x]}\n");
+  REQUIRE(r.tables.size() == 2);
+  const LatexTableOptions& a = r.tables[0].latex;
+  CHECK(a.label == "tab:main-1");
+  CHECK(a.caption == CaptionText::full);
+  CHECK(a.width == TableWidth::text);
+  CHECK_FALSE(a.floating);
+  CHECK(a.siunitx);
+  const LatexTableOptions& b = r.tables[1].latex;
+  CHECK(b.label.empty());
+  CHECK(b.caption == CaptionText::title);
+  CHECK(b.width == TableWidth::column);
+  CHECK(b.floating);
+  CHECK_FALSE(b.siunitx);
+  const auto err = [](const std::string& yaml) { return load_error(kHead + "report:\n" + yaml); };
+  CHECK(err("  tables: [{name: a, width: page}]\n") ==
+        "x.yaml:7:29: \"report.tables[0].width\" must be a table width (column, text, natural), got \"page\"");
+  CHECK(err("  tables: [{name: a, float: maybe}]\n") == "x.yaml:7:29: \"report.tables[0].float\" must be true or false, got \"maybe\"");
+  CHECK_THAT(err("  tables: [{name: a, label: 'tab:a b'}]\n"),
+             Catch::StartsWith("x.yaml:7:29: \"report.tables[0].label\" must be a LaTeX label of letters, digits"));
+  CHECK_THAT(err("  tables: [{name: a, caption: long}]\n"), Catch::Contains("must be a caption (title, full), got \"long\""));
+}
