@@ -146,7 +146,7 @@ AlignedColumn align_siunitx(const std::vector<NumberText>& texts) {
   Format format;
   for (const auto& c : column) format.add(c);
   AlignedColumn out;
-  out.spec = fmt::format("S[table-format={},separate-uncertainty]", format.text());
+  out.spec = fmt::format("S[table-format={},separate-uncertainty,table-align-uncertainty=false]", format.text());
   for (const auto& c : column) {
     if (c.mean.empty()) out.cells.push_back("{--}");
     else if (!parse(c.mean).number) out.cells.push_back("{" + latex_text(c.mean) + "}");

@@ -27,7 +27,8 @@ struct AlignedColumn {
 /// `r@{}l@{\,}r@{}l` (the same for "± uncertainty"); an empty cell is "--" across the span.
 AlignedColumn align_plain(const std::vector<NumberText>& column);
 
-/// siunitx: one `S[table-format=..., separate-uncertainty]` column; "mean \pm pm" cells; "{--}" for an
+/// siunitx: one `S[table-format=..., separate-uncertainty, table-align-uncertainty=false]` column (the
+/// means aligned on the point, each "± uncertainty" after its mean); "mean \pm pm" cells; "{--}" for an
 /// empty cell. A cell with an uncertainty has its exponents written out ("1.242 \pm 0.00001967").
 /// The table-format holds the widest sign, integer part, decimals (siunitx pads a mean to
 /// its uncertainty's decimals), uncertainty digits and exponent of the column.

@@ -20,15 +20,15 @@ TEST_CASE("plain alignment splits each number at its decimal point") {
 TEST_CASE("siunitx table-format counts sign, digits, the padded decimals, uncertainty digits and exponent") {
   // "45 \pm 7.19" reads as 45.00(719): 2 decimals, 3 uncertainty digits; "0.627 \pm 0.00735" as 0.62700(735).
   const auto c = align_siunitx({{"45", "7.19"}, {"0.627", "0.00735"}, {"-123.5", ""}, {"", ""}});
-  CHECK(c.spec == "S[table-format=-3.5(3),separate-uncertainty]");
+  CHECK(c.spec == "S[table-format=-3.5(3),separate-uncertainty,table-align-uncertainty=false]");
   CHECK(c.cells == std::vector<std::string>{"45 \\pm 7.19", "0.627 \\pm 0.00735", "-123.5", "{--}"});
-  CHECK(align_siunitx({{"12", ""}, {"3.25", ""}}).spec == "S[table-format=2.2,separate-uncertainty]");
-  CHECK(align_siunitx({{"1.2e-05", ""}}).spec == "S[table-format=1.1e-1,separate-uncertainty]");
+  CHECK(align_siunitx({{"12", ""}, {"3.25", ""}}).spec == "S[table-format=2.2,separate-uncertainty,table-align-uncertainty=false]");
+  CHECK(align_siunitx({{"1.2e-05", ""}}).spec == "S[table-format=1.1e-1,separate-uncertainty,table-align-uncertainty=false]");
   // An exponent in a cell with an uncertainty is written out: siunitx reads no "1.242 \pm 1.967e-05".
   const auto exponents = align_siunitx({{"1.242", "1.967e-05"}, {"1.5e+3", "2e+1"}, {"-1.5e-2", "3e-3"}});
   CHECK(exponents.cells == std::vector<std::string>{"1.242 \\pm 0.00001967", "1500 \\pm 20", "-0.015 \\pm 0.003"});
-  CHECK(exponents.spec == "S[table-format=-4.8(4),separate-uncertainty]");
-  CHECK(align_siunitx({{"0.2705", "0"}}).spec == "S[table-format=1.4(1),separate-uncertainty]");
+  CHECK(exponents.spec == "S[table-format=-4.8(4),separate-uncertainty,table-align-uncertainty=false]");
+  CHECK(align_siunitx({{"0.2705", "0"}}).spec == "S[table-format=1.4(1),separate-uncertainty,table-align-uncertainty=false]");
 }
 
 TEST_CASE("row-label columns: numbers right-aligned, text left") {
