@@ -105,6 +105,7 @@ std::vector<Shown> add_headers(const spec::ReportTable& spec, const std::vector<
       continue;
     }
     t.columns.push_back(derived_header(c, units.back()));
+    t.column_groups.push_back(c.group);
     t.column_units.push_back(units.back().unit);
   }
   return units;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <numeric>
 
 #include "util/sinks.h"
@@ -22,29 +23,38 @@ std::size_t break_at(std::string_view h) {
   return best;
 }
 
-/// Runs of consecutive value columns whose first `depth` values are equal: [first, last] pairs.
-std::vector<std::pair<std::size_t, std::size_t>> runs(const Table& t, std::size_t depth) {
-  std::vector<std::pair<std::size_t, std::size_t>> out;
-  const auto prefix = [&](std::size_t j) {
-    return std::vector<std::string>(t.col_values[j].begin(), t.col_values[j].begin() + static_cast<long>(depth));
-  };
-  for (std::size_t j = 0; j < t.col_values.size(); ++j)
-    if (!out.empty() && prefix(out.back().first) == prefix(j)) out.back().second = j;
+using Runs = std::vector<std::pair<std::size_t, std::size_t>>;  // [first, last] value columns
+
+/// Runs of consecutive value columns with equal keys.
+Runs runs(const std::vector<std::vector<std::string>>& keys) {
+  Runs out;
+  for (std::size_t j = 0; j < keys.size(); ++j)
+    if (!out.empty() && keys[out.back().first] == keys[j]) out.back().second = j;
     else out.emplace_back(j, j);
   return out;
 }
 
-/// A row of spanning cells, one per run, and a \cmidrule under each; `text(run)` is its header.
+/// Each pivot column's first `depth` values.
+std::vector<std::vector<std::string>> prefixes(const Table& t, std::size_t depth) {
+  std::vector<std::vector<std::string>> out;
+  for (const auto& v : t.col_values) out.emplace_back(v.begin(), v.begin() + static_cast<long>(depth));
+  return out;
+}
+
+/// A row of spanning cells, one per run, and a \cmidrule under each run whose text(first) is not
+/// empty; `text(first)` is its header.
 template <typename F>
-std::string spanning_row(const Table& t, const std::vector<int>& spans, std::size_t depth, F&& text) {
+std::string spanning_row(const Table& t, const std::vector<int>& spans, const Runs& over, F&& text) {
   const std::size_t keys = t.row_names.size();
   std::vector<std::string> cells(keys, "");
   std::string rules;
-  for (const auto& [first, last] : runs(t, depth)) {
+  for (const auto& [first, last] : over) {
     const int before = std::accumulate(spans.begin(), spans.begin() + static_cast<long>(first), 0);
     const int width = std::accumulate(spans.begin() + static_cast<long>(first), spans.begin() + static_cast<long>(last) + 1, 0);
-    cells.push_back(fmt::format("\\multicolumn{{{}}}{{c}}{{{}}}", width, text(first)));
-    rules += fmt::format(" \\cmidrule(lr){{{}-{}}}", static_cast<int>(keys) + before + 1, static_cast<int>(keys) + before + width);
+    const std::string header = text(first);
+    cells.push_back(fmt::format("\\multicolumn{{{}}}{{c}}{{{}}}", width, header));
+    if (!header.empty())
+      rules += fmt::format(" \\cmidrule(lr){{{}-{}}}", static_cast<int>(keys) + before + 1, static_cast<int>(keys) + before + width);
   }
   return fmt::format("{} \\\\\n   {}\n", fmt::join(cells, " & "), rules);
 }
@@ -66,15 +76,26 @@ std::string header_text(std::string_view header) {
                      latex_text(header.substr(at + 1)));
 }
 
+/// Explicit columns: a row of their `group`s over the runs that share one, when any has one.
+std::string group_row(const Table& t, const std::vector<int>& spans) {
+  if (t.column_groups.size() != t.columns.size() ||
+      std::all_of(t.column_groups.begin(), t.column_groups.end(), [](const std::string& g) { return g.empty(); }))
+    return "";
+  std::vector<std::vector<std::string>> keys;
+  for (std::size_t j = 0; j < t.column_groups.size(); ++j)  // an empty group spans only its own column
+    keys.push_back({t.column_groups[j], t.column_groups[j].empty() ? std::to_string(j) : ""});
+  return spanning_row(t, spans, runs(keys), [&](std::size_t j) { return header_text(t.column_groups[j]); });
+}
+
 std::string header_rows(const Table& t, const std::vector<int>& spans) {
   const std::size_t levels = t.col_params.size();
-  if (levels == 0 || t.col_values.size() != t.columns.size()) return value_row(t, spans, t.columns);
+  if (levels == 0 || t.col_values.size() != t.columns.size()) return group_row(t, spans) + value_row(t, spans, t.columns);
   std::string out;
   for (std::size_t d = 0; d + 1 < levels; ++d)
-    out += spanning_row(t, spans, d + 1, [&](std::size_t j) {
+    out += spanning_row(t, spans, runs(prefixes(t, d + 1)), [&](std::size_t j) {
       return latex_text(t.col_params[d]) + " = " + latex_text(t.col_values[j][d]);
     });
-  out += spanning_row(t, spans, levels - 1, [&](std::size_t) { return header_text(t.col_params[levels - 1]); });
+  out += spanning_row(t, spans, runs(prefixes(t, levels - 1)), [&](std::size_t) { return header_text(t.col_params[levels - 1]); });
   std::vector<std::string> values;
   for (const auto& key : t.col_values) values.push_back(key.back());
   return out + value_row(t, spans, values);

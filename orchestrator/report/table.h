@@ -42,6 +42,7 @@ struct Table {
   // headers); both empty for other tables.
   std::vector<std::string> col_params;
   std::vector<std::vector<std::string>> col_values;
+  std::vector<std::string> column_groups;          // a declared column's `group` ("" none), per column; or empty
   spec::LatexTableOptions latex;                   // a declared table's; the defaults otherwise
 };
 

@@ -128,8 +128,8 @@ void read_column_unit(const std::vector<Field>& fields, const Source& src, Repor
 }
 
 ReportColumn read_column(const Field& item, const Source& src, bool has_model) {
-  constexpr std::array<std::string_view, 9> kKeys{"param", "metric", "predicted", "value", "derived",
-                                                  "label", "digits", "unit",      "scale"};
+  constexpr std::array<std::string_view, 10> kKeys{"param", "metric", "predicted", "value", "derived",
+                                                   "label", "digits", "unit",      "scale", "group"};
   const auto fields = map_fields(item, src);
   check_keys(fields, kKeys, src);
   ReportColumn c;
@@ -153,6 +153,11 @@ ReportColumn read_column(const Field& item, const Source& src, bool has_model) {
   }
   if (const Field* f = find_field(fields, "label")) c.label = scalar_text(*f, src, "a column header");
   if (const Field* f = find_field(fields, "digits")) c.digits = digits_at(*f, src);
+  if (const Field* f = find_field(fields, "group")) {
+    c.group = scalar_text(*f, src, "a group header");
+    if (c.metric.empty())
+      fail_at(location(*f, src), fmt::format("\"{}\" groups metric columns; parameter and value columns label the rows", f->path));
+  }
   read_column_unit(fields, src, c);
   return c;
 }

@@ -81,6 +81,7 @@ struct ReportColumn {
   std::string unit;        // a metric column: its unit, converted from the metric's (report/units.h); "" = the metric's
   double scale = 1;        // a metric column: every value is multiplied by this, after the conversion
   SourceLocation unit_at;  // where `unit` was written (its errors point there)
+  std::string group;       // a metric column: LaTeX's spanning header over the consecutive columns of one group
 };
 
 /// How report.tex sets a table in a paper (docs/reports.md#latex-tables). column: a `table` fitted to the

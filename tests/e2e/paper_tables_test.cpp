@@ -11,7 +11,7 @@ using namespace e2e;
 
 namespace {
 
-// A wide declared table (9 columns, long headers), the same in siunitx across the text width, and a
+// A wide declared table (9 columns, long headers, two under a group), the same in siunitx across the text width, and a
 // pivot over lr (a spanning header) and one over two parameters.
 const std::string kWideColumns = R"(
       rows: [model, batch, lr]
@@ -22,8 +22,8 @@ const std::string kWideColumns = R"(
         - {param: lr, label: Learning rate}
         - {metric: time, label: Epoch time per step (s)}
         - {metric: thr, label: Throughput (samples/s)}
-        - {metric: loss, label: Validation loss}
-        - {metric: acc, label: Top-1 accuracy (%)}
+        - {metric: loss, label: Validation loss, group: Quality}
+        - {metric: acc, label: Top-1 accuracy (%), group: Quality}
         - {metric: time, unit: ms, label: Epoch time again (ms)}
         - {metric: thr, derived: speedup, label: Speedup over batch 32}
 )";
@@ -102,6 +102,7 @@ TEST_CASE("paper tables compile in one and two columns, with and without siunitx
   const std::string tex = read_file(box.path("reports/lr3-main/report.main.tex"));
   CHECK_THAT(tex, Catch::Contains("\\caption{Training results of every configuration}\\label{tab:main}") &&
                       !Catch::Contains("lr3-main}") && Catch::Contains("\\begin{table}[tbp]"));
+  CHECK_THAT(tex, Catch::Contains("\\multicolumn{8}{c}{Quality}") && Catch::Contains("\\cmidrule(lr){12-19}"));
   CHECK_THAT(read_file(box.path("reports/lr3-main/report.main-si.tex")),
              Catch::Contains("\\begin{table*}") && Catch::Contains("Campaign \\texttt{lr3-main}") && Catch::Contains("S[table-format="));
   CHECK_THAT(read_file(box.path("reports/lr3-main/report.lr-pivot.tex")),

@@ -90,12 +90,12 @@ TEST_CASE("a table with explicit columns: selection, order, labels, values and d
   t.rows = {"gpus"};
   t.baseline = kBaseline;
   t.spread = Spread::none;
-  t.columns = {{"model", "", "", "", spec::DerivedMetric::none, "Model", 0, {}, "", 1, {}},
-               {"", "", "", "DDP", spec::DerivedMetric::none, "Parallelism", 0, {}, "", 1, {}},
-               {"nodes", "", "", "", spec::DerivedMetric::none, "Nodes", 0, {}, "", 1, {}},
-               {"gpus", "", "", "", spec::DerivedMetric::none, "GPUs per Node", 0, {}, "", 1, {}},
-               {"", "time", "", "", spec::DerivedMetric::none, "Epoch 2 time (s)", 3, {}, "", 1, {}},
-               {"", "throughput", "", "", spec::DerivedMetric::scaling, "Scaling Factor", 0, {}, "", 1, {}}};
+  t.columns = {{"model", "", "", "", spec::DerivedMetric::none, "Model", 0, {}, "", 1, {}, ""},
+               {"", "", "", "DDP", spec::DerivedMetric::none, "Parallelism", 0, {}, "", 1, {}, ""},
+               {"nodes", "", "", "", spec::DerivedMetric::none, "Nodes", 0, {}, "", 1, {}, ""},
+               {"gpus", "", "", "", spec::DerivedMetric::none, "GPUs per Node", 0, {}, "", 1, {}, ""},
+               {"", "time", "", "", spec::DerivedMetric::none, "Epoch 2 time (s)", 3, {}, "", 1, {}, ""},
+               {"", "throughput", "", "", spec::DerivedMetric::scaling, "Scaling Factor", 0, {}, "", 1, {}, ""}};
   const auto tables = build_declared(results, t);
   REQUIRE(tables.size() == 1);
   const std::string md = markdown_table(tables[0]);
@@ -106,10 +106,10 @@ TEST_CASE("a table with explicit columns: selection, order, labels, values and d
   CHECK(tables[0].row_values[1] == std::vector<std::string>{"gpt2", "DDP", "1", "2"});
   CHECK(tables[0].row_values.size() == 3);
 
-  t.columns.push_back({"nodes", "", "", "", spec::DerivedMetric::none, "", 0, {"r.yaml", 9, 11}, "", 1, {}});
+  t.columns.push_back({"nodes", "", "", "", spec::DerivedMetric::none, "", 0, {"r.yaml", 9, 11}, "", 1, {}, ""});
   CHECK_THROWS_WITH(build_declared(results, t),
                     "r.yaml:9:11: parameter and value columns come before metric columns (they label the rows)");
-  t.columns.back() = {"", "thrpt", "", "", spec::DerivedMetric::none, "", 0, {"r.yaml", 9, 11}, "", 1, {}};
+  t.columns.back() = {"", "thrpt", "", "", spec::DerivedMetric::none, "", 0, {"r.yaml", 9, 11}, "", 1, {}, ""};
   CHECK_THROWS_WITH(build_declared(results, t), Catch::StartsWith("r.yaml:9:11: unknown metric \"thrpt\""));
   t.columns.pop_back();
   t.where = {{"modle", "gpt2"}};

@@ -19,3 +19,16 @@ TEST_CASE("a table without column parameters has one header row over the columns
   t.columns = {"time", "busbw"};
   CHECK(header_rows(t, {2, 4}) == "nodes & \\multicolumn{2}{c}{time} & \\multicolumn{4}{c}{busbw} \\\\\n");
 }
+
+TEST_CASE("explicit columns' groups span the consecutive columns that share one") {
+  Table t;
+  t.row_names = {"nodes"};
+  t.columns = {"time", "busbw", "algbw", "n"};
+  t.column_groups = {"", "Bandwidth (GB/s)", "Bandwidth (GB/s)", ""};
+  CHECK(header_rows(t, {2, 4, 4, 2}) ==
+        " & \\multicolumn{2}{c}{} & \\multicolumn{8}{c}{\\begin{tabular}[b]{@{}c@{}}Bandwidth\\\\(GB/s)\\end{tabular}} & "
+        "\\multicolumn{2}{c}{} \\\\\n    \\cmidrule(lr){4-11}\n"
+        "nodes & \\multicolumn{2}{c}{time} & \\multicolumn{4}{c}{busbw} & \\multicolumn{4}{c}{algbw} & \\multicolumn{2}{c}{n} \\\\\n");
+  t.column_groups = {"", "", "", ""};
+  CHECK(header_rows(t, {2, 4, 4, 2}).find("cmidrule") == std::string::npos);
+}

@@ -259,4 +259,9 @@ TEST_CASE("report: a table's LaTeX options and their mistakes") {
   CHECK_THAT(err("  tables: [{name: a, label: 'tab:a b'}]\n"),
              Catch::StartsWith("x.yaml:7:29: \"report.tables[0].label\" must be a LaTeX label of letters, digits"));
   CHECK_THAT(err("  tables: [{name: a, caption: long}]\n"), Catch::Contains("must be a caption (title, full), got \"long\""));
+  CHECK(err("  tables: [{name: a, columns: [{param: p, group: G}]}]\n") ==
+        "x.yaml:7:50: \"report.tables[0].columns[0].group\" groups metric columns; parameter and value columns label the rows");
+  const ReportSpec grouped = section("  tables: [{name: a, columns: [{param: p}, {metric: m, group: Time}]}]\n");
+  CHECK(grouped.tables[0].columns[1].group == "Time");
+  CHECK(grouped.tables[0].columns[0].group.empty());
 }
