@@ -11,13 +11,12 @@
 namespace sweep::report {
 namespace {
 
-// "$12.35 \pm 0.04$", with the spread to the same significant digits as the mean; "--" when empty.
+// "$12.4 \pm 1.6$", mean and spread rounded together (cell_numbers, report/rounding.h); "--" when empty.
 std::string latex_cell(const Cell& cell, Spread spread) {
   if (!cell.present || cell.stats.summary.n == 0) return "--";
-  const auto& s = cell.stats.summary;
-  const int digits = cell.digits > 0 ? cell.digits : 4;
-  if (s.n < 2 || spread == Spread::none || cell.stats.exact) return fmt::format("${}$", format_number(s.mean, digits));
-  return fmt::format("${} \\pm {}$", format_number(s.mean, digits), format_number(spread_of(cell.stats, spread), digits));
+  const RoundedValue shown = cell_numbers(cell, spread);
+  if (shown.uncertainty.empty()) return fmt::format("${}$", shown.mean);
+  return fmt::format("${} \\pm {}$", shown.mean, shown.uncertainty);
 }
 
 const char* spread_words(Spread spread) {

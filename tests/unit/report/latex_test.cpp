@@ -34,10 +34,14 @@ TEST_CASE("a LaTeX table has booktabs rules, mean ± 95% CI cells and escaped te
   CHECK_THAT(tex, Catch::Contains("\\begin{tabular}{lrr}") && Catch::Contains("\\toprule") && Catch::Contains("\\midrule") &&
                       Catch::Contains("\\bottomrule"));
   CHECK_THAT(tex, Catch::Contains("backend & nodes=1 & nodes=2 \\\\"));
-  // t(0.975, 4) = 2.776445: half-width 2.776445 · 1.581139 / sqrt(5) = 1.963.
-  CHECK_THAT(tex, Catch::Contains("nccl & $12 \\pm 1.963$ & $7.5$ \\\\"));
-  CHECK_THAT(tex, Catch::Contains("gl\\_oo \\& co & -- & $12 \\pm 1.963$ \\\\"));
-  CHECK_THAT(latex_table(table(), "c", Spread::sd), Catch::Contains("$12 \\pm 1.581$") && Catch::Contains("standard deviation"));
+  // t(0.975, 4) = 2.776445: half-width 2.776445 · 1.581139 / sqrt(5) = 1.963, leading digits 196: two
+  // digits (2.0), the mean to tenths (report/rounding.h). One run: the mean alone.
+  CHECK_THAT(tex, Catch::Contains("nccl & $12.0 \\pm 2.0$ & $7.5$ \\\\"));
+  CHECK_THAT(tex, Catch::Contains("gl\\_oo \\& co & -- & $12.0 \\pm 2.0$ \\\\"));
+  CHECK_THAT(latex_table(table(), "c", Spread::sd), Catch::Contains("$12.0 \\pm 1.6$") && Catch::Contains("standard deviation"));
+  Table declared = table();
+  declared.cells[0][0].digits = 4;  // a declared `digits` overrides the rule
+  CHECK_THAT(latex_table(declared, "c"), Catch::Contains("nccl & $12 \\pm 1.963$ & $7.5$"));
 }
 
 TEST_CASE("LaTeX escaping covers every special character") {
