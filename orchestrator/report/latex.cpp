@@ -7,6 +7,7 @@
 
 #include "report/latex_columns.h"
 #include "report/latex_header.h"
+#include "report/rounding.h"
 #include "util/sinks.h"
 
 namespace sweep::report {
@@ -15,15 +16,12 @@ namespace {
 using spec::CaptionText;
 using spec::TableWidth;
 
-/// The mean and the uncertainty texts of a cell, to its significant digits; {} for an empty cell, no
-/// uncertainty for one run, an exact value or `spread: none`. (The one place numbers become LaTeX text.)
+/// The mean and the uncertainty texts of a cell as every format shows them (cell_numbers,
+/// report/rounding.h); {} for an empty cell; no uncertainty for a cell without spread.
 NumberText cell_parts(const Cell& cell, Spread spread) {
   if (!cell.present || cell.stats.summary.n == 0) return {};
-  const auto& s = cell.stats.summary;
-  const int digits = cell.digits > 0 ? cell.digits : 4;
-  NumberText out{format_number(s.mean, digits), ""};
-  if (s.n >= 2 && spread != Spread::none && !cell.stats.exact) out.pm = format_number(spread_of(cell.stats, spread), digits);
-  return out;
+  const RoundedValue shown = cell_numbers(cell, spread);
+  return {shown.mean, shown.uncertainty};
 }
 
 /// How cells read, in a caption (LaTeX) and in a "%" comment (ASCII).
@@ -40,10 +38,18 @@ SpreadWords spread_words(Spread spread) {
   return {"", ""};
 }
 
+/// kZeroSpreadNote with its "±" written for `plus_minus` ("$\\pm$" in a caption, "+/-" in a comment).
+std::string zero_spread_note(const std::string& plus_minus) {
+  std::string note = kZeroSpreadNote;
+  const std::string pm = "±";
+  return note.replace(note.find(pm), pm.size(), plus_minus);
+}
+
 std::string caption(const Table& t, const std::string& campaign, Spread spread) {
   const std::string what = t.title.empty() ? "Every metric per point" : t.title + (t.unit.empty() ? "" : " (" + t.unit + ")");
   if (t.latex.caption == CaptionText::title) return latex_text(what);
-  return fmt::format("{}. Campaign \\texttt{{{}}}; {}.", latex_text(what), latex_text(campaign), spread_words(spread).caption);
+  return fmt::format("{}. Campaign \\texttt{{{}}}; {}.{}", latex_text(what), latex_text(campaign), spread_words(spread).caption,
+                     has_zero_spread(t, spread) ? " " + zero_spread_note("$\\pm$") : "");
 }
 
 /// A pivot's columns grouped level by level (the first `cols` parameter's values in their order of
@@ -128,8 +134,9 @@ std::string latex_label(const Table& t) { return t.latex.label.empty() ? "tab:" 
 
 std::string latex_table(const Table& t, const std::string& campaign, Spread default_spread) {
   const Spread spread = t.spread.value_or(default_spread);
-  std::string out = fmt::format("% Table {} of campaign {}: cells are {} over the succeeded runs of each point.\n",
-                                latex_table_id(t), campaign, spread_words(spread).comment);
+  std::string out = fmt::format("% Table {} of campaign {}: cells are {} over the succeeded runs of each point.{}\n",
+                                latex_table_id(t), campaign, spread_words(spread).comment,
+                                has_zero_spread(t, spread) ? " " + zero_spread_note("+/-") : "");
   const bool fit = t.latex.width != TableWidth::natural;
   if (fit) out += "\\ifdefined\\sweeptablebox\\else\\newsavebox{\\sweeptablebox}\\fi\n";
   const std::string body = tabular(grouped(t), spread);

@@ -76,7 +76,7 @@ struct ReportColumn {
   std::string value;      // a constant text, e.g. "DDP"
   DerivedMetric derived = DerivedMetric::none;
   std::string label;   // the header; "" = the name, with the unit in parentheses
-  int digits = 0;      // significant digits; 0 = the table's
+  int digits = 0;      // declared significant digits; 0 = the table's
   SourceLocation at;
   std::string unit;        // a metric column: its unit, converted from the metric's (report/units.h); "" = the metric's
   double scale = 1;        // a metric column: every value is multiplied by this, after the conversion
@@ -111,7 +111,7 @@ struct ReportTable {
   std::vector<ReportColumn> columns;
   Baseline baseline;  // the baseline point of derived columns
   Spread spread = Spread::ci95;
-  int digits = 4;
+  int digits = 0;  // declared significant digits; 0 = not declared: rounded by the uncertainty (report/rounding.h)
   LatexTableOptions latex;
   SourceLocation at;
 };

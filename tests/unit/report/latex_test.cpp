@@ -47,7 +47,7 @@ TEST_CASE("a LaTeX table's caption is its title alone and its label is its name,
   Table full = pivot();
   full.latex.caption = spec::CaptionText::full;
   CHECK_THAT(latex_table(full, "c1"),
-             Catch::Contains("\\caption{busbw\\_max (GB/s). Campaign \\texttt{c1}; mean $\\pm$ 95\\% confidence interval.}"));
+             Catch::Contains("\\caption{busbw\\_max (GB/s). Campaign \\texttt{c1}; mean $\\pm$ 95\\% confidence interval. A cell without $\\pm$ had no spread: one run, the same value in every run, or an exact value.}"));
   Table own = pivot();
   own.latex.label = "tab:mine";
   CHECK_THAT(latex_table(own, "c"), Catch::Contains("\\label{tab:mine}"));
@@ -87,13 +87,13 @@ TEST_CASE("a pivot's LaTeX has the parameter's name over its values, booktabs ru
   CHECK_THAT(tex, Catch::Contains("\\toprule\n & \\multicolumn{8}{c}{nodes} \\\\\n    \\cmidrule(lr){2-9}\n"
                                   "backend & \\multicolumn{4}{c}{1} & \\multicolumn{4}{c}{2} \\\\\n\\midrule\n"));
   CHECK_THAT(tex, !Catch::Contains("nodes=1"));
-  // t(0.975, 4) = 2.776445: half-width 2.776445 · 1.581139 / sqrt(5) = 1.963.
-  CHECK_THAT(tex, Catch::Contains("nccl & $12$ &  & ${\\pm}\\,1$ & $.963$ & $7$ & $.5$ &  &  \\\\"));
-  CHECK_THAT(tex, Catch::Contains("gl\\_oo \\& co & \\multicolumn{4}{c}{--} & $12$ &  & ${\\pm}\\,1$ & $.963$ \\\\"));
+  // t(0.975, 4) = 2.776445: half-width 2.776445 · 1.581139 / sqrt(5) = 1.963, shown 12.0 ± 2.0 (rounding.h).
+  CHECK_THAT(tex, Catch::Contains("nccl & $12$ & $.0$ & ${\\pm}\\,2$ & $.0$ & $7$ & $.5$ &  &  \\\\"));
+  CHECK_THAT(tex, Catch::Contains("gl\\_oo \\& co & \\multicolumn{4}{c}{--} & $12$ & $.0$ & ${\\pm}\\,2$ & $.0$ \\\\"));
   CHECK_THAT(tex, Catch::Contains("\\bottomrule\n\\end{tabular}"));
   Table sd = pivot();
   sd.spread = Spread::sd;
-  CHECK_THAT(latex_table(sd, "c"), Catch::Contains("${\\pm}\\,1$ & $.581$") && Catch::Contains("standard deviation"));
+  CHECK_THAT(latex_table(sd, "c"), Catch::Contains("${\\pm}\\,1$ & $.6$") && Catch::Contains("standard deviation"));
   sd.spread = Spread::none;
   CHECK_THAT(latex_table(sd, "c"), Catch::Contains("{@{}lr@{}lr@{}l@{}}") && Catch::Contains("nccl & $12$ &  & $7$ & $.5$ \\\\"));
 }
@@ -119,8 +119,8 @@ TEST_CASE("siunitx tables use S columns with a table-format from the data and se
   Table t = pivot();
   t.latex.siunitx = true;
   const std::string tex = latex_table(t, "c");
-  CHECK_THAT(tex, Catch::Contains("{@{}lS[table-format=2.3(4),separate-uncertainty,table-align-uncertainty=false]S[table-format=2.3(4),separate-uncertainty,table-align-uncertainty=false]@{}}"));
-  CHECK_THAT(tex, Catch::Contains("nccl & 12 \\pm 1.963 & 7.5 \\\\") && Catch::Contains("gl\\_oo \\& co & {--} & 12 \\pm 1.963 \\\\"));
+  CHECK_THAT(tex, Catch::Contains("{@{}lS[table-format=2.1(2),separate-uncertainty,table-align-uncertainty=false]S[table-format=2.1(2),separate-uncertainty,table-align-uncertainty=false]@{}}"));
+  CHECK_THAT(tex, Catch::Contains("nccl & 12.0 \\pm 2.0 & 7.5 \\\\") && Catch::Contains("gl\\_oo \\& co & {--} & 12.0 \\pm 2.0 \\\\"));
   CHECK_THAT(latex_table_file(t, "c"), Catch::StartsWith("% sweep report.tex format 2: table bw of campaign c; \\input{report.bw.tex}") &&
                                            Catch::Contains("% Preamble: \\usepackage{booktabs} \\usepackage{graphicx} \\usepackage{siunitx}\n"));
 }

@@ -44,6 +44,7 @@ TEST_CASE("report: tables in both forms, figures and their options") {
   CHECK(t.where == ParamMatch{{"batch", "16"}});
   CHECK(t.baseline.match == ParamMatch{{"nodes", "1"}, {"gpus_per_node", "1"}});
   CHECK(t.spread == Spread::sd);
+  CHECK(t.digits == 0);  // not declared: cells are rounded by their uncertainty (report/rounding.h)
   REQUIRE(t.columns.size() == 4);
   CHECK(t.columns[0].param == "model");
   CHECK(t.columns[0].label == "Model");
