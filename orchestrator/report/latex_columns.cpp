@@ -79,10 +79,35 @@ std::string fixed_text(const std::string& text) {
   return (p.negative ? "-" : "") + whole + (fraction.empty() ? "" : "." + fraction);
 }
 
-/// A cell as siunitx reads it: exponents written out when it has an uncertainty.
+/// Whether mean and uncertainty share one power of ten, as report/rounding.h writes them ("5.03e-06",
+/// "0.12e-06").
+bool same_exponent(const NumberText& c) {
+  const Parts m = parse(c.mean);
+  const Parts u = parse(c.pm);
+  return m.number && u.number && m.has_exponent && u.has_exponent && m.exponent == u.exponent;
+}
+
+/// A cell as siunitx reads it: its uncertainty dropped when not a number, and exponents written out
+/// when it has an uncertainty, unless both share one power of ten (siunitx_cell writes those compact).
 NumberText siunitx_text(const NumberText& c) {
   if (c.pm.empty() || !parse(c.pm).number) return {c.mean, ""};
+  if (same_exponent(c)) return c;
   return {fixed_text(c.mean), fixed_text(c.pm)};
+}
+
+/// "5.03 \pm 0.12"; with one power of ten for both, siunitx's compact form "5.03(12)e-6", which it
+/// prints as (5.03 ± 0.12) × 10^-6.
+std::string siunitx_cell(const NumberText& c) {
+  if (c.pm.empty()) return c.mean;
+  if (!same_exponent(c)) return c.mean + " \\pm " + c.pm;
+  const Parts m = parse(c.mean);
+  const Parts u = parse(c.pm);
+  const std::size_t decimals = std::max(m.fraction.size(), u.fraction.size());
+  const std::string fraction = m.fraction + std::string(decimals - m.fraction.size(), '0');
+  std::string digits = u.whole + u.fraction + std::string(decimals - u.fraction.size(), '0');
+  digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size() - 1));
+  return fmt::format("{}{}{}({})e{}", m.negative ? "-" : "", m.whole.empty() ? "0" : m.whole,
+                     fraction.empty() ? "" : "." + fraction, digits, m.exponent);
 }
 
 /// The widest parts of a column's numbers, as siunitx's table-format counts them.
@@ -150,7 +175,7 @@ AlignedColumn align_siunitx(const std::vector<NumberText>& texts) {
   for (const auto& c : column) {
     if (c.mean.empty()) out.cells.push_back("{--}");
     else if (!parse(c.mean).number) out.cells.push_back("{" + latex_text(c.mean) + "}");
-    else out.cells.push_back(c.pm.empty() ? c.mean : c.mean + " \\pm " + c.pm);
+    else out.cells.push_back(siunitx_cell(c));
   }
   return out;
 }

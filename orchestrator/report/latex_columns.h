@@ -29,7 +29,9 @@ AlignedColumn align_plain(const std::vector<NumberText>& column);
 
 /// siunitx: one `S[table-format=..., separate-uncertainty, table-align-uncertainty=false]` column (the
 /// means aligned on the point, each "± uncertainty" after its mean); "mean \pm pm" cells; "{--}" for an
-/// empty cell. A cell with an uncertainty has its exponents written out ("1.242 \pm 0.00001967").
+/// empty cell. A mean and uncertainty with one power of ten are written in siunitx's compact form
+/// ("5.03e-06", "0.12e-06" -> "5.03(12)e-6", printed (5.03 ± 0.12) × 10^-6); other exponents in a cell
+/// with an uncertainty are written out ("1.242 \pm 0.00001967").
 /// The table-format holds the widest sign, integer part, decimals (siunitx pads a mean to
 /// its uncertainty's decimals), uncertainty digits and exponent of the column.
 AlignedColumn align_siunitx(const std::vector<NumberText>& column);

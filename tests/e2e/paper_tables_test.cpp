@@ -11,7 +11,7 @@ using namespace e2e;
 
 namespace {
 
-// A wide declared table (9 columns, long headers, two under a group), the same in siunitx across the text width, and a
+// A wide declared table (10 columns, long headers, two under a group, values below 1e-4 in exponent form), the same in siunitx across the text width, and a
 // pivot over lr (a spanning header) and one over two parameters.
 const std::string kWideColumns = R"(
       rows: [model, batch, lr]
@@ -26,6 +26,7 @@ const std::string kWideColumns = R"(
         - {metric: acc, label: Top-1 accuracy (%), group: Quality}
         - {metric: time, unit: ms, label: Epoch time again (ms)}
         - {metric: thr, derived: speedup, label: Speedup over batch 32}
+        - {metric: lat, label: Latency (s)}
 )";
 
 const std::string kExperiment = R"(name: paper
@@ -35,12 +36,13 @@ matrix:
   model: [gpt2_small, resnet50]
 repetitions: 3
 workload:
-  command: echo "time={{batch}}.{{repetition}}7 thr=1{{batch}}3.2{{repetition}} loss=0.6{{repetition}}27 acc=9{{repetition}}.5"
+  command: echo "time={{batch}}.{{repetition}}7 thr=1{{batch}}3.2{{repetition}} loss=0.6{{repetition}}27 acc=9{{repetition}}.5 lat=0.0000{{batch}}{{repetition}}"
 metrics:
   - {name: time, unit: s, better: lower, regex: 'time=(?<value>[0-9.]+)'}
   - {name: thr, unit: samples/s, better: higher, regex: 'thr=(?<value>[0-9.]+)'}
   - {name: loss, better: lower, regex: 'loss=(?<value>[0-9.]+)'}
   - {name: acc, unit: '%', better: higher, regex: 'acc=(?<value>[0-9.]+)'}
+  - {name: lat, unit: s, better: lower, regex: 'lat=(?<value>[0-9.]+)'}
 report:
   tables:
     - name: main
@@ -103,8 +105,9 @@ TEST_CASE("paper tables compile in one and two columns, with and without siunitx
   CHECK_THAT(tex, Catch::Contains("\\caption{Training results of every configuration}\\label{tab:main}") &&
                       !Catch::Contains("lr3-main}") && Catch::Contains("\\begin{table}[tbp]"));
   CHECK_THAT(tex, Catch::Contains("\\multicolumn{8}{c}{Quality}") && Catch::Contains("\\cmidrule(lr){12-19}"));
+  CHECK_THAT(tex, Catch::Contains("\\times10^{-5}"));  // latency, 3.2e-05 s
   CHECK_THAT(read_file(box.path("reports/lr3-main/report.main-si.tex")),
-             Catch::Contains("\\begin{table*}") && Catch::Contains("Campaign \\texttt{lr3-main}") && Catch::Contains("S[table-format="));
+             Catch::Contains(")e-5 \\\\") && Catch::Contains("\\begin{table*}") && Catch::Contains("Campaign \\texttt{lr3-main}") && Catch::Contains("S[table-format="));
   CHECK_THAT(read_file(box.path("reports/lr3-main/report.lr-pivot.tex")),
              Catch::Contains("\\multicolumn{8}{c}{lr}") && Catch::Contains("\\cmidrule(lr){3-10}") && !Catch::Contains("lr=0.1"));
   check_papers(box, "lr3-main");

@@ -28,6 +28,10 @@ TEST_CASE("siunitx table-format counts sign, digits, the padded decimals, uncert
   const auto exponents = align_siunitx({{"1.242", "1.967e-05"}, {"1.5e+3", "2e+1"}, {"-1.5e-2", "3e-3"}});
   CHECK(exponents.cells == std::vector<std::string>{"1.242 \\pm 0.00001967", "1500 \\pm 20", "-0.015 \\pm 0.003"});
   CHECK(exponents.spec == "S[table-format=-4.8(4),separate-uncertainty,table-align-uncertainty=false]");
+  // One power of ten for both (report/rounding.h's exponent form): siunitx's compact form.
+  const auto compact = align_siunitx({{"5.03e-06", "0.12e-06"}, {"1.235e+15", "0.012e+15"}, {"2.0e-06", "1.5e-06"}});
+  CHECK(compact.cells == std::vector<std::string>{"5.03(12)e-6", "1.235(12)e15", "2.0(15)e-6"});
+  CHECK(compact.spec == "S[table-format=1.3(2)e-2,separate-uncertainty,table-align-uncertainty=false]");
   CHECK(align_siunitx({{"0.2705", "0"}}).spec == "S[table-format=1.4(1),separate-uncertainty,table-align-uncertainty=false]");
 }
 
