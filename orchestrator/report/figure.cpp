@@ -230,8 +230,8 @@ struct Target {
 
 std::string axis_label(const std::string& given, const std::string& fallback) { return given.empty() ? fallback : given; }
 
-std::string series_title(const Series& s, const char* suffix, const Target& t) {
-  return t.text(s.label.empty() ? std::string(suffix[0] ? suffix + 1 : "") : s.label + suffix);
+std::string series_title(const Series& s, const char* suffix) {
+  return s.label.empty() ? std::string(suffix[0] ? suffix + 1 : "") : s.label + suffix;
 }
 
 /// The plot command of one panel, and in `entries` how many of its lines have a title (the key's size).
@@ -239,14 +239,14 @@ std::string plot_line(const Panel& panel, std::size_t& block, const spec::Report
                       const Target& t, std::size_t& entries) {
   const std::string file = gnuplot_string(t.data);
   std::vector<std::string> parts;
-  const auto titled = [&entries](std::string title) {
-    entries += title != "''";
-    return title;
+  const auto titled = [&entries, &t](const std::string& title) {
+    entries += !title.empty();
+    return t.text(title);
   };
   if (g.kind == spec::FigureKind::bars) {
     for (std::size_t s = 0; s < panel.series.size(); ++s)
       parts.push_back(fmt::format("{} index {} using {}:{}:{} title {}", s ? "''" : file, block, 2 + 3 * s, 3 + 3 * s,
-                                  4 + 3 * s, titled(series_title(panel.series[s], "", t))));
+                                  4 + 3 * s, titled(series_title(panel.series[s], ""))));
     ++block;
     return "plot " + join(parts, ", \\\n     ");
   }
@@ -254,13 +254,13 @@ std::string plot_line(const Panel& panel, std::size_t& block, const spec::Report
   for (std::size_t i = 0; i < panel.series.size(); ++i) {
     const std::string x = dodged_x(i, panel.series.size(), layout.x_positions, log);
     parts.push_back(fmt::format("{} index {} using {}:2:3:4 with yerrorlines lw 2 title {}", file, block, x,
-                                titled(series_title(panel.series[i], "", t))));
+                                titled(series_title(panel.series[i], ""))));
     if (g.kind == spec::FigureKind::model)
       parts.push_back(fmt::format("{} index {} using {}:5 with linespoints dt 2 lw 2 title {}", file, block, x,
-                                  titled(series_title(panel.series[i], " (predicted)", t))));
+                                  titled(series_title(panel.series[i], " (predicted)"))));
     ++block;
   }
-  if (g.kind == spec::FigureKind::scaling) parts.push_back("1 with lines dt 3 lc rgb 'black' title " + titled(t.text("ideal")));
+  if (g.kind == spec::FigureKind::scaling) parts.push_back("1 with lines dt 3 lc rgb 'black' title " + titled("ideal"));
   return "plot " + join(parts, ", \\\n     ");
 }
 

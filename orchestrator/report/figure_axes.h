@@ -36,7 +36,8 @@ double dodge(std::size_t i, std::size_t n, const std::vector<double>& values, bo
 std::string dodged_x(std::size_t i, std::size_t n, const std::vector<double>& values, bool log);
 
 /// Where the key goes in a panel with `entries` titled lines: none for one or none (the axis labels and
-/// the caption say it), else above the plot area, outside it, in rows, so it never covers data.
+/// the caption say it), else above the plot area, outside it, in rows, so it never covers data. (In a
+/// paper figure gnuplot measures a title by its LaTeX, so a title with many escapes takes more room.)
 std::string key_setting(std::size_t entries);
 
 }  // namespace sweep::report
