@@ -74,3 +74,10 @@ TEST_CASE("the report's figure_style is loaded before a figure's own style") {
   REQUIRE(styled.figures[1].styles.size() == 2);
   CHECK(styled.figures[1].styles[1].path == (dir.path / "one.gp").string());
 }
+
+TEST_CASE("with no experiment directory a style file is found beside the file that names it (a --spec file)") {
+  TempDir dir;
+  std::ofstream(dir.path / "mine.gp") << "set key box\n";
+  const sweep::SourceLocation at{(dir.path / "report.yaml").string(), 3, 5};
+  CHECK(resolve_style({"mine.gp", at}, "") == (dir.path / "mine.gp").string());
+}
