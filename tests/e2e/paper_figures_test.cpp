@@ -132,6 +132,10 @@ TEST_CASE("a missing or refused style file is an error at its place and nothing 
   CHECK(missing.exit_code == 3);
   CHECK_THAT(missing.err, Catch::Contains("pf.yaml:13:") && Catch::Contains("style file \"time-style.gp\""));
   CHECK_FALSE(fs::exists(box.path("reports/pf/figures/time.gp")));
+  // sweep plan (and so sweep run) refuses it before anything runs.
+  const auto plan = box.sweep({"plan", "pf.yaml"});
+  CHECK(plan.exit_code == 3);
+  CHECK_THAT(plan.err, Catch::Contains("pf.yaml:13:") && Catch::Contains("style file \"time-style.gp\""));
   box.write("time-style.gp", "set key\nset output '|touch pwned'\n");
   const auto refused = box.sweep({"report", "pf"});
   CHECK(refused.exit_code == 3);
