@@ -371,7 +371,7 @@ std::string script_text(const Layout& layout, const spec::ReportFigure& g, const
                      body_text(layout, g, unit, markers, {Output::pdf, dat, f.title}));
   out += fmt::format("cd {}\n", gnuplot_string(std::string(kPaperDir)));
   out += paper_terminal(paper_size(g.width, rows), f.file);
-  out += body_text(layout, g, unit, markers, {Output::paper, "../" + dat, g.title}) + "unset output\n";
+  out += body_text(layout, g, unit, markers, {Output::paper, "../" + dat, g.paper_title ? g.title : ""}) + "unset output\n";
   return sealed(out);
 }
 

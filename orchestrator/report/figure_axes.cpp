@@ -8,7 +8,7 @@
 namespace sweep::report {
 namespace {
 
-constexpr double kDodgeShare = 0.2;  // of the smallest gap, shared by all the series at one x
+constexpr double kDodgeShare = 0.1;  // of the smallest gap, shared by all the series at one x
 constexpr double kMargin = 0.05;     // of the span, beyond the outermost (dodged) point
 
 /// The smallest gap between neighbouring values, in log space when `log`; a value alone gets log(2)

@@ -28,7 +28,7 @@ XAxis x_axis(const std::vector<double>& values, const std::vector<std::string>& 
 
 /// The shift of series `i` of `n` at one x, so their error bars stay apart: a factor on a logarithmic axis
 /// (a fraction of the smallest ratio of neighbouring values), else an offset (a fraction of the smallest
-/// gap). Together the n series spread over a fifth of that gap. 1 (log) or 0 for a single series.
+/// gap). Together the n series spread over a tenth of that gap. 1 (log) or 0 for a single series.
 double dodge(std::size_t i, std::size_t n, const std::vector<double>& values, bool log);
 
 /// The x of series `i` of `n` in a plot's `using`: "1" when not moved, else "($1*1.071773)" (log) or

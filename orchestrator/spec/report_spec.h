@@ -127,6 +127,7 @@ struct ReportFigure {
   bool log_x = false, log_y = false;
   std::string x_label, y_label;  // "" = the name (and unit)
   FigureWidth width = FigureWidth::column;
+  bool paper_title = true;  // false: `title` is sweep's own (a default or trend figure's), left out of the paper version
   std::vector<StyleFile> styles;  // loaded in this order: the report's figure_style, then the figure's style
   SourceLocation at;
 };

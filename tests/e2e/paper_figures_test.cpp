@@ -75,7 +75,7 @@ TEST_CASE("paper figures compile in a two-column article in the document's fonts
   const std::string figures = box.path("reports/pf/figures");
   const std::string script = read_file(figures + "/time.gp");
   CHECK_THAT(script, Catch::Contains("(format 2)") && Catch::Contains("set xtics ('32' 32, '64' 64, '128' 128)") &&
-                         Catch::Contains("using ($1*0.933033):2:3:4") && Catch::Contains("using ($1*1.071773):2:3:4") &&
+                         Catch::Contains("using ($1*0.9659363):2:3:4") && Catch::Contains("using ($1*1.035265):2:3:4") &&
                          Catch::Contains("set key outside top center horizontal"));
   // The paper version has no title (the caption is LaTeX's) and never the campaign's label.
   CHECK_THAT(paper_section(script), Catch::Contains("unset title") && !Catch::Contains("pf:"));

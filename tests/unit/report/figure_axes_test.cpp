@@ -9,11 +9,11 @@ TEST_CASE("a log axis over few values has a tic at each of them and a range that
   REQUIRE(axis.tics.size() == 3);
   CHECK(axis.tics[0].label == "32");
   CHECK(axis.tics[2].at == 128);
-  // Beyond the dodged points (x 2^0.1 either side) by 5% of the span, and no further: no empty decade.
-  CHECK(axis.low < 32 / 1.0718);
-  CHECK(axis.low > 25);
-  CHECK(axis.high > 128 * 1.0718);
-  CHECK(axis.high < 160);
+  // Beyond the dodged points (x 2^0.05 either side) by 5% of the span, and no further: no empty decade.
+  CHECK(axis.low < 32 / 1.0353);
+  CHECK(axis.low > 28);
+  CHECK(axis.high > 128 * 1.0353);
+  CHECK(axis.high < 145);
 }
 
 TEST_CASE("a log axis over more than twelve values keeps gnuplot's decades, and a linear axis never gets value tics") {
@@ -37,17 +37,17 @@ TEST_CASE("an axis over one value, no value, or a log axis over zero") {
 }
 
 TEST_CASE("series at one x are dodged by a fraction of the smallest gap, symmetrically") {
-  // Log: the smallest ratio is 2; two series share a fifth of it: x 2^-0.1 and x 2^0.1.
-  CHECK(dodge(0, 2, {32, 64, 128}, true) == Approx(std::pow(2.0, -0.1)));
-  CHECK(dodge(1, 2, {32, 64, 128}, true) == Approx(std::pow(2.0, 0.1)));
+  // Log: the smallest ratio is 2; two series share a tenth of it: x 2^-0.05 and x 2^0.05.
+  CHECK(dodge(0, 2, {32, 64, 128}, true) == Approx(std::pow(2.0, -0.05)));
+  CHECK(dodge(1, 2, {32, 64, 128}, true) == Approx(std::pow(2.0, 0.05)));
   CHECK(dodge(0, 1, {32, 64, 128}, true) == 1);
-  // Linear: the smallest gap is 1 (2 to 3); three series at -0.1, 0, +0.1.
-  CHECK(dodge(0, 3, {1, 2, 3, 10}, false) == Approx(-0.1));
+  // Linear: the smallest gap is 1 (2 to 3); three series at -0.05, 0, +0.05.
+  CHECK(dodge(0, 3, {1, 2, 3, 10}, false) == Approx(-0.05));
   CHECK(dodge(1, 3, {1, 2, 3, 10}, false) == Approx(0));
-  CHECK(dodge(2, 3, {1, 2, 3, 10}, false) == Approx(0.1));
+  CHECK(dodge(2, 3, {1, 2, 3, 10}, false) == Approx(0.05));
   CHECK(dodged_x(0, 1, {1, 2}, false) == "1");
-  CHECK(dodged_x(1, 2, {32, 64}, true) == "($1*1.071773)");
-  CHECK(dodged_x(0, 2, {1, 2}, false) == "($1-0.1)");
+  CHECK(dodged_x(1, 2, {32, 64}, true) == "($1*1.035265)");
+  CHECK(dodged_x(0, 2, {1, 2}, false) == "($1-0.05)");
 }
 
 TEST_CASE("the key is left out for one line and put above the plot, outside, for several") {
