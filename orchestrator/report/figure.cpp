@@ -370,7 +370,7 @@ std::string script_text(const Layout& layout, const spec::ReportFigure& g, const
   out += fmt::format("set output {}\n{}unset output\n", gnuplot_string(f.file + ".pdf"),
                      body_text(layout, g, unit, markers, {Output::pdf, dat, f.title}));
   out += fmt::format("cd {}\n", gnuplot_string(std::string(kPaperDir)));
-  out += paper_terminal(paper_size(g.width, rows), f.file);
+  out += paper_terminal(paper_size(g.width, rows, g.width_in), f.file);
   out += body_text(layout, g, unit, markers, {Output::paper, "../" + dat, g.paper_title ? g.title : ""}) + "unset output\n";
   return sealed(out);
 }

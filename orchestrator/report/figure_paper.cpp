@@ -6,9 +6,11 @@
 
 namespace sweep::report {
 
-PaperSize paper_size(spec::FigureWidth width, std::size_t rows) {
+PaperSize paper_size(spec::FigureWidth width, std::size_t rows, double inches) {
   const double r = static_cast<double>(rows == 0 ? 1 : rows);
-  return width == spec::FigureWidth::text ? PaperSize{6.2, 2.3 * r} : PaperSize{3.0, 0.62 * 3.0 * r};
+  if (width == spec::FigureWidth::text) return {6.2, 2.3 * r};
+  const double w = width == spec::FigureWidth::inches ? inches : 3.0;
+  return {w, 0.62 * w * r};
 }
 
 std::string paper_terminal(const PaperSize& size, std::string_view file) {

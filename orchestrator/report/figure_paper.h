@@ -22,7 +22,8 @@ struct PaperSize {
 /// column: 3.0 in wide, 0.62 of that high per row of panels; text: 6.2 in wide, 2.3 in high per row.
 /// Both fit the narrowest common two-column layout, article's on A4 (a 221 pt = 3.06 in column, 452 pt
 /// text), so also article's on letter paper (229.5 pt), ACM's (241 pt) and IEEE's (252 pt).
-PaperSize paper_size(spec::FigureWidth width, std::size_t rows);
+/// inches: `inches` wide, 0.62 of that high per row.
+PaperSize paper_size(spec::FigureWidth width, std::size_t rows, double inches = 0);
 
 /// The terminal and output lines of the paper version, after `cd` into kPaperDir.
 std::string paper_terminal(const PaperSize& size, std::string_view file);

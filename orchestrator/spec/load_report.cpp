@@ -7,6 +7,7 @@
 #include <array>
 #include <climits>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -33,7 +34,7 @@ constexpr std::array<Named<FigureKind>, 4> kKinds{{{"bars", FigureKind::bars},
                                                    {"scaling", FigureKind::scaling},
                                                    {"model", FigureKind::model}}};
 
-constexpr std::array<Named<FigureWidth>, 2> kWidths{{{"column", FigureWidth::column}, {"text", FigureWidth::text}}};
+constexpr std::array<Named<FigureWidth>, 2> kWidths{{{"column", FigureWidth::column}, {"text", FigureWidth::text}}};  // or "4.5in"
 
 constexpr std::array<PredictedQuantity, 6> kPredicted{{{"epoch_time", "s"},
                                                       {"compute_time", "s"},
@@ -192,6 +193,22 @@ StyleFile style_at(const Field& f, const Source& src) {
   return StyleFile{text, location(f, src)};
 }
 
+/// `width:` column, text, or inches ("4.5in").
+void read_width(const Field& f, const Source& src, ReportFigure& g) {
+  const std::string text = scalar_text(f, src, "a figure width");
+  if (text.size() > 2 && text.compare(text.size() - 2, 2, "in") == 0) {
+    char* end = nullptr;
+    const std::string number = text.substr(0, text.size() - 2);
+    const double inches = std::strtod(number.c_str(), &end);
+    if (end != number.c_str() + number.size() || !(inches >= 1 && inches <= 20))
+      fail_expected(f, src, "a width in inches from 1 to 20, e.g. 4.5in");
+    g.width = FigureWidth::inches;
+    g.width_in = inches;
+    return;
+  }
+  g.width = enum_at(f, src, kWidths, "a figure width");
+}
+
 void read_figure_axis_options(const std::vector<Field>& fields, const Source& src, ReportFigure& g) {
   if (const Field* f = find_field(fields, "log")) {
     const std::vector<Field> axes = f->value.IsSequence() ? list_items(*f, src) : std::vector<Field>{*f};
@@ -203,7 +220,7 @@ void read_figure_axis_options(const std::vector<Field>& fields, const Source& sr
   }
   if (const Field* f = find_field(fields, "xlabel")) g.x_label = scalar_text(*f, src, "an axis label");
   if (const Field* f = find_field(fields, "ylabel")) g.y_label = scalar_text(*f, src, "an axis label");
-  if (const Field* f = find_field(fields, "width")) g.width = enum_at(*f, src, kWidths, "a figure width");
+  if (const Field* f = find_field(fields, "width")) read_width(*f, src, g);
   if (const Field* f = find_field(fields, "style")) g.styles.push_back(style_at(*f, src));
 }
 

@@ -166,3 +166,23 @@ TEST_CASE("a hand-edited figure script survives sweep report, which says what to
   CHECK(read_file(gp).rfind("# sweep figure time of campaign pf (format 2)", 0) == 0);
   CHECK_FALSE(fs::exists(gp + ".new"));
 }
+
+TEST_CASE("paper figures fit a one-column article: a column figure and one of width 4.5in") {
+  Sandbox box;
+  write_campaign(box);
+  REQUIRE(box.sweep({"report", "pf"}).exit_code == 0);
+  // A one-column article's text is 345 pt (4.77 in) wide: the column figure, and one of `width: 4.5in`.
+  box.write("one.yaml", "format: 1\nreport:\n  figures:\n"
+                        "    - {name: wide, kind: lines, x: batch, y: time, series: [backend], log: [x], width: 4.5in}\n");
+  REQUIRE(box.sweep({"report", "pf", "--spec", "one.yaml"}).exit_code == 0);
+  box.write("paper/one.tex", "\\documentclass[a4paper]{article}\n\\usepackage{graphicx}\n\\usepackage{xcolor}\n"
+                             "\\graphicspath{{../reports/pf/figures/paper/}}\n\\begin{document}\nWords.\n"
+                             "\\begin{figure}\\centering\\input{../reports/pf/figures/paper/time.tex}\\caption{A column.}\\end{figure}\n"
+                             "\\begin{figure}\\centering\\input{../reports/pf/figures/paper/wide.tex}\\caption{4.5 in.}\\end{figure}\n"
+                             "\\end{document}\n");
+  CHECK_THAT(read_file(box.path("reports/pf/figures/wide.gp")), Catch::Contains("size 4.5in,2.79in"));
+  const auto latex = shell("cd '" + box.path("paper") + "' && pdflatex -halt-on-error -interaction=nonstopmode one.tex");
+  INFO(latex.out);
+  REQUIRE(latex.exit_code == 0);
+  CHECK_THAT(read_file(box.path("paper/one.log")), !Catch::Contains("Overfull \\hbox") && Catch::Contains("Output written"));
+}

@@ -13,6 +13,8 @@ TEST_CASE("paper figures are a column or the text wide, and narrower than articl
   CHECK(text.width_in * kPoints < 452.0);    // its \textwidth
   CHECK(column.height_in == Approx(0.62 * column.width_in));
   CHECK(text.height_in == Approx(2 * paper_size(FigureWidth::text, 1).height_in));
+  CHECK(paper_size(FigureWidth::inches, 1, 4.5).width_in == 4.5);
+  CHECK(paper_size(FigureWidth::inches, 1, 4.5).height_in == Approx(0.62 * 4.5));
   CHECK(paper_terminal(column, "busbw") ==
         "set terminal cairolatex pdf input blacktext size 3in,1.86in font ',10' linewidth 1\nset output 'busbw.tex'\n");
 }
