@@ -206,7 +206,7 @@ void read_width(const Field& f, const Source& src, ReportFigure& g) {
     g.width_in = inches;
     return;
   }
-  g.width = enum_at(f, src, kWidths, "a figure width");
+  g.width = enum_at(f, src, kWidths, "a figure width, or inches such as 4.5in");
 }
 
 void read_figure_axis_options(const std::vector<Field>& fields, const Source& src, ReportFigure& g) {

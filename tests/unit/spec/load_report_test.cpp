@@ -253,7 +253,7 @@ TEST_CASE("report: a figure's paper width and style files") {
   CHECK(r.figures[2].width_in == 4.5);
   const auto err = [](const std::string& yaml) { return load_error(kHead + "report:\n" + yaml); };
   CHECK(err("  figures: [{name: f, kind: bars, x: b, y: t, width: colum}]\n") ==
-        "x.yaml:7:54: \"report.figures[0].width\" must be a figure width (column, text), got \"colum\" (did you mean "
+        "x.yaml:7:54: \"report.figures[0].width\" must be a figure width, or inches such as 4.5in (column, text), got \"colum\" (did you mean "
         "\"column\"?)");
   CHECK(err("  figures: [{name: f, kind: bars, x: b, y: t, style: ''}]\n") ==
         "x.yaml:7:54: \"report.figures[0].style\" must be a gnuplot file of set/unset lines, relative to the experiment's "
