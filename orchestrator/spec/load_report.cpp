@@ -7,6 +7,7 @@
 #include <array>
 #include <climits>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -32,6 +33,8 @@ constexpr std::array<Named<FigureKind>, 4> kKinds{{{"bars", FigureKind::bars},
                                                    {"lines", FigureKind::lines},
                                                    {"scaling", FigureKind::scaling},
                                                    {"model", FigureKind::model}}};
+
+constexpr std::array<Named<FigureWidth>, 2> kWidths{{{"column", FigureWidth::column}, {"text", FigureWidth::text}}};  // or "4.5in"
 
 constexpr std::array<PredictedQuantity, 6> kPredicted{{{"epoch_time", "s"},
                                                       {"compute_time", "s"},
@@ -183,6 +186,29 @@ ReportTable read_table(const Field& item, const Source& src, bool has_model) {
   return t;
 }
 
+/// `style:` and `figure_style:`: a gnuplot file's path, relative to the experiment's directory.
+StyleFile style_at(const Field& f, const Source& src) {
+  const std::string text = scalar_text(f, src, "a gnuplot file");
+  if (text.empty()) fail_expected(f, src, "a gnuplot file of set/unset lines, relative to the experiment's directory");
+  return StyleFile{text, location(f, src)};
+}
+
+/// `width:` column, text, or inches ("4.5in").
+void read_width(const Field& f, const Source& src, ReportFigure& g) {
+  const std::string text = scalar_text(f, src, "a figure width");
+  if (text.size() > 2 && text.compare(text.size() - 2, 2, "in") == 0) {
+    char* end = nullptr;
+    const std::string number = text.substr(0, text.size() - 2);
+    const double inches = std::strtod(number.c_str(), &end);
+    if (end != number.c_str() + number.size() || !(inches >= 1 && inches <= 20))
+      fail_expected(f, src, "a width in inches from 1 to 20, e.g. 4.5in");
+    g.width = FigureWidth::inches;
+    g.width_in = inches;
+    return;
+  }
+  g.width = enum_at(f, src, kWidths, "a figure width, or inches such as 4.5in");
+}
+
 void read_figure_axis_options(const std::vector<Field>& fields, const Source& src, ReportFigure& g) {
   if (const Field* f = find_field(fields, "log")) {
     const std::vector<Field> axes = f->value.IsSequence() ? list_items(*f, src) : std::vector<Field>{*f};
@@ -194,11 +220,13 @@ void read_figure_axis_options(const std::vector<Field>& fields, const Source& sr
   }
   if (const Field* f = find_field(fields, "xlabel")) g.x_label = scalar_text(*f, src, "an axis label");
   if (const Field* f = find_field(fields, "ylabel")) g.y_label = scalar_text(*f, src, "an axis label");
+  if (const Field* f = find_field(fields, "width")) read_width(*f, src, g);
+  if (const Field* f = find_field(fields, "style")) g.styles.push_back(style_at(*f, src));
 }
 
 ReportFigure read_figure(const Field& item, const Source& src) {
-  constexpr std::array<std::string_view, 13> kKeys{"name",  "title",    "kind", "x",   "y",      "predicted", "series",
-                                                   "facets", "where", "baseline", "log", "xlabel", "ylabel"};
+  constexpr std::array<std::string_view, 15> kKeys{"name",  "title",    "kind", "x",   "y",      "predicted", "series",
+                                                   "facets", "where", "baseline", "log", "xlabel", "ylabel", "width", "style"};
   const auto fields = map_fields(item, src);
   check_keys(fields, kKeys, src);
   ReportFigure g;
@@ -382,11 +410,12 @@ std::string_view figure_kind_name(FigureKind k) { return name_of(k, kKinds); }
 std::span<const PredictedQuantity> predicted_quantities() { return kPredicted; }
 
 ReportSpec read_report_spec(const Field& f, const Source& src) {
-  constexpr std::array<std::string_view, 4> kKeys{"model", "tables", "figures", "join"};
+  constexpr std::array<std::string_view, 5> kKeys{"model", "tables", "figures", "join", "figure_style"};
   const auto fields = map_fields(f, src);
   check_keys(fields, kKeys, src);
   ReportSpec spec;
   spec.declared = true;
+  if (const Field* s = find_field(fields, "figure_style")) spec.figure_styles.push_back(style_at(*s, src));
   Names names;
   read_body(fields, src, spec.model, spec.tables, spec.figures, names);
   if (const Field* j = find_field(fields, "join")) spec.join = read_join(*j, src, names);
