@@ -121,6 +121,17 @@ struct ReportTable {
 /// and the `predicted` value vs x, per series.
 enum class FigureKind { bars, lines, scaling, model };
 
+/// The width of a figure's paper version (docs/reports.md#figures-for-a-paper): a column of a two-column
+/// venue (3.0 in), its text width (6.2 in), or as many inches as `ReportFigure::width_in` says.
+enum class FigureWidth { column, text, inches };
+
+/// A user's gnuplot file of `set`/`unset` lines (`style:`), loaded after a figure's generated settings.
+/// `path` is as written, relative to the experiment's directory; report/figure_style.h resolves it.
+struct StyleFile {
+  std::string path;
+  SourceLocation at;
+};
+
 struct ReportFigure {
   std::string name;
   std::string title;
@@ -134,6 +145,10 @@ struct ReportFigure {
   Baseline baseline;  // scaling: as for tables
   bool log_x = false, log_y = false;
   std::string x_label, y_label;  // "" = the name (and unit)
+  FigureWidth width = FigureWidth::column;
+  double width_in = 0;      // FigureWidth::inches: the width, 1 to 20 (`width: 4.5in`)
+  bool paper_title = true;  // false: `title` is sweep's own (a default or trend figure's), left out of the paper version
+  std::vector<StyleFile> styles;  // loaded in this order: the report's figure_style, then the figure's style
   SourceLocation at;
 };
 
@@ -163,6 +178,7 @@ struct ReportSpec {
   std::vector<ReportTable> tables;
   std::vector<ReportFigure> figures;
   std::optional<ReportJoin> join;
+  std::vector<StyleFile> figure_styles;  // `figure_style`: loaded for every figure, before its own `style`
   bool declared = false;  // false when the experiment has no `report:` section
 };
 

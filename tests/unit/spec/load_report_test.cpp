@@ -266,3 +266,32 @@ TEST_CASE("report: a table's LaTeX options and their mistakes") {
   CHECK(grouped.tables[0].columns[1].group == "Time");
   CHECK(grouped.tables[0].columns[0].group.empty());
 }
+
+TEST_CASE("report: a figure's paper width and style files") {
+  const ReportSpec r = section("  figure_style: styles/all.gp\n"
+                               "  figures:\n"
+                               "    - {name: a, kind: lines, x: batch, y: t}\n"
+                               "    - {name: b, kind: lines, x: batch, y: t, width: text, style: b.gp, title: Time}\n"
+                               "    - {name: c, kind: lines, x: batch, y: t, width: 4.5in}\n");
+  REQUIRE(r.figure_styles.size() == 1);
+  CHECK(r.figure_styles[0].path == "styles/all.gp");
+  CHECK(r.figure_styles[0].at.str() == "x.yaml:7:17");
+  CHECK(r.figures[0].width == FigureWidth::column);
+  CHECK(r.figures[0].styles.empty());
+  CHECK(r.figures[1].width == FigureWidth::text);
+  CHECK(r.figures[1].title == "Time");
+  REQUIRE(r.figures[1].styles.size() == 1);
+  CHECK(r.figures[1].styles[0].path == "b.gp");
+  CHECK(r.figures[2].width == FigureWidth::inches);
+  CHECK(r.figures[2].width_in == 4.5);
+  const auto err = [](const std::string& yaml) { return load_error(kHead + "report:\n" + yaml); };
+  CHECK(err("  figures: [{name: f, kind: bars, x: b, y: t, width: colum}]\n") ==
+        "x.yaml:7:54: \"report.figures[0].width\" must be a figure width, or inches such as 4.5in (column, text), got \"colum\" (did you mean "
+        "\"column\"?)");
+  CHECK(err("  figures: [{name: f, kind: bars, x: b, y: t, style: ''}]\n") ==
+        "x.yaml:7:54: \"report.figures[0].style\" must be a gnuplot file of set/unset lines, relative to the experiment's "
+        "directory, got \"\"");
+  CHECK(err("  figures: [{name: f, kind: bars, x: b, y: t, width: 40in}]\n") ==
+        "x.yaml:7:54: \"report.figures[0].width\" must be a width in inches from 1 to 20, e.g. 4.5in, got \"40in\"");
+  CHECK(err("  figure_styles: a.gp\n") == "x.yaml:7:3: unknown key \"figure_styles\" (did you mean \"figure_style\"?)");
+}
