@@ -8,6 +8,7 @@
 #include "report/derived.h"
 #include "report/units.h"
 #include "util/error.h"
+#include "util/sinks.h"
 #include "util/strings.h"
 
 namespace sweep::report {
@@ -104,6 +105,7 @@ std::vector<Shown> add_headers(const spec::ReportTable& spec, const std::vector<
       continue;
     }
     t.columns.push_back(derived_header(c, units.back()));
+    t.column_groups.push_back(c.group);
     t.column_units.push_back(units.back().unit);
   }
   return units;
@@ -123,6 +125,7 @@ Table columns_table(std::vector<PointResult> results, const spec::ReportTable& s
   t.name = spec.name;
   t.title = spec.title.empty() ? spec.name : spec.title;
   t.spread = spec.spread;
+  t.latex = spec.latex;
   const std::vector<Shown> units = add_headers(spec, results, t);
   for (std::size_t i = 0; i < results.size(); ++i) {
     std::vector<std::string> keys;
@@ -178,6 +181,10 @@ std::vector<Table> build_declared(const std::vector<PointResult>& results, const
     t.name = tables.size() == 1 ? spec.name : spec.name + "." + t.title;
     if (!spec.title.empty()) t.title = tables.size() == 1 ? spec.title : spec.title + ": " + t.title;
     t.spread = spec.spread;
+    t.latex = spec.latex;
+    // One label per metric: the declared label, then "." and the metric (as its file is named).
+    if (tables.size() > 1 && !spec.latex.label.empty())
+      t.latex.label = spec.latex.label + "." + safe_file_name(t.name.substr(spec.name.size() + 1));
     for (auto& row : t.cells)
       for (auto& cell : row) cell.digits = spec.digits;
   }

@@ -9,6 +9,9 @@
 #include "report/baseline.h"
 #include "report/declared_tables.h"
 #include "report/derived.h"
+#include "report/figure_axes.h"
+#include "report/figure_paper.h"
+#include "report/script_seal.h"
 #include "report/table.h"
 #include "util/error.h"
 #include "util/sinks.h"
@@ -216,55 +219,85 @@ std::string data_text(const Layout& layout, const spec::ReportFigure& g, std::si
   return out;
 }
 
+/// One drawing of the figure: its terminal, how its texts are quoted, and where it reads the data.
+enum class Output { svg, pdf, paper };
+struct Target {
+  Output output;
+  std::string data;   // the .dat file as the plot lines name it (the paper version runs in figures/paper)
+  std::string title;  // "" = none (the paper version's default: the caption is LaTeX's)
+  std::string text(const std::string& s) const { return output == Output::paper ? paper_text(s) : gnuplot_string(s); }
+};
+
 std::string axis_label(const std::string& given, const std::string& fallback) { return given.empty() ? fallback : given; }
 
 std::string series_title(const Series& s, const char* suffix) {
-  return gnuplot_string(s.label.empty() ? std::string(suffix[0] ? suffix + 1 : "") : s.label + suffix);
+  return s.label.empty() ? std::string(suffix[0] ? suffix + 1 : "") : s.label + suffix;
 }
 
-std::string plot_line(const Panel& panel, std::size_t& block, const spec::ReportFigure& g) {
-  const std::string file = gnuplot_string(safe_file_name(g.name) + ".dat");
+/// The plot command of one panel, and in `entries` how many of its lines have a title (the key's size).
+std::string plot_line(const Panel& panel, std::size_t& block, const spec::ReportFigure& g, const Layout& layout,
+                      const Target& t, std::size_t& entries) {
+  const std::string file = gnuplot_string(t.data);
   std::vector<std::string> parts;
+  const auto titled = [&entries, &t](const std::string& title) {
+    entries += !title.empty();
+    return t.text(title);
+  };
   if (g.kind == spec::FigureKind::bars) {
     for (std::size_t s = 0; s < panel.series.size(); ++s)
-      parts.push_back(fmt::format("{} index {} using {}:{}:{}{} title {}", s ? "''" : file, block, 2 + 3 * s, 3 + 3 * s,
-                                  4 + 3 * s, s ? "" : ":xtic(1)", series_title(panel.series[s], "")));
+      parts.push_back(fmt::format("{} index {} using {}:{}:{} title {}", s ? "''" : file, block, 2 + 3 * s, 3 + 3 * s,
+                                  4 + 3 * s, titled(series_title(panel.series[s], ""))));
     ++block;
     return "plot " + join(parts, ", \\\n     ");
   }
-  for (const auto& s : panel.series) {
-    parts.push_back(fmt::format("{} index {} using 1:2:3:4 with yerrorlines lw 2 title {}", file, block, series_title(s, "")));
+  const bool log = g.log_x && layout.numeric_x;
+  for (std::size_t i = 0; i < panel.series.size(); ++i) {
+    const std::string x = dodged_x(i, panel.series.size(), layout.x_positions, log);
+    parts.push_back(fmt::format("{} index {} using {}:2:3:4 with yerrorlines lw 2 title {}", file, block, x,
+                                titled(series_title(panel.series[i], ""))));
     if (g.kind == spec::FigureKind::model)
-      parts.push_back(fmt::format("{} index {} using 1:5 with linespoints dt 2 lw 2 title {}", file, block,
-                                  series_title(s, " (predicted)")));
+      parts.push_back(fmt::format("{} index {} using {}:5 with linespoints dt 2 lw 2 title {}", file, block, x,
+                                  titled(series_title(panel.series[i], " (predicted)"))));
     ++block;
   }
-  if (g.kind == spec::FigureKind::scaling) parts.push_back("1 with lines dt 3 lc rgb 'black' title 'ideal'");
+  if (g.kind == spec::FigureKind::scaling) parts.push_back("1 with lines dt 3 lc rgb 'black' title " + titled("ideal"));
   return "plot " + join(parts, ", \\\n     ");
 }
 
-std::string panel_settings(const Layout& layout, const spec::ReportFigure& g, const std::string& y_unit) {
+/// The x axis: a tic per value where values are not numbers (bars, or words), else the range that hugs
+/// the data and, on a log axis over few values, a tic at each (report/figure_axes.h).
+std::string x_settings(const Layout& layout, const spec::ReportFigure& g, const Target& t, std::size_t series) {
+  const bool ordinal = g.kind == spec::FigureKind::bars || !layout.numeric_x;
+  std::vector<std::string> tics;
+  if (ordinal) {
+    for (std::size_t i = 0; i < layout.x_values.size(); ++i) tics.push_back(fmt::format("{} {}", t.text(layout.x_values[i]), i));
+    if (g.kind == spec::FigureKind::bars) return fmt::format("set xtics ({})\n", join(tics, ", "));
+    return fmt::format("set xtics ({})\nset offsets 0.3, 0.3, 0, 0\n", join(tics, ", "));
+  }
+  const XAxis axis = x_axis(layout.x_positions, layout.x_values, g.log_x, series);
+  for (const AxisTic& tic : axis.tics) tics.push_back(fmt::format("{} {}", t.text(tic.label), num(tic.at)));
+  if (!(axis.low < axis.high)) return "set autoscale x\nset xtics autofreq\n";  // a log axis over values <= 0: gnuplot says so
+  return fmt::format("set xrange [{}:{}]\nset offsets 0, 0, 0, 0\n{}", num(axis.low), num(axis.high),
+                     tics.empty() ? "set xtics autofreq\n" : fmt::format("set xtics ({})\n", join(tics, ", ")));
+}
+
+std::string panel_settings(const Layout& layout, const spec::ReportFigure& g, const std::string& y_unit, const Target& t) {
   std::string out;
   const std::string y_default = g.kind == spec::FigureKind::scaling ? "scaling factor of " + g.y
                                                                      : y_unit.empty() ? g.y : g.y + " (" + y_unit + ")";
-  out += fmt::format("set xlabel {}\nset ylabel {}\n", gnuplot_string(axis_label(g.x_label, g.x)),
-                     gnuplot_string(axis_label(g.y_label, y_default)));
-  out += "set key top left\nset grid ytics\nset bars small\n";
-  out += g.log_x && g.kind != spec::FigureKind::bars ? "set logscale x\n" : "unset logscale x\n";
+  out += fmt::format("set xlabel {}\nset ylabel {}\n", t.text(axis_label(g.x_label, g.x)), t.text(axis_label(g.y_label, y_default)));
+  out += "set grid ytics\nset bars small\n";
+  out += g.log_x && g.kind != spec::FigureKind::bars && layout.numeric_x ? "set logscale x\n" : "unset logscale x\n";
   out += g.log_y ? "set logscale y\n" : "unset logscale y\n";
+  std::size_t series = 0;
+  for (const auto& p : layout.panels) series = std::max(series, p.series.size());
+  out += x_settings(layout, g, t, series);
   if (g.kind == spec::FigureKind::bars) {
     out += "set style data histograms\nset style histogram errorbars gap 1 lw 1\nset style fill solid 0.8 border -1\n"
-           "set boxwidth 0.9\nset xtics autofreq\n";
-    if (!g.log_y) out += "set yrange [0:*]\n";
-    return out;
+           "set boxwidth 0.9\n";
+    return out + (g.log_y ? "" : "set yrange [0:*]\n");
   }
-  out += "unset yrange\n";
-  if (g.kind == spec::FigureKind::scaling) out += "set yrange [0:*]\n";
-  if (layout.numeric_x) return out + "set xtics autofreq\nset offsets graph 0.03, graph 0.03, 0, 0\n";
-  std::vector<std::string> tics;
-  for (std::size_t i = 0; i < layout.x_values.size(); ++i)
-    tics.push_back(fmt::format("{} {}", gnuplot_string(layout.x_values[i]), i));
-  return out + fmt::format("set xtics ({})\nset offsets 0.3, 0.3, 0, 0\n", join(tics, ", "));
+  return out + (g.kind == spec::FigureKind::scaling ? "set yrange [0:*]\n" : "unset yrange\n");
 }
 
 /// Panels are laid out up to 3 per row.
@@ -276,15 +309,39 @@ Grid grid_of(const Layout& layout) {
   return {(n + cols - 1) / cols, cols};
 }
 
-std::string body_text(const Layout& layout, const spec::ReportFigure& g, const std::string& title, const std::string& unit) {
+/// Tagged arrows and labels, drawn in every panel.
+std::string marker_text(const Layout& layout, const std::vector<FigureMarker>& markers, const Target& t) {
+  std::string out;
+  int tag = 0;
+  for (const auto& m : markers) {
+    const auto it = std::find(layout.x_values.begin(), layout.x_values.end(), m.x);
+    if (it == layout.x_values.end()) continue;
+    const std::string x = num(layout.x_positions[static_cast<std::size_t>(it - layout.x_values.begin())]);
+    ++tag;
+    out += fmt::format("set arrow {} from {}, graph 0 to {}, graph 1 nohead dt 2 lw 1.5 lc rgb '#b2182b'\n", tag, x, x);
+    out += fmt::format("set label {} {} at {}, graph 0.04 left offset 0.5, 0 textcolor rgb '#b2182b'\n", tag, t.text(m.label), x);
+  }
+  return out;
+}
+
+/// The generated settings, then the style files (`sweep_output` says which drawing this is), then the
+/// plots, panel by panel.
+std::string body_text(const Layout& layout, const spec::ReportFigure& g, const std::string& unit,
+                      const std::vector<FigureMarker>& markers, const Target& t) {
+  static constexpr const char* kOutputNames[] = {"svg", "pdf", "paper"};
   const std::size_t n = layout.panels.size();
   const auto [rows, cols] = grid_of(layout);
-  std::string out = panel_settings(layout, g, unit);
-  if (n > 1) out += fmt::format("set multiplot layout {},{} title {}\n", rows, cols, gnuplot_string(title));
+  std::string out = panel_settings(layout, g, unit, t) + marker_text(layout, markers, t);
+  out += fmt::format("sweep_output = '{}'\n", kOutputNames[static_cast<int>(t.output)]);
+  for (const auto& s : g.styles) out += fmt::format("load {}\n", gnuplot_string(s.path));
+  if (n > 1) out += fmt::format("set multiplot layout {},{}{}\n", rows, cols, t.title.empty() ? "" : " title " + t.text(t.title));
   std::size_t block = 0;
   for (const auto& panel : layout.panels) {
-    out += fmt::format("set title {}\n", gnuplot_string(n > 1 ? panel.label : title));
-    out += plot_line(panel, block, g) + "\n";
+    const std::string title = n > 1 ? panel.label : t.title;
+    out += title.empty() ? "unset title\n" : fmt::format("set title {}\n", t.text(title));
+    std::size_t entries = 0;
+    const std::string plot = plot_line(panel, block, g, layout, t, entries);
+    out += key_setting(entries) + plot + "\n";
   }
   if (n > 1) out += "unset multiplot\n";
   return out;
@@ -296,20 +353,26 @@ std::string unit_of(const std::vector<PointResult>& results, const std::string& 
   return "";
 }
 
-/// Tagged arrows and labels: set once before both terminals, drawn in every panel.
-std::string marker_text(const Layout& layout, const std::vector<FigureMarker>& markers) {
-  std::string out;
-  int tag = 0;
-  for (const auto& m : markers) {
-    const auto it = std::find(layout.x_values.begin(), layout.x_values.end(), m.x);
-    if (it == layout.x_values.end()) continue;
-    const std::string x = num(layout.x_positions[static_cast<std::size_t>(it - layout.x_values.begin())]);
-    ++tag;
-    out += fmt::format("set arrow {} from {}, graph 0 to {}, graph 1 nohead dt 2 lw 1.5 lc rgb '#b2182b'\n", tag, x, x);
-    out += fmt::format("set label {} {} at {}, graph 0.04 left offset 0.5, 0 textcolor rgb '#b2182b'\n", tag,
-                       gnuplot_string(m.label), x);
-  }
-  return out;
+/// The script: SVG and PDF in figures/, then the paper version in figures/paper (docs/reports.md#figures).
+std::string script_text(const Layout& layout, const spec::ReportFigure& g, const FigureText& f, const std::string& campaign,
+                        const std::string& unit, const std::vector<FigureMarker>& markers) {
+  const auto [rows, panels] = grid_of(layout);
+  const std::string dat = f.file + ".dat";
+  std::string out = fmt::format("# sweep figure {} of campaign {} (format 2): `gnuplot {}.gp` writes {}.svg, {}.pdf and "
+                                "{}/{}.tex with {}/{}.pdf\n",
+                                gnuplot_comment(g.name), gnuplot_comment(campaign), f.file, f.file, f.file, kPaperDir, f.file,
+                                kPaperDir, f.file);
+  out += "set datafile separator \"\\t\"\nset datafile missing \"NaN\"\n";
+  out += fmt::format("set terminal svg size {},{} font 'Helvetica,13' noenhanced background rgb 'white'\n", 640 * panels, 420 * rows);
+  out += fmt::format("set output {}\n{}unset output\n", gnuplot_string(f.file + ".svg"),
+                     body_text(layout, g, unit, markers, {Output::svg, dat, f.title}));
+  out += fmt::format("set terminal pdfcairo size {}in,{}in font 'Helvetica,10' noenhanced\n", 5 * panels, 3.3 * static_cast<double>(rows));
+  out += fmt::format("set output {}\n{}unset output\n", gnuplot_string(f.file + ".pdf"),
+                     body_text(layout, g, unit, markers, {Output::pdf, dat, f.title}));
+  out += fmt::format("cd {}\n", gnuplot_string(std::string(kPaperDir)));
+  out += paper_terminal(paper_size(g.width, rows, g.width_in), f.file);
+  out += body_text(layout, g, unit, markers, {Output::paper, "../" + dat, g.paper_title ? g.title : ""}) + "unset output\n";
+  return sealed(out);
 }
 
 }  // namespace
@@ -326,17 +389,7 @@ FigureText build_figure(const std::vector<PointResult>& all, const spec::ReportF
   const std::string what = g.kind == spec::FigureKind::scaling ? "scaling factor of " + g.y : g.y;
   f.title = !g.title.empty() ? g.title : fmt::format("{}: {} vs {}", campaign, what, g.x);
   f.data = data_text(layout, g, f.points);
-  const std::string body = body_text(layout, g, f.title, unit_of(results, g.y));
-  const auto [rows, panels] = grid_of(layout);
-  f.script = fmt::format("# sweep figure {} of campaign {} (format 1): `gnuplot {}.gp` writes {}.svg and {}.pdf\n",
-                         gnuplot_comment(g.name), gnuplot_comment(campaign), f.file, f.file, f.file);
-  f.script += "set datafile separator \"\\t\"\nset datafile missing \"NaN\"\n";
-  f.script += marker_text(layout, markers);
-  f.script += fmt::format("set terminal svg size {},{} font 'Helvetica,13' noenhanced background rgb 'white'\n",
-                          640 * panels, 420 * rows);
-  f.script += fmt::format("set output {}\n{}unset output\n", gnuplot_string(f.file + ".svg"), body);
-  f.script += fmt::format("set terminal pdfcairo size {}in,{}in font 'Helvetica,10' noenhanced\n", 5 * panels, 3.3 * static_cast<double>(rows));
-  f.script += fmt::format("set output {}\n{}unset output\n", gnuplot_string(f.file + ".pdf"), body);
+  f.script = script_text(layout, g, f, campaign, unit_of(results, g.y), markers);
   return f;
 }
 

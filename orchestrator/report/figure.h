@@ -1,8 +1,10 @@
 #pragma once
 // Figures of a report as gnuplot scripts and their data (docs/reports.md#figures). Pure: this builds the
-// text of <file>.gp and <file>.dat; write_report runs gnuplot on them. The script draws the figure twice,
-// as <file>.svg (for the HTML report) and <file>.pdf (for papers), and needs only gnuplot's svg and
-// pdfcairo terminals.
+// text of <file>.gp and <file>.dat; write_report runs gnuplot on them. The script (sealed: script_seal.h)
+// draws the figure three times: <file>.svg (for the HTML report), <file>.pdf, and the paper version
+// paper/<file>.tex with paper/<file>.pdf (cairolatex: figure_paper.h); it needs gnuplot's svg, pdfcairo
+// and cairolatex terminals. The x axis, the dodge and the key come from figure_axes.h; each drawing
+// loads the figure's style files (figure_style.h) after its settings.
 #include <string>
 #include <vector>
 
@@ -14,8 +16,8 @@ namespace sweep::report {
 struct FigureText {
   std::string name;    // as declared or made from a metric name: any text
   std::string file;    // safe_file_name(name) (util/sinks.h): the base name of the files below
-  std::string title;
-  std::string script;  // <file>.gp: reads <file>.dat, writes <file>.svg and <file>.pdf in its directory
+  std::string title;   // of the SVG and PDF: the declared title, else "<campaign>: <y> vs <x>"
+  std::string script;  // <file>.gp: reads <file>.dat, writes <file>.svg, <file>.pdf and paper/<file>.{tex,pdf}
   std::string data;    // <file>.dat
   std::size_t points = 0;  // values plotted; 0 = nothing to plot
 };

@@ -157,6 +157,7 @@ std::vector<FigureText> trend_figures(const History& h, const std::string& campa
     spec::ReportFigure g;
     g.name = "trend-" + metric;  // its files are named safe_file_name(g.name)
     g.title = metric + " by night";
+    g.paper_title = false;
     g.kind = spec::FigureKind::lines;
     g.x = kNight;
     g.y = metric;

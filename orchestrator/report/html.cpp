@@ -61,8 +61,10 @@ std::string html_table(const Table& t) {
   const Spread spread = t.spread.value_or(kDefaultSpread);
   std::string caption = !t.title.empty() ? t.title : !t.name.empty() ? t.name : "All metrics";
   if (!t.unit.empty()) caption += " (" + t.unit + ")";
+  std::string cells = spread_phrase(spread);
+  if (has_zero_spread(t, spread)) cells += std::string(". ") + kZeroSpreadNote;
   std::string out = fmt::format("<table class=\"results\"><caption>{} <small>— {}</small></caption>\n<thead><tr>", esc(caption),
-                                esc(spread_phrase(spread)));
+                                esc(cells));
   for (const auto& n : t.row_names) out += "<th>" + esc(n) + "</th>";
   for (const auto& c : t.columns) out += "<th>" + esc(c) + "</th>";
   out += "</tr></thead>\n<tbody>\n";

@@ -79,6 +79,8 @@ std::string markdown_table(const Table& t) {
     }
     append_row(out, cells);
   }
+  // After a blank line: a line right below a table would be read as one of its rows.
+  if (has_zero_spread(t, t.spread.value_or(kDefaultSpread))) out += fmt::format("\n{}\n", kZeroSpreadNote);
   return out;
 }
 

@@ -197,6 +197,7 @@ void parameter_figures(const std::vector<PointResult>& results, const std::vecto
     spec::ReportFigure f;
     f.name = "default-" + metric;
     f.title = fmt::format("{} by {}", metric, x);
+    f.paper_title = false;
     f.kind = axis ? spec::FigureKind::lines : spec::FigureKind::bars;
     f.x = x;
     f.y = metric;

@@ -3,9 +3,11 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "model/dtype.h"
 #include "report/declared_tables.h"
+#include "report/figure_style.h"
 #include "report/units.h"
 #include "spec/load_report.h"
 
@@ -79,7 +81,10 @@ void check_report_spec(const spec::ReportSpec& spec, const std::vector<std::stri
 }
 
 void check_experiment_report(const spec::Experiment& experiment, const std::vector<std::string>& parameters) {
-  check_report_spec(spec::report_of_experiment(experiment.text, experiment.path), parameters, experiment);
+  const spec::ReportSpec spec = spec::report_of_experiment(experiment.text, experiment.path);
+  check_report_spec(spec, parameters, experiment);
+  if (spec.declared)
+    with_styles(spec, std::filesystem::absolute(experiment.path).parent_path().string());  // throws at a bad style file
 }
 
 }  // namespace sweep::report

@@ -22,7 +22,8 @@ namespace sweep::report {
 void check_report_spec(const spec::ReportSpec& spec, const std::vector<std::string>& parameters,
                        const spec::Experiment& experiment);
 
-/// check_report_spec of `experiment`'s own `report:` section (none: nothing to check).
+/// check_report_spec of `experiment`'s own `report:` section (none: nothing to check), and its style
+/// files, read from the experiment's directory (report/figure_style.h): the one part that reads files.
 void check_experiment_report(const spec::Experiment& experiment, const std::vector<std::string>& parameters);
 
 }  // namespace sweep::report

@@ -86,6 +86,7 @@ std::optional<spec::ReportFigure> size_figure(const std::vector<PointResult>& re
   f.x = std::string(kSizeMetric);
   f.name = "default-" + f.y + "-by-size";
   f.title = f.y + " by message size";
+  f.paper_title = false;
   f.kind = spec::FigureKind::lines;
   if (results.size() > 1) f.series = param_info(results).varying;
   f.log_x = true;

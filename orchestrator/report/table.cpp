@@ -3,7 +3,6 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <set>
 #include <string_view>
@@ -150,6 +149,8 @@ Table pivot_table(const std::vector<PointResult>& results, const std::vector<std
     t.cells[r][c] = Cell{true, it->second};
   }
   for (const auto& key : col_keys) t.columns.push_back(column_label(cols, key));
+  t.col_params = cols;
+  t.col_values = col_keys;
   t.column_units.assign(t.columns.size(), t.unit);
   for (auto& row : t.cells) row.resize(t.columns.size());
   return t;
@@ -180,14 +181,6 @@ std::vector<Table> build_tables(const std::vector<PointResult>& results, const T
   return tables;
 }
 
-std::string format_number(double value, int digits) {
-  // Magnitudes with more integer digits than `digits` print as rounded integers (219046, not 2.19e+05;
-  // 1000 at 3 digits, not 1e+03); the rest to `digits` significant digits.
-  const double magnitude = std::fabs(value);
-  if (magnitude >= std::pow(10.0, digits) && magnitude < 1e15) return fmt::format("{:.0f}", value);
-  return fmt::format("{:.{}g}", value, digits);
-}
-
 std::string spread_phrase(Spread spread) {
   switch (spread) {
     case Spread::ci95: return "mean ± half-width of the 95% confidence interval";
@@ -203,13 +196,25 @@ double spread_of(const MetricStats& stats, Spread spread) {
   return spread == Spread::sd ? s.sd : s.ci_high - s.mean;
 }
 
+RoundedValue cell_numbers(const Cell& cell, Spread spread) {
+  const auto& s = cell.stats.summary;
+  const double uncertainty = cell.stats.exact ? 0 : spread_of(cell.stats, spread);
+  RoundedValue out = round_measurement(s.mean, uncertainty, cell.digits);
+  if (spread == Spread::none) out.zero_spread = false;
+  return out;
+}
+
+bool has_zero_spread(const Table& t, Spread spread) {
+  for (const auto& row : t.cells)
+    for (const auto& cell : row)
+      if (cell.present && cell.stats.summary.n > 0 && cell_numbers(cell, spread).zero_spread) return true;
+  return false;
+}
+
 std::string format_cell(const Cell& cell, Spread spread, bool with_n) {
   if (!cell.present || cell.stats.summary.n == 0) return "–";
-  const auto& s = cell.stats.summary;
-  const int digits = cell.digits > 0 ? cell.digits : 4;
-  std::string out = format_number(s.mean, digits);
-  if (spread != Spread::none && !cell.stats.exact && (s.n >= 2 || with_n)) out += " ± " + format_number(spread_of(cell.stats, spread), digits);
-  if (with_n) out += fmt::format(" ({})", s.n);
+  std::string out = plus_minus_text(cell_numbers(cell, spread));
+  if (with_n) out += fmt::format(" ({})", cell.stats.summary.n);
   return out;
 }
 

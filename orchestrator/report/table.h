@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "report/campaign_data.h"
+#include "report/rounding.h"
 #include "spec/report_spec.h"
 #include "util/value.h"
 
@@ -25,7 +26,7 @@ using spec::Spread;
 struct Cell {
   bool present = false;
   MetricStats stats;
-  int digits = 0;  // significant digits; 0 = 4
+  int digits = 0;  // declared significant digits; 0 = rounded by the uncertainty (report/rounding.h)
 };
 
 struct Table {
@@ -38,6 +39,12 @@ struct Table {
   std::vector<std::string> columns;                // headers of the value columns
   std::vector<std::string> column_units;           // the unit each value column's cells are in ("" = none)
   std::vector<std::vector<Cell>> cells;            // [row][column]
+  // A pivot's columns: the `cols` parameters and each column's values of them (LaTeX's spanning
+  // headers); both empty for other tables.
+  std::vector<std::string> col_params;
+  std::vector<std::vector<std::string>> col_values;
+  std::vector<std::string> column_groups;          // a declared column's `group` ("" none), per column; or empty
+  spec::LatexTableOptions latex;                   // a declared table's; the defaults otherwise
 };
 
 /// Builds the tables over `results` (the points to show, in order). Error(usage) for a row, column or
@@ -48,19 +55,24 @@ std::vector<Table> build_tables(const std::vector<PointResult>& results, const T
 /// say the same thing in each, and each format states it once.
 inline constexpr Spread kDefaultSpread = Spread::ci95;
 
-/// "12.35 ± 0.04 (5)": mean and sample sd (or the CI half-width, or nothing) to the cell's significant
-/// digits, then n when `with_n`; "–" for an empty cell.
+/// "12.35 ± 0.04 (5)": the cell's numbers (cell_numbers), then n when `with_n`; "–" for an empty cell.
 std::string format_cell(const Cell& cell, Spread spread = Spread::sd, bool with_n = true);
 /// How many runs a cell's statistic is over ("5"), which every rendering but LaTeX shows with it: "" for
 /// an empty cell.
 std::string cell_n(const Cell& cell);
+/// The mean and spread a cell shows, rounded together (report/rounding.h: the uncertainty's one or two
+/// significant digits, unless the cell has declared `digits`). The spread is the cell's `spread_of`;
+/// zero_spread when the table shows a spread and this cell has none (one run, identical runs, an exact
+/// value): its text is the mean alone. Spread::none: the mean alone to the cell's digits (4), not zero_spread.
+RoundedValue cell_numbers(const Cell& cell, Spread spread);
+/// The sentence a table states once when some of its cells show no ± (has_zero_spread).
+inline constexpr const char* kZeroSpreadNote = "A cell without ± had no spread: one run, the same value in every run, or an exact value.";
+/// Whether any present cell of `t` is zero_spread under `spread`.
+bool has_zero_spread(const Table& t, Spread spread);
 /// How cells read: "mean ± half-width of the 95% confidence interval", "mean ± standard deviation", "mean".
 std::string spread_phrase(Spread spread);
-/// The half-width a cell shows for `spread`: the 95% CI's, the sd, or 0.
+/// The half-width a cell shows for `spread`: the 95% CI's, the sd, or 0 (also for n < 2).
 double spread_of(const MetricStats& stats, Spread spread);
-/// A number to `digits` significant digits ("12.35", "0.01235", "1.2e+15"), or as a rounded integer when
-/// it has more integer digits than that, below 1e15 ("219046" at 4 digits, "1000" at 3).
-std::string format_number(double value, int digits = 4);
 
 /// Parameter names of the points in schema order, and those (non-derived) that take more than one value.
 struct ParamInfo {

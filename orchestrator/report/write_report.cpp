@@ -13,6 +13,8 @@
 #include "report/declared_tables.h"
 #include "report/repetitions.h"
 #include "report/figure.h"
+#include "report/figure_paper.h"
+#include "report/figure_style.h"
 #include "report/history.h"
 #include "report/html.h"
 #include "report/join.h"
@@ -20,6 +22,7 @@
 #include "report/latex.h"
 #include "report/markdown.h"
 #include "report/predicted.h"
+#include "report/script_seal.h"
 #include "report/presets.h"
 #include "report/size_tables.h"
 #include "spec/load_report.h"
@@ -66,9 +69,9 @@ std::string read_file(const fs::path& path) {
   return buffer.str();
 }
 
-/// Runs gnuplot on <dir>/<name>.gp; the SVG text, or the reason it failed in `error`.
-std::string draw(const fs::path& dir, const FigureText& f, std::string& error) {
-  const auto result = exec::capture({"gnuplot", f.file + ".gp"}, dir.string(), std::chrono::seconds(60));
+/// Runs gnuplot on <dir>/<script>; the SVG text, or the reason it failed in `error`.
+std::string draw(const fs::path& dir, const FigureText& f, const std::string& script, std::string& error) {
+  const auto result = exec::capture({"gnuplot", script}, dir.string(), std::chrono::seconds(60));
   if (!result) {
     error = "gnuplot was not found (install Debian's gnuplot-nox, or pass --no-figures)";
     return "";
@@ -138,20 +141,37 @@ void add_file(ReportOutput& out, const std::string& name, const std::string& tex
   write_file_atomically(out.files.back(), text);
 }
 
+/// Writes a figure's script: over figures/<file>.gp unless that was edited by hand since sweep wrote it
+/// (report/script_seal.h), then beside it, with a note saying so. Returns the script's name in figures/.
+std::string write_script(const FigureText& f, ReportOutput& out) {
+  const std::string gp = "figures/" + f.file + ".gp";
+  const fs::path path = fs::path(out.dir) / gp;
+  std::error_code ec;
+  const bool there = fs::exists(path, ec);
+  const ScriptPlan plan = plan_script(gp, script_on_disk(there ? std::optional(read_file(path)) : std::nullopt));
+  if (plan.kept) out.notes.push_back(kept_script_message(out.dir + "/" + gp));
+  else fs::remove(fs::path(out.dir) / (gp + ".new"), ec);  // a stale offer of an earlier report
+  add_file(out, plan.path, f.script);
+  return fs::path(plan.path).filename().string();
+}
+
 /// Writes each figure's script and data under <out.dir>/figures and runs gnuplot on it.
 std::vector<HtmlFigure> draw_figures(const std::vector<FigureText>& texts, ReportOutput& out) {
   std::vector<HtmlFigure> figures;
-  if (!texts.empty()) make_directories((fs::path(out.dir) / "figures").string());
+  if (!texts.empty()) make_directories((fs::path(out.dir) / "figures" / kPaperDir).string());
   for (const auto& f : texts) {
     HtmlFigure h{f.name, f.file, f.title, "", ""};
     if (f.points == 0) {
       h.error = "no values to plot (no succeeded run has the metric)";
     } else {
-      add_file(out, "figures/" + f.file + ".gp", f.script);
+      const std::string script = write_script(f, out);
       add_file(out, "figures/" + f.file + ".dat", f.data);
-      h.svg = draw(fs::path(out.dir) / "figures", f, h.error);
+      h.svg = draw(fs::path(out.dir) / "figures", f, script, h.error);
       if (!h.svg.empty())
-        for (const char* ext : {".svg", ".pdf"}) out.files.push_back(out.dir + "/figures/" + f.file + ext);
+        for (const std::string ext : {".svg", ".pdf"}) out.files.push_back(out.dir + "/figures/" + f.file + ext);
+      if (!h.svg.empty())
+        for (const std::string ext : {".tex", ".pdf"})
+          out.files.push_back(fmt::format("{}/figures/{}/{}{}", out.dir, kPaperDir, f.file, ext));
     }
     if (!h.error.empty()) out.figure_errors.push_back(terminal_text(f.name) + ": " + terminal_text(h.error));
     figures.push_back(std::move(h));
@@ -168,12 +188,16 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
   std::vector<PointResult> results = point_results(data);
   Parts parts;
   from_stored_copy(data.campaign, !request.spec, [&] {
-    const spec::ReportSpec spec =
+    // Style files are relative to the experiment's directory, or to the --spec file's.
+    const std::string style_dir = request.spec ? "" : data.campaign.experiment_dir;
+    spec::ReportSpec spec =
         request.spec ? *request.spec : spec::report_of_experiment(data.campaign.spec_text, data.campaign.spec_path);
+    if (request.figures) spec = with_styles(std::move(spec), style_dir);
     add_predictions(results, spec.model, request.interconnects);
     parts.tables = all_tables(results, request, spec);
     if (request.figures)
-      for (const auto& g : spec.figures.empty() && !spec.join ? default_figures(results) : spec.figures)
+      for (const auto& g : spec.figures.empty() && !spec.join ? with_styles(default_figures(results), spec.figure_styles, style_dir)
+                                                              : spec.figures)
         parts.figures.push_back(build_figure(results, g, label));
     add_join(db, results, request, spec, parts);
   });
@@ -203,6 +227,7 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
   add_file(out, "report.json",
            json_report(data, results, parts.changes, tables, request.verdict ? verdict_json(*request.verdict) : "null"));
   add_file(out, "report.tex", latex_report(label, tables));
+  for (const auto& t : tables) add_file(out, fmt::format("report.{}.tex", latex_table_id(t)), latex_table_file(t, label));
   for (const auto& t : tables) {
     out.csv.push_back(csv_table(t));
     const std::string& id = !t.name.empty() ? t.name : t.title;

@@ -1,7 +1,9 @@
 #pragma once
 // `sweep report`: renders a campaign into <reports_dir>/<label>/: report.md, report.html, report.json,
-// report.tex, one CSV per table, and figures/<name>.{gp,dat,svg,pdf} per declared figure (gnuplot).
-// Each file is written to a temporary name and renamed, so a reader never sees half a report.
+// report.tex (every table) and report.<table>.tex (one table each, report/latex.h), one CSV per table,
+// and figures/<name>.{gp,dat,svg,pdf} and figures/paper/<name>.{tex,pdf} per figure (gnuplot). Each
+// file is written to a temporary name and renamed, so a reader never sees half a report. A figure script edited by hand since sweep wrote it is kept, the new one written beside it
+// as <name>.gp.new, and a note says so (report/script_seal.h).
 #include <optional>
 #include <string>
 #include <vector>

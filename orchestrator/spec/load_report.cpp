@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <climits>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -32,6 +34,11 @@ constexpr std::array<Named<FigureKind>, 4> kKinds{{{"bars", FigureKind::bars},
                                                    {"lines", FigureKind::lines},
                                                    {"scaling", FigureKind::scaling},
                                                    {"model", FigureKind::model}}};
+
+constexpr std::array<Named<FigureWidth>, 2> kWidths{{{"column", FigureWidth::column}, {"text", FigureWidth::text}}};  // or "4.5in"
+constexpr std::array<Named<TableWidth>, 3> kTableWidths{
+    {{"column", TableWidth::column}, {"text", TableWidth::text}, {"natural", TableWidth::natural}}};
+constexpr std::array<Named<CaptionText>, 2> kCaptions{{{"title", CaptionText::title}, {"full", CaptionText::full}}};
 
 constexpr std::array<PredictedQuantity, 6> kPredicted{{{"epoch_time", "s"},
                                                       {"compute_time", "s"},
@@ -123,8 +130,8 @@ void read_column_unit(const std::vector<Field>& fields, const Source& src, Repor
 }
 
 ReportColumn read_column(const Field& item, const Source& src, bool has_model) {
-  constexpr std::array<std::string_view, 9> kKeys{"param", "metric", "predicted", "value", "derived",
-                                                  "label", "digits", "unit",      "scale"};
+  constexpr std::array<std::string_view, 10> kKeys{"param", "metric", "predicted", "value", "derived",
+                                                   "label", "digits", "unit",      "scale", "group"};
   const auto fields = map_fields(item, src);
   check_keys(fields, kKeys, src);
   ReportColumn c;
@@ -148,13 +155,44 @@ ReportColumn read_column(const Field& item, const Source& src, bool has_model) {
   }
   if (const Field* f = find_field(fields, "label")) c.label = scalar_text(*f, src, "a column header");
   if (const Field* f = find_field(fields, "digits")) c.digits = digits_at(*f, src);
+  if (const Field* f = find_field(fields, "group")) {
+    c.group = scalar_text(*f, src, "a group header");
+    if (c.metric.empty())
+      fail_at(location(*f, src), fmt::format("\"{}\" groups metric columns; parameter and value columns label the rows", f->path));
+  }
   read_column_unit(fields, src, c);
   return c;
 }
 
+bool flag_at(const Field& f, const Source& src) {
+  const Value v = scalar_value(f, src);
+  if (!v.is_bool()) fail_expected(f, src, "true or false");
+  return v.as_bool();
+}
+
+/// A LaTeX label of its own: what \ref names, so only letters, digits and ":._-".
+std::string label_at(const Field& f, const Source& src) {
+  const std::string text = scalar_text(f, src, "a LaTeX label");
+  const bool ok = !text.empty() && text.size() <= 128 && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == ':' || c == '.' || c == '_' || c == '-';
+  });
+  if (!ok) fail_expected(f, src, "a LaTeX label of letters, digits, ':', '.', '_' and '-', e.g. tab:main");
+  return text;
+}
+
+/// `label`, `caption`, `width`, `float` and `siunitx`: how report.tex sets the table.
+void read_latex_options(const std::vector<Field>& fields, const Source& src, LatexTableOptions& o) {
+  if (const Field* f = find_field(fields, "label")) o.label = label_at(*f, src);
+  if (const Field* f = find_field(fields, "caption")) o.caption = enum_at(*f, src, kCaptions, "a caption");
+  if (const Field* f = find_field(fields, "width")) o.width = enum_at(*f, src, kTableWidths, "a table width");
+  if (const Field* f = find_field(fields, "float")) o.floating = flag_at(*f, src);
+  if (const Field* f = find_field(fields, "siunitx")) o.siunitx = flag_at(*f, src);
+}
+
 ReportTable read_table(const Field& item, const Source& src, bool has_model) {
-  constexpr std::array<std::string_view, 11> kKeys{"name",    "title",    "where", "rows",   "cols",  "metrics",
-                                                   "columns", "baseline", "spread", "digits", "format"};
+  constexpr std::array<std::string_view, 16> kKeys{"name",   "title",  "where",   "rows",  "cols",   "metrics",
+                                                   "columns", "baseline", "spread", "digits", "format", "label",
+                                                   "caption", "width",  "float",   "siunitx"};
   const auto fields = map_fields(item, src);
   check_keys(fields, kKeys, src);
   ReportTable t;
@@ -172,6 +210,7 @@ ReportTable read_table(const Field& item, const Source& src, bool has_model) {
   if (const Field* f = find_field(fields, "baseline")) t.baseline = baseline_at(*f, src);
   if (const Field* f = find_field(fields, "spread")) t.spread = enum_at(*f, src, kSpreads, "a spread");
   if (const Field* f = find_field(fields, "digits")) t.digits = digits_at(*f, src);
+  read_latex_options(fields, src, t.latex);
   if (!t.columns.empty() && (!t.cols.empty() || !t.metrics.empty()))
     fail_at(t.at, fmt::format("\"{}\" has \"columns\" and \"cols\"/\"metrics\"; a table is either one row per point with "
                               "explicit columns, or a pivot of rows x cols per metric",
@@ -181,6 +220,29 @@ ReportTable read_table(const Field& item, const Source& src, bool has_model) {
       fail_at(c.at, fmt::format("a {} column needs the table's \"baseline\", e.g. baseline: {{nodes: 1, gpus_per_node: 1}}",
                                 derived_name(c.derived)));
   return t;
+}
+
+/// `style:` and `figure_style:`: a gnuplot file's path, relative to the experiment's directory.
+StyleFile style_at(const Field& f, const Source& src) {
+  const std::string text = scalar_text(f, src, "a gnuplot file");
+  if (text.empty()) fail_expected(f, src, "a gnuplot file of set/unset lines, relative to the experiment's directory");
+  return StyleFile{text, location(f, src)};
+}
+
+/// `width:` column, text, or inches ("4.5in").
+void read_width(const Field& f, const Source& src, ReportFigure& g) {
+  const std::string text = scalar_text(f, src, "a figure width");
+  if (text.size() > 2 && text.compare(text.size() - 2, 2, "in") == 0) {
+    char* end = nullptr;
+    const std::string number = text.substr(0, text.size() - 2);
+    const double inches = std::strtod(number.c_str(), &end);
+    if (end != number.c_str() + number.size() || !(inches >= 1 && inches <= 20))
+      fail_expected(f, src, "a width in inches from 1 to 20, e.g. 4.5in");
+    g.width = FigureWidth::inches;
+    g.width_in = inches;
+    return;
+  }
+  g.width = enum_at(f, src, kWidths, "a figure width, or inches such as 4.5in");
 }
 
 void read_figure_axis_options(const std::vector<Field>& fields, const Source& src, ReportFigure& g) {
@@ -194,11 +256,13 @@ void read_figure_axis_options(const std::vector<Field>& fields, const Source& sr
   }
   if (const Field* f = find_field(fields, "xlabel")) g.x_label = scalar_text(*f, src, "an axis label");
   if (const Field* f = find_field(fields, "ylabel")) g.y_label = scalar_text(*f, src, "an axis label");
+  if (const Field* f = find_field(fields, "width")) read_width(*f, src, g);
+  if (const Field* f = find_field(fields, "style")) g.styles.push_back(style_at(*f, src));
 }
 
 ReportFigure read_figure(const Field& item, const Source& src) {
-  constexpr std::array<std::string_view, 13> kKeys{"name",  "title",    "kind", "x",   "y",      "predicted", "series",
-                                                   "facets", "where", "baseline", "log", "xlabel", "ylabel"};
+  constexpr std::array<std::string_view, 15> kKeys{"name",  "title",    "kind", "x",   "y",      "predicted", "series",
+                                                   "facets", "where", "baseline", "log", "xlabel", "ylabel", "width", "style"};
   const auto fields = map_fields(item, src);
   check_keys(fields, kKeys, src);
   ReportFigure g;
@@ -382,11 +446,12 @@ std::string_view figure_kind_name(FigureKind k) { return name_of(k, kKinds); }
 std::span<const PredictedQuantity> predicted_quantities() { return kPredicted; }
 
 ReportSpec read_report_spec(const Field& f, const Source& src) {
-  constexpr std::array<std::string_view, 4> kKeys{"model", "tables", "figures", "join"};
+  constexpr std::array<std::string_view, 5> kKeys{"model", "tables", "figures", "join", "figure_style"};
   const auto fields = map_fields(f, src);
   check_keys(fields, kKeys, src);
   ReportSpec spec;
   spec.declared = true;
+  if (const Field* s = find_field(fields, "figure_style")) spec.figure_styles.push_back(style_at(*s, src));
   Names names;
   read_body(fields, src, spec.model, spec.tables, spec.figures, names);
   if (const Field* j = find_field(fields, "join")) spec.join = read_join(*j, src, names);

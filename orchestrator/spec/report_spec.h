@@ -76,11 +76,29 @@ struct ReportColumn {
   std::string value;      // a constant text, e.g. "DDP"
   DerivedMetric derived = DerivedMetric::none;
   std::string label;   // the header; "" = the name, with the unit in parentheses
-  int digits = 0;      // significant digits; 0 = the table's
+  int digits = 0;      // declared significant digits; 0 = the table's
   SourceLocation at;
   std::string unit;        // a metric column: its unit, converted from the metric's (report/units.h); "" = the metric's
   double scale = 1;        // a metric column: every value is multiplied by this, after the conversion
   SourceLocation unit_at;  // where `unit` was written (its errors point there)
+  std::string group;       // a metric column: LaTeX's spanning header over the consecutive columns of one group
+};
+
+/// How report.tex sets a table in a paper (docs/reports.md#latex-tables). column: a `table` fitted to the
+/// column; text: a `table*` fitted to the text width (both columns); natural: a `table` at its natural
+/// width, never scaled.
+enum class TableWidth { column, text, natural };
+/// What the LaTeX caption says: the table's title alone, or (full) the title, then the campaign and how
+/// cells read.
+enum class CaptionText { title, full };
+
+/// The LaTeX options of a table (keys `label`, `caption`, `width`, `float`, `siunitx`).
+struct LatexTableOptions {
+  std::string label;                          // "" = "tab:<name>"
+  CaptionText caption = CaptionText::title;
+  TableWidth width = TableWidth::column;
+  bool floating = true;                       // false: a bare tabular, no environment, no caption or label
+  bool siunitx = false;                       // true: siunitx S columns (the document loads siunitx)
 };
 
 struct ReportTable {
@@ -93,7 +111,8 @@ struct ReportTable {
   std::vector<ReportColumn> columns;
   Baseline baseline;  // the baseline point of derived columns
   Spread spread = Spread::ci95;
-  int digits = 4;
+  int digits = 0;  // declared significant digits; 0 = not declared: rounded by the uncertainty (report/rounding.h)
+  LatexTableOptions latex;
   SourceLocation at;
 };
 
@@ -101,6 +120,17 @@ struct ReportTable {
 /// series; scaling: the scaling factor of y vs x per series, with the ideal line at 1; model: measured y
 /// and the `predicted` value vs x, per series.
 enum class FigureKind { bars, lines, scaling, model };
+
+/// The width of a figure's paper version (docs/reports.md#figures-for-a-paper): a column of a two-column
+/// venue (3.0 in), its text width (6.2 in), or as many inches as `ReportFigure::width_in` says.
+enum class FigureWidth { column, text, inches };
+
+/// A user's gnuplot file of `set`/`unset` lines (`style:`), loaded after a figure's generated settings.
+/// `path` is as written, relative to the experiment's directory; report/figure_style.h resolves it.
+struct StyleFile {
+  std::string path;
+  SourceLocation at;
+};
 
 struct ReportFigure {
   std::string name;
@@ -115,6 +145,10 @@ struct ReportFigure {
   Baseline baseline;  // scaling: as for tables
   bool log_x = false, log_y = false;
   std::string x_label, y_label;  // "" = the name (and unit)
+  FigureWidth width = FigureWidth::column;
+  double width_in = 0;      // FigureWidth::inches: the width, 1 to 20 (`width: 4.5in`)
+  bool paper_title = true;  // false: `title` is sweep's own (a default or trend figure's), left out of the paper version
+  std::vector<StyleFile> styles;  // loaded in this order: the report's figure_style, then the figure's style
   SourceLocation at;
 };
 
@@ -144,6 +178,7 @@ struct ReportSpec {
   std::vector<ReportTable> tables;
   std::vector<ReportFigure> figures;
   std::optional<ReportJoin> join;
+  std::vector<StyleFile> figure_styles;  // `figure_style`: loaded for every figure, before its own `style`
   bool declared = false;  // false when the experiment has no `report:` section
 };
 

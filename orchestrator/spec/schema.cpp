@@ -249,7 +249,8 @@ Json report() {
   const Json list = obj({{"type", str("array")}, {"items", obj({{"type", str("object")}})}});
   return described("The campaign's report tables and figures (docs/reports.md)",
                    closed({{"model", obj({{"type", str("object")}})}, {"tables", list}, {"figures", list},
-                           {"join", obj({{"type", names(std::array{"object", "array"})}})}}));
+                           {"join", obj({{"type", names(std::array{"object", "array"})}})},
+                           {"figure_style", text()}}));
 }
 
 Json safe_name() {

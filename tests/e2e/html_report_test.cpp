@@ -97,8 +97,15 @@ TEST_CASE("the HTML report renders its tables and figures in headless chromium a
     CHECK(read_file(dir + "/figures/" + name + ".pdf").rfind("%PDF", 0) == 0);
   }
   const std::string md = read_file(dir + "/report.md");
-  // S_4 = T_4/(4 T_1) = 321/(4·96) for the thrp means 96 and 321 (over repetitions 0..2).
-  CHECK_THAT(md, Catch::Contains("| gpt2 | 2 | 2 | 321 ± 2.484 (3) | 0.8359 ± "));
+  // S_4 = T_4/(4 T_1) = 321/(4·96) for the thrp means 96 and 321 (over repetitions 0..2). Rounded by the
+  // uncertainty (report/rounding.h): thrp's half-width 2.484 (leading 248) keeps two digits, 2.5, the mean
+  // to tenths; S_4's half-width 0.0199.. (leading 199 or 200) two, 0.020, the mean to thousandths.
+  CHECK_THAT(md, Catch::Contains("| gpt2 | 2 | 2 | 321.0 ± 2.5 (3) | 0.836 ± 0.020 (3) |"));
+  // The baseline's own scaling factor is exactly 1, with no spread: said once, below the table and in the caption.
+  CHECK_THAT(md, Catch::Contains("| gpt2 | 1 | 1 | 96.0 ± 2.5 (3) | 1 (3) |"));
+  CHECK_THAT(md, Catch::Contains(std::string("|\n\nA cell without ± had no spread")));
+  CHECK_THAT(read_file(dir + "/report.html"), Catch::Contains("95% confidence interval. A cell without ± had no spread: one run, "
+                                                              "the same value in every run, or an exact value.</small></caption>"));
 
   box.write("reports/html/check.html", kChecker);
   const auto dom = shell(chromium("--virtual-time-budget=10000 --dump-dom 'file://" + dir + "/check.html'"));

@@ -65,9 +65,10 @@ TEST_CASE("a report joins the latest campaign of another experiment, or the one 
   REQUIRE(box.sweep({"report", "b1", "--no-figures"}).exit_code == 0);
   // The latest campaign of train (t2, one repetition); the all-reduce only on two nodes, in seconds.
   CHECK(csv(box, "reports/b1/report.joined.csv") ==
-        "nodes,allreduce (s) mean,allreduce (s) sd,allreduce (s) n,epoch (s) mean,epoch (s) sd,epoch (s) n\n"
-        "1,,,0,100,0,1\n"
-        "2,0.005,0,1,60,0,1\n");
+        "nodes,allreduce (s) mean,allreduce (s) sd,allreduce (s) n,epoch (s) mean,epoch (s) sd,epoch (s) n,"
+        "allreduce (s) mean shown,allreduce (s) uncertainty shown,epoch (s) mean shown,epoch (s) uncertainty shown\n"
+        "1,,,0,100,0,1,,,100,\n"
+        "2,0.005,0,1,60,0,1,0.005,,60,\n");
   REQUIRE(box.sweep({"report", "b1", "--no-figures", "--join", "t1"}).exit_code == 0);
   CHECK_THAT(csv(box, "reports/b1/report.joined.csv"), Catch::Contains("\n2,0.005,0,1,65,"));
   const auto missing = box.sweep({"report", "b1", "--join", "t9"});

@@ -20,10 +20,13 @@ TEST_CASE("report.tex compiles with pdflatex inside a paper") {
   const std::string dir = box.path("reports/tex");
   const std::string tex = read_file(dir + "/report.tex");
   CHECK_THAT(tex, Catch::Contains("a\\_b\\&c") && Catch::Contains("50\\%") && Catch::Contains("\\toprule"));
-  box.write("reports/tex/paper.tex", "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n"
+  box.write("reports/tex/paper.tex", "\\documentclass[twocolumn]{article}\n\\usepackage{booktabs}\n\\usepackage{graphicx}\n\\begin{document}\n"
                                      "\\input{report.tex}\n\\end{document}\n");
   const auto r = shell("cd '" + dir + "' && pdflatex -halt-on-error -interaction=nonstopmode paper.tex");
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
   CHECK(std::filesystem::file_size(dir + "/paper.pdf") > 1000);
+  CHECK_THAT(read_file(dir + "/paper.log"), !Catch::Contains("Overfull \\hbox"));
+  // The undeclared per-metric pivot is labelled by its metric, not the campaign.
+  CHECK_THAT(tex, Catch::Contains("\\label{tab:time}") && Catch::Contains("\\multicolumn{8}{c}{n}"));
 }

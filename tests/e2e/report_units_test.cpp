@@ -44,14 +44,15 @@ TEST_CASE("declared columns convert units and scale in Markdown, CSV, LaTeX, HTM
   const auto r = box.sweep({"report", "u", "--no-figures"});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  // n = 2: 2000, 2100, 2200 us -> 2.1 ± 0.1 ms; 20, 21, 22 GB/s -> 168 ± 8 Gb/s; twice: 42 ± 2 GB/s.
+  // n = 2: 2000, 2100, 2200 us -> 2.1 ± 0.1 ms; 20, 21, 22 GB/s -> 168 ± 8 Gb/s; twice: 42 ± 2 GB/s; shown by
+  // the rule (sd 0.1 and 2: two digits; 8: one) as 2.10 ± 0.10, 168 ± 8, 42.0 ± 2.0.
   const std::string md = read_file(box.path("reports/u/report.md"));
   CHECK_THAT(md, Catch::Contains("| n | time_us (ms) | bw (Gb/s) | Twice bw (GB/s) |") &&
-                     Catch::Contains("| 2 | 2.1 ± 0.1 (3) | 168 ± 8 (3) | 42 ± 2 (3) |"));
+                     Catch::Contains("| 2 | 2.10 ± 0.10 (3) | 168 ± 8 (3) | 42.0 ± 2.0 (3) |"));
   const std::string csv = without_cr(read_file(box.path("reports/u/report.converted.csv")));
   CHECK_THAT(csv, Catch::StartsWith("n,time_us (ms) mean,time_us (ms) sd,time_us (ms) n,bw (Gb/s) mean,bw (Gb/s) sd,") &&
-                      Catch::Contains(",168,8,3,42,2,3\n"));
-  CHECK_THAT(read_file(box.path("reports/u/report.tex")), Catch::Contains("2 & $2.1 \\pm 0.1$ & $168 \\pm 8$ & $42 \\pm 2$"));
+                      Catch::Contains(",168,8,3,42,2,3,2.10,0.10,168,8,42.0,2.0\n"));
+  CHECK_THAT(read_file(box.path("reports/u/report.tex")), Catch::Contains("2 & $2$ & $.10$ & ${\\pm}\\,0$ & $.10$ & $168$ &  & ${\\pm}\\,8$ &  & $42$ & $.0$ & ${\\pm}\\,2$ & $.0$ \\\\"));
   CHECK_THAT(read_file(box.path("reports/u/report.html")), Catch::Contains("<th>bw (Gb/s)</th>") &&
                                                               Catch::Contains("168 ± 8"));
   const auto j = nlohmann::json::parse(read_file(box.path("reports/u/report.json")));

@@ -40,7 +40,7 @@ void check_outputs(const e2e::Sandbox& box, const std::string& label, const std:
   const std::string html = e2e::read_file(dir + "/report.html");
   for (const auto& t : tables) {
     CHECK(std::filesystem::file_size(dir + "/report." + t + ".csv") > 0);
-    CHECK_THAT(e2e::read_file(dir + "/report.tex"), Catch::Contains("\\label{tab:" + label + "-" + t + "}"));
+    CHECK_THAT(e2e::read_file(dir + "/report.tex"), Catch::Contains("\\label{tab:" + t + "}"));
   }
   for (const auto& f : figures) {
     CHECK(std::filesystem::file_size(dir + "/figures/" + f + ".svg") > 0);

@@ -90,12 +90,12 @@ TEST_CASE("a table with explicit columns: selection, order, labels, values and d
   t.rows = {"gpus"};
   t.baseline = kBaseline;
   t.spread = Spread::none;
-  t.columns = {{"model", "", "", "", spec::DerivedMetric::none, "Model", 0, {}, "", 1, {}},
-               {"", "", "", "DDP", spec::DerivedMetric::none, "Parallelism", 0, {}, "", 1, {}},
-               {"nodes", "", "", "", spec::DerivedMetric::none, "Nodes", 0, {}, "", 1, {}},
-               {"gpus", "", "", "", spec::DerivedMetric::none, "GPUs per Node", 0, {}, "", 1, {}},
-               {"", "time", "", "", spec::DerivedMetric::none, "Epoch 2 time (s)", 3, {}, "", 1, {}},
-               {"", "throughput", "", "", spec::DerivedMetric::scaling, "Scaling Factor", 0, {}, "", 1, {}}};
+  t.columns = {{"model", "", "", "", spec::DerivedMetric::none, "Model", 0, {}, "", 1, {}, ""},
+               {"", "", "", "DDP", spec::DerivedMetric::none, "Parallelism", 0, {}, "", 1, {}, ""},
+               {"nodes", "", "", "", spec::DerivedMetric::none, "Nodes", 0, {}, "", 1, {}, ""},
+               {"gpus", "", "", "", spec::DerivedMetric::none, "GPUs per Node", 0, {}, "", 1, {}, ""},
+               {"", "time", "", "", spec::DerivedMetric::none, "Epoch 2 time (s)", 3, {}, "", 1, {}, ""},
+               {"", "throughput", "", "", spec::DerivedMetric::scaling, "Scaling Factor", 0, {}, "", 1, {}, ""}};
   const auto tables = build_declared(results, t);
   REQUIRE(tables.size() == 1);
   const std::string md = markdown_table(tables[0]);
@@ -106,10 +106,10 @@ TEST_CASE("a table with explicit columns: selection, order, labels, values and d
   CHECK(tables[0].row_values[1] == std::vector<std::string>{"gpt2", "DDP", "1", "2"});
   CHECK(tables[0].row_values.size() == 3);
 
-  t.columns.push_back({"nodes", "", "", "", spec::DerivedMetric::none, "", 0, {"r.yaml", 9, 11}, "", 1, {}});
+  t.columns.push_back({"nodes", "", "", "", spec::DerivedMetric::none, "", 0, {"r.yaml", 9, 11}, "", 1, {}, ""});
   CHECK_THROWS_WITH(build_declared(results, t),
                     "r.yaml:9:11: parameter and value columns come before metric columns (they label the rows)");
-  t.columns.back() = {"", "thrpt", "", "", spec::DerivedMetric::none, "", 0, {"r.yaml", 9, 11}, "", 1, {}};
+  t.columns.back() = {"", "thrpt", "", "", spec::DerivedMetric::none, "", 0, {"r.yaml", 9, 11}, "", 1, {}, ""};
   CHECK_THROWS_WITH(build_declared(results, t), Catch::StartsWith("r.yaml:9:11: unknown metric \"thrpt\""));
   t.columns.pop_back();
   t.where = {{"modle", "gpt2"}};
@@ -132,6 +132,12 @@ TEST_CASE("a figure is a gnuplot script and a data file, with every label quoted
   CHECK_THAT(f.script, Catch::Contains("set output 'thrp.svg'") && Catch::Contains("set output 'thrp.pdf'") &&
                            Catch::Contains("set multiplot layout 1,2") && Catch::Contains("histogram errorbars"));
   CHECK_THAT(f.script, Catch::Contains("set title 'model=<script>alert(1)</script>'"));
+  // The paper version: the same panel title as LaTeX text, no figure title, sized for a column.
+  const std::string paper = f.script.substr(f.script.find("cd 'paper'"));
+  CHECK_THAT(paper, Catch::Contains("set title 'model=\\textless{}script\\textgreater{}alert(1)\\textless{}/script\\textgreater{}'") &&
+                        Catch::Contains("set multiplot layout 1,2\n") && Catch::Contains("size 3in,1.86in") &&
+                        Catch::Contains("plot '../thrp.dat'"));
+  CHECK_THAT(f.script, Catch::Contains("set multiplot layout 1,2 title 'scal: throughput vs gpus'"));
   // Block of panel gpt2: a row per x (gpus 1, 2) with mean/low/high per series (nodes 1, 2).
   CHECK_THAT(f.data, Catch::Contains("\"1\"\t101\t"));
   CHECK_THAT(f.data, Catch::Contains("\"2\"\t181\t") && Catch::Contains("\t321\t"));
@@ -269,6 +275,16 @@ TEST_CASE("a metric as x plots one value per index: busbw vs message size per ba
   CHECK(f.points == 6);
   CHECK_THAT(f.data, Catch::Contains("# panel  series mpi\n1024\t3\t") && Catch::Contains("\n16384\t7\t"));
   CHECK_THAT(f.script, Catch::Contains("set logscale x"));
+  // Style files load after the generated settings and before the plot, in each of the three drawings.
+  g.styles = {{"/home/u/all.gp", {}}, {"/home/u/it's.gp", {}}};
+  const std::string styled = build_figure(results, g, "coll").script;
+  const std::string loads = "load '/home/u/all.gp'\nload '/home/u/it''s.gp'\n";
+  for (const char* output : {"svg", "pdf", "paper"}) {
+    const std::size_t at = styled.find(fmt::format("sweep_output = '{}'\n{}", output, loads));
+    REQUIRE(at != std::string::npos);
+    CHECK(styled.rfind("set xrange", at) != std::string::npos);
+    CHECK(styled.find("plot ", at) < styled.find("unset output", at));
+  }
   g.kind = spec::FigureKind::scaling;
   g.baseline.match = {{"backend", "gloo"}};
   CHECK_THROWS_WITH(build_figure(results, g, "coll"), Catch::Contains("a scaling figure needs a parameter as x"));

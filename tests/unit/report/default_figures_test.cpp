@@ -43,6 +43,7 @@ TEST_CASE("default figures: one per metric against the numeric parameter, a line
   CHECK(figures[0].y == "t");
   CHECK(figures[0].kind == spec::FigureKind::lines);
   CHECK(figures[0].series == std::vector<std::string>{"kind"});
+  CHECK_FALSE(figures[0].paper_title);  // "t by n" is sweep's own: the paper version has no title
   CHECK_FALSE(figures[0].log_x);  // 10x
   CHECK(default_figures(point_results(campaign({{"n", {"8", "1024"}}}, "int")))[0].log_x);  // 128x
 }

@@ -63,8 +63,14 @@ TEST_CASE("per-point tables average within runs, then summarise succeeded runs")
   CHECK(tables[0].row_names == std::vector<std::string>{"nodes", "batch"});  // constant model is left out
   const auto md = markdown_table(tables[0]);
   CHECK_THAT(md, Catch::StartsWith("| nodes | batch | throughput (samples/s) |\n| --- | --- | ---: |\n"));
-  CHECK_THAT(md, Catch::Contains("| 1 | 32 | 32.5 ± 6.353 (2) |"));
-  CHECK_THAT(md, Catch::Contains("| 2 | 64 | 128 ± 0 (1) |"));
+  // 95% CI half-width 12.706 · 0.7071 / sqrt(2) = 6.353: leading digits 635 keep one digit, so the mean
+  // to units; 32.5 is an exact tie and rounds to the even 32 (report/rounding.h).
+  CHECK_THAT(md, Catch::Contains("| 1 | 32 | 32 ± 6 (2) |"));
+  // One run: no spread, the mean alone, and the table says so once, after a blank line.
+  CHECK_THAT(md, Catch::Contains("| 2 | 64 | 128 (1) |"));
+  CHECK_THAT(md, Catch::EndsWith(std::string("|\n\n") + kZeroSpreadNote + "\n"));
+  CHECK(has_zero_spread(tables[0], Spread::ci95));
+  CHECK_FALSE(has_zero_spread(tables[0], Spread::none));
 }
 
 TEST_CASE("pivot tables put the chosen parameters in columns, one table per metric") {
@@ -75,10 +81,13 @@ TEST_CASE("pivot tables put the chosen parameters in columns, one table per metr
   CHECK(tables[0].columns == std::vector<std::string>{"nodes=1", "nodes=2"});
   const auto md = markdown_table(tables[0]);
   CHECK_THAT(md, Catch::StartsWith("### throughput (samples/s)\n\n| batch | nodes=1 | nodes=2 |"));
-  CHECK_THAT(md, Catch::Contains("| 64 | 64.5 ± 6.353 (2) | 128 ± 0 (1) |"));
+  CHECK_THAT(md, Catch::Contains("| 64 | 64 ± 6 (2) | 128 (1) |"));  // 64.5 ± 6.353: a tie, to the even 64
   const auto csv = csv_table(tables[0]);
-  CHECK_THAT(csv, Catch::StartsWith("batch,nodes=1 mean,nodes=1 sd,nodes=1 n,nodes=2 mean,nodes=2 sd,nodes=2 n\r\n"));
-  CHECK_THAT(csv, Catch::Contains("\r\n32,32.5,0.7071067811865476,2,64.5,"));
+  // Full precision first (format 1's columns), then the shown texts of each column (format 2).
+  CHECK_THAT(csv, Catch::StartsWith("batch,nodes=1 mean,nodes=1 sd,nodes=1 n,nodes=2 mean,nodes=2 sd,nodes=2 n,"
+                                    "nodes=1 mean shown,nodes=1 uncertainty shown,nodes=2 mean shown,nodes=2 uncertainty shown\r\n"));
+  CHECK_THAT(csv, Catch::Contains("\r\n32,32.5,0.7071067811865476,2,64.5,0.7071067811865476,2,32,6,64,6\r\n"));
+  CHECK_THAT(csv, Catch::Contains("\r\n64,64.5,0.7071067811865476,2,128,0,1,64,6,128,\r\n"));  // one run: no uncertainty text
 }
 
 TEST_CASE("unknown table parameters and metrics are usage errors with suggestions") {

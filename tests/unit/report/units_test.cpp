@@ -123,19 +123,20 @@ TEST_CASE("a declared column converts its metric's unit and scales it, in every 
   CHECK(t.columns == std::vector<std::string>{"time_us (ms)", "busbw (Gb/s)", "busbw (GB/s)"});
   CHECK(t.column_units == std::vector<std::string>{"ms", "Gb/s", "GB/s"});
   // nodes 2: time 2000, 2100, 2200 us -> 2.1 ± 0.1 ms; busbw 20, 21, 22 GB/s -> 168 ± 8 Gb/s; x2: 42 ± 2.
+  // Shown by the rule: sd 0.1 (leading 100: two digits) 2.10 ± 0.10; 8 (800: one) 168 ± 8; 2 (200: two) 42.0 ± 2.0.
   CHECK(t.cells[1][0].stats.summary.mean == Approx(2.1));
   CHECK(t.cells[1][0].stats.summary.sd == Approx(0.1));
   CHECK(t.cells[1][1].stats.summary.mean == Approx(168));
   CHECK(t.cells[1][2].stats.summary.mean == Approx(42));
   CHECK(t.cells[1][2].stats.summary.sd == Approx(2));
   CHECK_THAT(markdown_table(t), Catch::Contains("| time_us (ms) | busbw (Gb/s) | busbw (GB/s) |") &&
-                                    Catch::Contains("| 2 | 2.1 ± 0.1 (3) | 168 ± 8 (3) | 42 ± 2 (3) |"));
+                                    Catch::Contains("| 2 | 2.10 ± 0.10 (3) | 168 ± 8 (3) | 42.0 ± 2.0 (3) |"));
   std::string csv = csv_table(t);
   std::erase(csv, '\r');
   CHECK_THAT(csv, Catch::StartsWith("nodes,time_us (ms) mean,time_us (ms) sd,time_us (ms) n,busbw (Gb/s) mean,") &&
-                      Catch::Contains("\n2,2.1") && Catch::Contains(",168,8,3,42,2,3\n"));
-  CHECK_THAT(latex_table(t, "units"), Catch::Contains("time\\_us (ms) & busbw (Gb/s)") &&
-                                          Catch::Contains("2 & $2.1 \\pm 0.1$ & $168 \\pm 8$ & $42 \\pm 2$"));
+                      Catch::Contains("\n2,2.1") && Catch::Contains(",168,8,3,42,2,3,2.10,0.10,168,8,42.0,2.0\n"));
+  CHECK_THAT(latex_table(t, "units"), Catch::Contains("\\multicolumn{4}{c}{time\\_us (ms)} & \\multicolumn{4}{c}{busbw (Gb/s)}") &&
+                                          Catch::Contains("2 & $2$ & $.10$ & ${\\pm}\\,0$ & $.10$ & $168$ &  & ${\\pm}\\,8$ &  & $42$ & $.0$ & ${\\pm}\\,2$ & $.0$ \\\\"));
   const auto j = nlohmann::json::parse(json_report(d, results, {}, tables));
   const auto& jt = j["tables"][0];
   CHECK(jt["name"] == "units");

@@ -44,6 +44,7 @@ TEST_CASE("report: tables in both forms, figures and their options") {
   CHECK(t.where == ParamMatch{{"batch", "16"}});
   CHECK(t.baseline.match == ParamMatch{{"nodes", "1"}, {"gpus_per_node", "1"}});
   CHECK(t.spread == Spread::sd);
+  CHECK(t.digits == 0);  // not declared: cells are rounded by their uncertainty (report/rounding.h)
   REQUIRE(t.columns.size() == 4);
   CHECK(t.columns[0].param == "model");
   CHECK(t.columns[0].label == "Model");
@@ -232,4 +233,65 @@ TEST_CASE("report: a metric column's unit and scale") {
         "seconds), got \"0\"");
   CHECK(err("  tables: [{name: a, columns: [{metric: t, unit: ''}]}]\n") ==
         "x.yaml:7:50: \"report.tables[0].columns[0].unit\" must be a unit, e.g. GB/s, ms or MiB, got \"\"");
+}
+
+TEST_CASE("report: a table's LaTeX options and their mistakes") {
+  const ReportSpec r = section(
+      "  tables:\n"
+      "    - {name: a, rows: [x], label: 'tab:main-1', caption: full, width: text, float: false, siunitx: true}\n"
+      "    - {name: b, rows: [x]}\n");
+  REQUIRE(r.tables.size() == 2);
+  const LatexTableOptions& a = r.tables[0].latex;
+  CHECK(a.label == "tab:main-1");
+  CHECK(a.caption == CaptionText::full);
+  CHECK(a.width == TableWidth::text);
+  CHECK_FALSE(a.floating);
+  CHECK(a.siunitx);
+  const LatexTableOptions& b = r.tables[1].latex;
+  CHECK(b.label.empty());
+  CHECK(b.caption == CaptionText::title);
+  CHECK(b.width == TableWidth::column);
+  CHECK(b.floating);
+  CHECK_FALSE(b.siunitx);
+  const auto err = [](const std::string& yaml) { return load_error(kHead + "report:\n" + yaml); };
+  CHECK(err("  tables: [{name: a, width: page}]\n") ==
+        "x.yaml:7:29: \"report.tables[0].width\" must be a table width (column, text, natural), got \"page\"");
+  CHECK(err("  tables: [{name: a, float: maybe}]\n") == "x.yaml:7:29: \"report.tables[0].float\" must be true or false, got \"maybe\"");
+  CHECK_THAT(err("  tables: [{name: a, label: 'tab:a b'}]\n"),
+             Catch::StartsWith("x.yaml:7:29: \"report.tables[0].label\" must be a LaTeX label of letters, digits"));
+  CHECK_THAT(err("  tables: [{name: a, caption: long}]\n"), Catch::Contains("must be a caption (title, full), got \"long\""));
+  CHECK(err("  tables: [{name: a, columns: [{param: p, group: G}]}]\n") ==
+        "x.yaml:7:50: \"report.tables[0].columns[0].group\" groups metric columns; parameter and value columns label the rows");
+  const ReportSpec grouped = section("  tables: [{name: a, columns: [{param: p}, {metric: m, group: Time}]}]\n");
+  CHECK(grouped.tables[0].columns[1].group == "Time");
+  CHECK(grouped.tables[0].columns[0].group.empty());
+}
+
+TEST_CASE("report: a figure's paper width and style files") {
+  const ReportSpec r = section("  figure_style: styles/all.gp\n"
+                               "  figures:\n"
+                               "    - {name: a, kind: lines, x: batch, y: t}\n"
+                               "    - {name: b, kind: lines, x: batch, y: t, width: text, style: b.gp, title: Time}\n"
+                               "    - {name: c, kind: lines, x: batch, y: t, width: 4.5in}\n");
+  REQUIRE(r.figure_styles.size() == 1);
+  CHECK(r.figure_styles[0].path == "styles/all.gp");
+  CHECK(r.figure_styles[0].at.str() == "x.yaml:7:17");
+  CHECK(r.figures[0].width == FigureWidth::column);
+  CHECK(r.figures[0].styles.empty());
+  CHECK(r.figures[1].width == FigureWidth::text);
+  CHECK(r.figures[1].title == "Time");
+  REQUIRE(r.figures[1].styles.size() == 1);
+  CHECK(r.figures[1].styles[0].path == "b.gp");
+  CHECK(r.figures[2].width == FigureWidth::inches);
+  CHECK(r.figures[2].width_in == 4.5);
+  const auto err = [](const std::string& yaml) { return load_error(kHead + "report:\n" + yaml); };
+  CHECK(err("  figures: [{name: f, kind: bars, x: b, y: t, width: colum}]\n") ==
+        "x.yaml:7:54: \"report.figures[0].width\" must be a figure width, or inches such as 4.5in (column, text), got \"colum\" (did you mean "
+        "\"column\"?)");
+  CHECK(err("  figures: [{name: f, kind: bars, x: b, y: t, style: ''}]\n") ==
+        "x.yaml:7:54: \"report.figures[0].style\" must be a gnuplot file of set/unset lines, relative to the experiment's "
+        "directory, got \"\"");
+  CHECK(err("  figures: [{name: f, kind: bars, x: b, y: t, width: 40in}]\n") ==
+        "x.yaml:7:54: \"report.figures[0].width\" must be a width in inches from 1 to 20, e.g. 4.5in, got \"40in\"");
+  CHECK(err("  figure_styles: a.gp\n") == "x.yaml:7:3: unknown key \"figure_styles\" (did you mean \"figure_style\"?)");
 }
