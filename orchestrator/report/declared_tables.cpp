@@ -169,6 +169,28 @@ std::vector<PointResult> select_points(const std::vector<PointResult>& results, 
   return out;
 }
 
+namespace {
+
+/// A pivot's parameter headers under `labels` (the table's `labels:`): its row names, the spanning `cols`
+/// names, and the column headers made from them. A labelled name that is none of the table's parameters
+/// is an error at the table.
+void apply_labels(Table& t, const spec::ParamMatch& labels, const SourceLocation& at) {
+  std::vector<std::string> named, known = t.row_names;
+  for (const auto& [param, label] : labels) named.push_back(param);
+  known.insert(known.end(), t.col_params.begin(), t.col_params.end());
+  require_known_at(at, named, known, "parameter in \"labels\"");
+  const auto label_of = [&](std::string& name) {
+    for (const auto& [param, label] : labels)
+      if (param == name) return void(name = label);
+  };
+  std::for_each(t.row_names.begin(), t.row_names.end(), label_of);
+  std::for_each(t.col_params.begin(), t.col_params.end(), label_of);
+  for (std::size_t j = 0; !t.col_params.empty() && j < t.columns.size() && j < t.col_values.size(); ++j)
+    t.columns[j] = pivot_column_header(t.col_params, t.col_values[j]);
+}
+
+}  // namespace
+
 std::vector<Table> build_declared(const std::vector<PointResult>& results, const spec::ReportTable& spec) {
   const std::vector<PointResult> selected = select_points(results, spec.where, spec.at);
   if (!spec.columns.empty()) {
@@ -178,6 +200,7 @@ std::vector<Table> build_declared(const std::vector<PointResult>& results, const
   }
   auto tables = at_location(spec.at, [&] { return build_tables(selected, TableSpec{spec.rows, spec.cols, spec.metrics}); });
   for (auto& t : tables) {
+    apply_labels(t, spec.labels, spec.at);
     t.name = tables.size() == 1 ? spec.name : spec.name + "." + t.title;
     if (!spec.title.empty()) t.title = tables.size() == 1 ? spec.title : spec.title + ": " + t.title;
     t.spread = spec.spread;

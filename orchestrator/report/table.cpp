@@ -98,12 +98,6 @@ std::vector<std::string> values_of(const store::PointRecord& p, const std::vecto
   return out;
 }
 
-std::string column_label(const std::vector<std::string>& names, const std::vector<std::string>& values) {
-  std::vector<std::string> parts;
-  for (std::size_t i = 0; i < names.size(); ++i) parts.push_back(names[i] + "=" + values[i]);
-  return join(parts, ", ");
-}
-
 /// Index of `key` in `keys`, appending it when new: rows and columns keep first-appearance order.
 std::size_t slot(std::vector<std::vector<std::string>>& keys, const std::vector<std::string>& key) {
   const auto it = std::find(keys.begin(), keys.end(), key);
@@ -148,7 +142,7 @@ Table pivot_table(const std::vector<PointResult>& results, const std::vector<std
     if (t.cells[r].size() <= c) t.cells[r].resize(c + 1);
     t.cells[r][c] = Cell{true, it->second};
   }
-  for (const auto& key : col_keys) t.columns.push_back(column_label(cols, key));
+  for (const auto& key : col_keys) t.columns.push_back(pivot_column_header(cols, key));
   t.col_params = cols;
   t.col_values = col_keys;
   t.column_units.assign(t.columns.size(), t.unit);
@@ -157,6 +151,12 @@ Table pivot_table(const std::vector<PointResult>& results, const std::vector<std
 }
 
 }  // namespace
+
+std::string pivot_column_header(const std::vector<std::string>& names, const std::vector<std::string>& values) {
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < names.size() && i < values.size(); ++i) parts.push_back(names[i] + "=" + values[i]);
+  return join(parts, ", ");
+}
 
 std::vector<Table> build_tables(const std::vector<PointResult>& results, const TableSpec& spec) {
   const ParamInfo info = param_info(results);

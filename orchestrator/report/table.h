@@ -47,6 +47,9 @@ struct Table {
   spec::LatexTableOptions latex;                   // a declared table's; the defaults otherwise
 };
 
+/// A pivot's column header: "lr=0.1, batch=32" from the `cols` names (or their labels) and one column's values.
+std::string pivot_column_header(const std::vector<std::string>& names, const std::vector<std::string>& values);
+
 /// Builds the tables over `results` (the points to show, in order). Error(usage) for a row, column or
 /// metric name none of them has.
 std::vector<Table> build_tables(const std::vector<PointResult>& results, const TableSpec& spec);

@@ -190,9 +190,9 @@ void read_latex_options(const std::vector<Field>& fields, const Source& src, Lat
 }
 
 ReportTable read_table(const Field& item, const Source& src, bool has_model) {
-  constexpr std::array<std::string_view, 16> kKeys{"name",   "title",  "where",   "rows",  "cols",   "metrics",
+  constexpr std::array<std::string_view, 17> kKeys{"name",   "title",  "where",   "rows",  "cols",   "metrics",
                                                    "columns", "baseline", "spread", "digits", "format", "label",
-                                                   "caption", "width",  "float",   "siunitx"};
+                                                   "caption", "width",  "float",   "siunitx", "labels"};
   const auto fields = map_fields(item, src);
   check_keys(fields, kKeys, src);
   ReportTable t;
@@ -205,6 +205,7 @@ ReportTable read_table(const Field& item, const Source& src, bool has_model) {
   if (const Field* f = find_field(fields, "rows")) t.rows = names_at(*f, src);
   if (const Field* f = find_field(fields, "cols")) t.cols = names_at(*f, src);
   if (const Field* f = find_field(fields, "metrics")) t.metrics = names_at(*f, src);
+  if (const Field* f = find_field(fields, "labels")) t.labels = param_match_at(*f, src);
   if (const Field* f = find_field(fields, "columns"))
     for (const Field& c : list_items(*f, src)) t.columns.push_back(read_column(c, src, has_model));
   if (const Field* f = find_field(fields, "baseline")) t.baseline = baseline_at(*f, src);
@@ -214,6 +215,10 @@ ReportTable read_table(const Field& item, const Source& src, bool has_model) {
   if (!t.columns.empty() && (!t.cols.empty() || !t.metrics.empty()))
     fail_at(t.at, fmt::format("\"{}\" has \"columns\" and \"cols\"/\"metrics\"; a table is either one row per point with "
                               "explicit columns, or a pivot of rows x cols per metric",
+                              item.path));
+  if (!t.columns.empty() && !t.labels.empty())
+    fail_at(t.at, fmt::format("\"{}\" has \"columns\" and \"labels\"; \"labels\" names the parameters of a pivot "
+                              "(rows x cols); give each explicit column its own \"label\"",
                               item.path));
   for (const ReportColumn& c : t.columns)
     if (c.derived != DerivedMetric::none && t.baseline.empty())

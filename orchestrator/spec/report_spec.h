@@ -107,6 +107,9 @@ struct ReportTable {
   ParamMatch where;   // only points whose parameters equal these
   // The pivot form: rows x cols per metric (as `sweep report --rows/--cols/--metrics`).
   std::vector<std::string> rows, cols, metrics;
+  // The pivot form's headers of its parameters ("lr" -> "Learning rate"): row headers, spanning headers,
+  // "Learning rate=0.1" column headers. Parameters not named keep their names.
+  ParamMatch labels;
   // The explicit-columns form: one row per point (ordered by `rows`, then point order).
   std::vector<ReportColumn> columns;
   Baseline baseline;  // the baseline point of derived columns

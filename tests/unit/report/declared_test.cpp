@@ -7,6 +7,7 @@
 #include "report/derived.h"
 #include "report/figure.h"
 #include "report/html.h"
+#include "report/latex.h"
 #include "report/markdown.h"
 #include "report/presets.h"
 #include "util/error.h"
@@ -170,6 +171,30 @@ TEST_CASE("the HTML report escapes every user-supplied string and runs no script
   CHECK_THAT(html, Catch::Contains("Content-Security-Policy"));
   const std::string failed = html_report(d, {}, {{"g", "g", "t", "", "gnuplot exited with 1"}});
   CHECK_THAT(failed, Catch::Contains("Figure g was not drawn: gnuplot exited with 1"));
+}
+
+TEST_CASE("a pivot's labels name its row, spanning and column headers") {
+  const auto d = scaling_campaign();
+  const auto results = point_results(d);
+  spec::ReportTable t;
+  t.name = "bynodes";
+  t.rows = {"model"};
+  t.cols = {"nodes"};
+  t.metrics = {"time"};
+  t.labels = {{"nodes", "Nodes used"}, {"model", "Model"}};
+  const auto tables = build_declared(results, t);
+  REQUIRE(tables.size() == 1);
+  CHECK(tables[0].row_names == std::vector<std::string>{"Model", "gpus"});
+  CHECK(tables[0].col_params == std::vector<std::string>{"Nodes used"});
+  CHECK(tables[0].columns == std::vector<std::string>{"Nodes used=1", "Nodes used=2"});
+  const std::string tex = latex_table(tables[0], "scal");
+  CHECK_THAT(tex, Catch::Contains("{Nodes used}") && Catch::Contains("\\cmidrule") && Catch::Contains("Model & gpus"));
+  CHECK_THAT(tex, !Catch::Contains("{nodes}") && !Catch::Contains("nodes="));
+  // A label for a parameter the table does not have names it, at the table.
+  t.at = {"r.yaml", 7, 5};
+  t.labels = {{"node", "Nodes"}};
+  CHECK_THROWS_WITH(build_declared(results, t), Catch::StartsWith("r.yaml:7:5:") && Catch::Contains("\"node\"") &&
+                                                   Catch::Contains("nodes"));
 }
 
 TEST_CASE("default tables take the seeds' shapes for the bundled workloads' metrics") {

@@ -81,6 +81,9 @@ TEST_CASE("report: mistakes are reported at their file:line:column") {
   CHECK(err("  tables: [{name: a, cols: [x], columns: [{param: p}]}]\n") ==
         "x.yaml:7:12: \"report.tables[0]\" has \"columns\" and \"cols\"/\"metrics\"; a table is either one row per point "
         "with explicit columns, or a pivot of rows x cols per metric");
+  CHECK(err("  tables: [{name: a, labels: {p: P}, columns: [{param: p}]}]\n") ==
+        "x.yaml:7:12: \"report.tables[0]\" has \"columns\" and \"labels\"; \"labels\" names the parameters of a pivot "
+        "(rows x cols); give each explicit column its own \"label\"");
   CHECK(err("  tables: [{name: a, digits: 0}]\n") ==
         "x.yaml:7:30: \"report.tables[0].digits\" must be a number of significant digits from 1 to 17, got \"0\"");
   CHECK(err("  tables: [{name: a}]\n  figures: [{name: a, kind: bars, x: b, y: t}]\n") ==
