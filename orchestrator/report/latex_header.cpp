@@ -95,7 +95,8 @@ std::string header_rows(const Table& t, const std::vector<int>& spans) {
     out += spanning_row(t, spans, runs(prefixes(t, d + 1)), [&](std::size_t j) {
       return latex_text(t.col_params[d]) + " = " + latex_text(t.col_values[j][d]);
     });
-  out += spanning_row(t, spans, runs(prefixes(t, levels - 1)), [&](std::size_t) { return header_text(t.col_params[levels - 1]); });
+  // The name spans all its values' columns, so it is not wrapped as a one-column header is.
+  out += spanning_row(t, spans, runs(prefixes(t, levels - 1)), [&](std::size_t) { return latex_text(t.col_params[levels - 1]); });
   std::vector<std::string> values;
   for (const auto& key : t.col_values) values.push_back(key.back());
   return out + value_row(t, spans, values);
