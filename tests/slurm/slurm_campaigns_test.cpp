@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include "e2e/paper_harness.h"
 #include "slurm/slurm_harness.h"
 
 using namespace slurmtest;
@@ -48,6 +49,11 @@ void check_outputs(const e2e::Sandbox& box, const std::string& label, const std:
   }
   CHECK(std::count(html.begin(), html.end(), '<') > 0);
   CHECK_THAT(html, Catch::Contains("data:image/svg+xml"));
+  // The tables and the figures' paper versions compile in a two-column article, none overflowing.
+  const e2e::Paper paper = e2e::compile_article(box.path("paper-" + label), e2e::report_body(dir, box.path("paper-" + label)));
+  INFO(paper.log);
+  CHECK(paper.exit_code == 0);
+  CHECK(e2e::overfull_lines(paper.log).empty());
 }
 
 /// The where-clause of the succeeded runs `r` of points whose parameters match `where` (name = value).
