@@ -111,12 +111,18 @@ std::string tabular(const Table& t, Spread spread) {
   return out + "\\bottomrule\n\\end{tabular}";
 }
 
-/// The tabular measured in a box and scaled to \linewidth only when wider (\linewidth: the column in a
-/// `table`, the text width in a `table*`, the line where a bare tabular stands).
+/// The tabular fitted to \linewidth (the column in a `table`, the text width in a `table*`, the line where
+/// a bare tabular stands), measured in a box at compile time: as it is when it fits; else set again with
+/// half the space between columns (\tabcolsep 3pt); and only when that is still wider, scaled down to
+/// \linewidth. All inside a group, so the narrower \tabcolsep never reaches the rest of the document.
 std::string fitted(const std::string& body, const char* indent) {
-  return fmt::format("\\sbox{{\\sweeptablebox}}{{%\n{}}}%\n{}\\ifdim\\wd\\sweeptablebox>\\linewidth"
-                     "\\resizebox{{\\linewidth}}{{!}}{{\\usebox{{\\sweeptablebox}}}}\\else\\usebox{{\\sweeptablebox}}\\fi\n",
-                     body, indent);
+  return fmt::format("{}\\begingroup\\def\\sweeptablebody{{%\n{}}}%\n"
+                     "\\sbox{{\\sweeptablebox}}{{\\sweeptablebody}}%\n"
+                     "\\ifdim\\wd\\sweeptablebox>\\linewidth\\setlength{{\\tabcolsep}}{{3pt}}"
+                     "\\sbox{{\\sweeptablebox}}{{\\sweeptablebody}}\\fi\n"
+                     "\\ifdim\\wd\\sweeptablebox>\\linewidth\\resizebox{{\\linewidth}}{{!}}{{\\usebox{{\\sweeptablebox}}}}"
+                     "\\else\\usebox{{\\sweeptablebox}}\\fi\\endgroup\n",
+                     indent, body);
 }
 
 std::string preamble_lines(bool siunitx) {
