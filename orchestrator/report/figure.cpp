@@ -46,15 +46,22 @@ std::string value_of(const PointResult& r, const std::string& name) {
   return p ? p->value : "";
 }
 
-std::string series_label(const PointResult& r, const std::vector<std::string>& series) {
-  if (series.empty()) return "";
-  if (series.size() == 1) {
+/// The parameter's name as figure `g` shows it: its `labels` entry, else the name.
+const std::string& shown_name(const spec::ReportFigure& g, const std::string& name) {
+  for (const auto& [param, label] : g.labels)
+    if (param == name) return label;
+  return name;
+}
+
+std::string series_label(const PointResult& r, const spec::ReportFigure& g) {
+  if (g.series.empty()) return "";
+  if (g.series.size() == 1) {
     // A bare number says little in a key ("2"); a word does ("nccl").
-    const auto* p = find_param(*r.point, series.front());
-    return p && is_number(*p) ? series.front() + "=" + p->value : value_of(r, series.front());
+    const auto* p = find_param(*r.point, g.series.front());
+    return p && is_number(*p) ? shown_name(g, g.series.front()) + "=" + p->value : value_of(r, g.series.front());
   }
   std::vector<std::string> parts;
-  for (const auto& s : series) parts.push_back(s + "=" + value_of(r, s));
+  for (const auto& s : g.series) parts.push_back(shown_name(g, s) + "=" + value_of(r, s));
   return join(parts, ", ");
 }
 
@@ -116,6 +123,11 @@ void check_names(const std::vector<PointResult>& results, const spec::ReportFigu
   need({g.y}, metrics, "y metric");
   need(g.series, params, "series parameter");
   if (!g.facets.empty()) need({g.facets}, params, "facets parameter");
+  std::vector<std::string> labelled, shown = g.series;  // a label names a parameter the figure shows
+  for (const auto& [param, label] : g.labels) labelled.push_back(param);
+  shown.push_back(g.x);
+  if (!g.facets.empty()) shown.push_back(g.facets);
+  need(labelled, shown, "parameter in \"labels\" (x, series or facets)");
   if (!g.predicted.empty()) need({g.predicted}, both, "predicted parameter or metric");
 }
 
@@ -165,8 +177,8 @@ Layout lay_out(const std::vector<PointResult>& results, const spec::ReportFigure
   for (std::size_t i = 0; i < results.size(); ++i) entries.push_back(entries_of(results, i, bases[i], g));
   lay_out_x(entries, layout);
   for (std::size_t i = 0; i < results.size(); ++i) {
-    Panel& panel = slot_named(layout.panels, g.facets.empty() ? "" : g.facets + "=" + value_of(results[i], g.facets));
-    Series& series = slot_named(panel.series, series_label(results[i], g.series));
+    Panel& panel = slot_named(layout.panels, g.facets.empty() ? "" : shown_name(g, g.facets) + "=" + value_of(results[i], g.facets));
+    Series& series = slot_named(panel.series, series_label(results[i], g));
     for (const Entry& e : entries[i]) {
       const auto xi = static_cast<std::size_t>(std::find(layout.x_values.begin(), layout.x_values.end(), e.x) - layout.x_values.begin());
       if (series.by_x.count(xi))
@@ -285,7 +297,7 @@ std::string panel_settings(const Layout& layout, const spec::ReportFigure& g, co
   std::string out;
   const std::string y_default = g.kind == spec::FigureKind::scaling ? "scaling factor of " + g.y
                                                                      : y_unit.empty() ? g.y : g.y + " (" + y_unit + ")";
-  out += fmt::format("set xlabel {}\nset ylabel {}\n", t.text(axis_label(g.x_label, g.x)), t.text(axis_label(g.y_label, y_default)));
+  out += fmt::format("set xlabel {}\nset ylabel {}\n", t.text(axis_label(g.x_label, shown_name(g, g.x))), t.text(axis_label(g.y_label, y_default)));
   out += "set grid ytics\nset bars small\n";
   out += g.log_x && g.kind != spec::FigureKind::bars && layout.numeric_x ? "set logscale x\n" : "unset logscale x\n";
   out += g.log_y ? "set logscale y\n" : "unset logscale y\n";

@@ -267,8 +267,9 @@ void read_figure_axis_options(const std::vector<Field>& fields, const Source& sr
 }
 
 ReportFigure read_figure(const Field& item, const Source& src) {
-  constexpr std::array<std::string_view, 15> kKeys{"name",  "title",    "kind", "x",   "y",      "predicted", "series",
-                                                   "facets", "where", "baseline", "log", "xlabel", "ylabel", "width", "style"};
+  constexpr std::array<std::string_view, 16> kKeys{"name",   "title", "kind",     "x",   "y",      "predicted",
+                                                   "series", "facets", "where", "baseline", "log", "xlabel",
+                                                   "ylabel", "width", "style",    "labels"};
   const auto fields = map_fields(item, src);
   check_keys(fields, kKeys, src);
   ReportFigure g;
@@ -289,6 +290,7 @@ ReportFigure read_figure(const Field& item, const Source& src) {
   if (const Field* f = find_field(fields, "facets")) g.facets = name_at(*f, src);
   if (const Field* f = find_field(fields, "where")) g.where = param_match_at(*f, src);
   if (const Field* f = find_field(fields, "baseline")) g.baseline = baseline_at(*f, src);
+  if (const Field* f = find_field(fields, "labels")) g.labels = param_match_at(*f, src);
   read_figure_axis_options(fields, src, g);
   if (g.kind == FigureKind::model && g.predicted.empty())
     fail_at(g.at, fmt::format("\"{}\" is a model figure; it needs \"predicted\" (a parameter or metric)", item.path));

@@ -148,6 +148,9 @@ struct ReportFigure {
   Baseline baseline;  // scaling: as for tables
   bool log_x = false, log_y = false;
   std::string x_label, y_label;  // "" = the name (and unit)
+  // Names of the x, series and facets parameters as the figure shows them: the key ("Learning rate=0.1"),
+  // facet titles, and the x axis without `xlabel`. Parameters not named keep their names.
+  ParamMatch labels;
   FigureWidth width = FigureWidth::column;
   double width_in = 0;      // FigureWidth::inches: the width, 1 to 20 (`width: 4.5in`)
   bool paper_title = true;  // false: `title` is sweep's own (a default or trend figure's), left out of the paper version

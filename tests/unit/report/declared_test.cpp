@@ -154,6 +154,29 @@ TEST_CASE("a figure is a gnuplot script and a data file, with every label quoted
   CHECK_THAT(s.data, Catch::Contains(fmt::format("2\t{:.10g}\t", 321.0 / 404)));
 }
 
+TEST_CASE("a figure's labels name its x axis, key and facet titles") {
+  const auto d = scaling_campaign();
+  const auto results = point_results(d);
+  spec::ReportFigure g;
+  g.name = "thrp";
+  g.kind = spec::FigureKind::lines;
+  g.x = "gpus";
+  g.y = "throughput";
+  g.series = {"nodes"};
+  g.facets = "model";
+  g.labels = {{"gpus", "GPUs per node"}, {"nodes", "Nodes"}, {"model", "Model"}};
+  const FigureText f = build_figure(results, g, "scal");
+  CHECK_THAT(f.script, Catch::Contains("set xlabel 'GPUs per node'") && Catch::Contains("title 'Nodes=1'") &&
+                           Catch::Contains("set title 'Model=gpt2'"));
+  CHECK_THAT(f.script, !Catch::Contains("'nodes=") && !Catch::Contains("'model="));
+  g.x_label = "GPUs";  // xlabel wins over the label
+  CHECK_THAT(build_figure(results, g, "scal").script, Catch::Contains("set xlabel 'GPUs'"));
+  g.at = {"r.yaml", 9, 5};
+  g.labels = {{"world", "World"}};  // a parameter the figure does not show
+  CHECK_THROWS_WITH(build_figure(results, g, "scal"), Catch::StartsWith("r.yaml:9:5: figure \"thrp\": ") &&
+                                                       Catch::Contains("\"world\""));
+}
+
 TEST_CASE("the HTML report escapes every user-supplied string and runs no script") {
   const auto d = scaling_campaign();
   const auto results = point_results(d);

@@ -298,3 +298,10 @@ TEST_CASE("report: a figure's paper width and style files") {
         "x.yaml:7:54: \"report.figures[0].width\" must be a width in inches from 1 to 20, e.g. 4.5in, got \"40in\"");
   CHECK(err("  figure_styles: a.gp\n") == "x.yaml:7:3: unknown key \"figure_styles\" (did you mean \"figure_style\"?)");
 }
+
+TEST_CASE("report: labels of a pivot's and a figure's parameters") {
+  const auto r = section("  tables: [{name: t, rows: [b], cols: [lr], labels: {lr: Learning rate, b: Batch}}]\n"
+                         "  figures: [{name: f, kind: lines, x: b, y: t, series: [lr], labels: {lr: Learning rate}}]\n");
+  CHECK(r.tables[0].labels == spec::ParamMatch{{"lr", "Learning rate"}, {"b", "Batch"}});
+  CHECK(r.figures[0].labels == spec::ParamMatch{{"lr", "Learning rate"}});
+}
