@@ -46,6 +46,18 @@ CampaignData scaling_campaign() {
 
 const spec::Baseline kBaseline{{{"nodes", "1"}, {"gpus", "1"}}, {}, {}};
 
+/// Figure "thrp" of the scaling campaign: throughput against gpus, a series per nodes, a panel per model.
+spec::ReportFigure throughput_figure(spec::FigureKind kind) {
+  spec::ReportFigure g;
+  g.name = "thrp";
+  g.kind = kind;
+  g.x = "gpus";
+  g.y = "throughput";
+  g.series = {"nodes"};
+  g.facets = "model";
+  return g;
+}
+
 }  // namespace
 
 TEST_CASE("derived metrics: speedup, scaling factor and efficiency against the matching baseline point") {
@@ -121,13 +133,7 @@ TEST_CASE("a table with explicit columns: selection, order, labels, values and d
 TEST_CASE("a figure is a gnuplot script and a data file, with every label quoted") {
   const auto d = scaling_campaign();
   const auto results = point_results(d);
-  spec::ReportFigure g;
-  g.name = "thrp";
-  g.kind = spec::FigureKind::bars;
-  g.x = "gpus";
-  g.y = "throughput";
-  g.series = {"nodes"};
-  g.facets = "model";
+  spec::ReportFigure g = throughput_figure(spec::FigureKind::bars);
   const FigureText f = build_figure(results, g, "scal");
   CHECK(f.points == 6);
   CHECK_THAT(f.script, Catch::Contains("set output 'thrp.svg'") && Catch::Contains("set output 'thrp.pdf'") &&
@@ -157,13 +163,7 @@ TEST_CASE("a figure is a gnuplot script and a data file, with every label quoted
 TEST_CASE("a figure's labels name its x axis, key and facet titles") {
   const auto d = scaling_campaign();
   const auto results = point_results(d);
-  spec::ReportFigure g;
-  g.name = "thrp";
-  g.kind = spec::FigureKind::lines;
-  g.x = "gpus";
-  g.y = "throughput";
-  g.series = {"nodes"};
-  g.facets = "model";
+  spec::ReportFigure g = throughput_figure(spec::FigureKind::lines);
   g.labels = {{"gpus", "GPUs per node"}, {"nodes", "Nodes"}, {"model", "Model"}};
   const FigureText f = build_figure(results, g, "scal");
   CHECK_THAT(f.script, Catch::Contains("set xlabel 'GPUs per node'") && Catch::Contains("title 'Nodes=1'") &&
