@@ -371,9 +371,9 @@ std::string script_text(const Layout& layout, const spec::ReportFigure& g, const
   const auto [rows, panels] = grid_of(layout);
   const std::string dat = f.file + ".dat";
   std::string out = fmt::format("# sweep figure {} of campaign {} (format 2): `gnuplot {}.gp` writes {}.svg, {}.pdf and "
-                                "{}/{}.tex with {}/{}.pdf\n",
-                                gnuplot_comment(g.name), gnuplot_comment(campaign), f.file, f.file, f.file, kPaperDir, f.file,
-                                kPaperDir, f.file);
+                                "{}/{}.tex with {}/{}.pdf (sweep report names that .tex {}/{}.tex)\n",
+                                gnuplot_comment(g.name), gnuplot_comment(campaign), f.file, f.file, f.file, kPaperDir,
+                                f.graphic, kPaperDir, f.graphic, kPaperDir, f.file);
   out += "set datafile separator \"\\t\"\nset datafile missing \"NaN\"\n";
   out += fmt::format("set terminal svg size {},{} font 'Helvetica,13' noenhanced background rgb 'white'\n", 640 * panels, 420 * rows);
   out += fmt::format("set output {}\n{}unset output\n", gnuplot_string(f.file + ".svg"),
@@ -382,7 +382,7 @@ std::string script_text(const Layout& layout, const spec::ReportFigure& g, const
   out += fmt::format("set output {}\n{}unset output\n", gnuplot_string(f.file + ".pdf"),
                      body_text(layout, g, unit, markers, {Output::pdf, dat, f.title}));
   out += fmt::format("cd {}\n", gnuplot_string(std::string(kPaperDir)));
-  out += paper_terminal(paper_size(g.width, rows, g.width_in), f.file);
+  out += paper_terminal(paper_size(g.width, rows, g.width_in), f.graphic);
   out += body_text(layout, g, unit, markers, {Output::paper, "../" + dat, g.paper_title ? g.title : ""}) + "unset output\n";
   return sealed(out);
 }
@@ -395,6 +395,7 @@ FigureText build_figure(const std::vector<PointResult>& all, const spec::ReportF
   FigureText f;
   f.name = g.name;
   f.file = safe_file_name(g.name);
+  f.graphic = paper_graphic_name(f.file, campaign);
   if (results.empty()) return f;
   check_names(results, g);
   const Layout layout = lay_out(results, g, all);

@@ -17,7 +17,11 @@ struct FigureText {
   std::string name;    // as declared or made from a metric name: any text
   std::string file;    // safe_file_name(name) (util/sinks.h): the base name of the files below
   std::string title;   // of the SVG and PDF: the declared title, else "<campaign>: <y> vs <x>"
-  std::string script;  // <file>.gp: reads <file>.dat, writes <file>.svg, <file>.pdf and paper/<file>.{tex,pdf}
+  std::string script;  // <file>.gp: reads <file>.dat, writes <file>.svg, <file>.pdf and paper/<graphic>.{tex,pdf}
+  // The paper version's base name in paper/: <file>-<10 hex digits of the campaign label's SHA-256>
+  // (paper_graphic_name), so two campaigns' figures of one name never share a graphic in a paper whose
+  // \graphicspath holds both. sweep report renames paper/<graphic>.tex to paper/<file>.tex.
+  std::string graphic;
   std::string data;    // <file>.dat
   std::size_t points = 0;  // values plotted; 0 = nothing to plot
 };

@@ -25,6 +25,10 @@ struct PaperSize {
 /// inches: `inches` wide, 0.62 of that high per row.
 PaperSize paper_size(spec::FigureWidth width, std::size_t rows, double inches = 0);
 
+/// The paper version's graphic name: `file`, "-", and 10 hex digits of the SHA-256 of `campaign` (a
+/// name graphicx reads whatever the label holds; two campaigns' figures named alike differ).
+std::string paper_graphic_name(std::string_view file, std::string_view campaign);
+
 /// The terminal and output lines of the paper version, after `cd` into kPaperDir.
 std::string paper_terminal(const PaperSize& size, std::string_view file);
 

@@ -7,12 +7,12 @@
 #include <fstream>
 #include <sstream>
 
-#include "exec/capture.h"
 #include "report/campaign_data.h"
 #include "report/csv.h"
 #include "report/declared_tables.h"
 #include "report/repetitions.h"
 #include "report/figure.h"
+#include "report/figure_drawing.h"
 #include "report/figure_paper.h"
 #include "report/figure_style.h"
 #include "report/history.h"
@@ -67,21 +67,6 @@ std::string read_file(const fs::path& path) {
   std::ostringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
-}
-
-/// Runs gnuplot on <dir>/<script>; the SVG text, or the reason it failed in `error`.
-std::string draw(const fs::path& dir, const FigureText& f, const std::string& script, std::string& error) {
-  const auto result = exec::capture({"gnuplot", script}, dir.string(), std::chrono::seconds(60));
-  if (!result) {
-    error = "gnuplot was not found (install Debian's gnuplot-nox, or pass --no-figures)";
-    return "";
-  }
-  if (result->exit_code != 0 || result->timed_out) {
-    error = fmt::format("gnuplot {}: {}", result->timed_out ? "timed out" : "exited with " + std::to_string(result->exit_code),
-                        result->err);
-    return "";
-  }
-  return read_file(dir / (f.file + ".svg"));
 }
 
 /// What the report shows, before anything is written.
@@ -164,14 +149,12 @@ std::vector<HtmlFigure> draw_figures(const std::vector<FigureText>& texts, Repor
     if (f.points == 0) {
       h.error = "no values to plot (no succeeded run has the metric)";
     } else {
-      const std::string script = write_script(f, out);
+      write_script(f, out);
       add_file(out, "figures/" + f.file + ".dat", f.data);
-      h.svg = draw(fs::path(out.dir) / "figures", f, script, h.error);
-      if (!h.svg.empty())
-        for (const std::string ext : {".svg", ".pdf"}) out.files.push_back(out.dir + "/figures/" + f.file + ext);
-      if (!h.svg.empty())
-        for (const std::string ext : {".tex", ".pdf"})
-          out.files.push_back(fmt::format("{}/figures/{}/{}{}", out.dir, kPaperDir, f.file, ext));
+      Drawing drawn = draw_figure(out.dir + "/figures", f);
+      h.svg = std::move(drawn.svg);
+      h.error = std::move(drawn.error);
+      out.files.insert(out.files.end(), drawn.files.begin(), drawn.files.end());
     }
     if (!h.error.empty()) out.figure_errors.push_back(terminal_text(f.name) + ": " + terminal_text(h.error));
     figures.push_back(std::move(h));

@@ -53,6 +53,11 @@ Words after the figures.
 \end{document}
 )";
 
+/// The paper graphic's name of figure `file` of campaign `label`, computed with sha256sum.
+std::string graphic_of(const std::string& file, const std::string& label) {
+  return file + "-" + shell("printf %s '" + label + "' | sha256sum").out.substr(0, 10);
+}
+
 void write_campaign(const Sandbox& box) {
   box.write("pf.yaml", kExperiment);
   box.write("all.gp", "# every figure\nset grid xtics\n");
@@ -82,8 +87,10 @@ TEST_CASE("paper figures compile in a two-column article in the document's fonts
   CHECK_THAT(paper_section(read_file(figures + "/bars.gp")), Catch::Contains("set title 'Time per backend'") &&
                                                                  Catch::Contains("size 6.2in,2.3in"));
   const std::string tex = read_file(figures + "/paper/time.tex");
-  CHECK_THAT(tex, Catch::Contains("\\textbackslash{}write18\\{touch pwned\\}") && Catch::Contains("]{time}}"));
-  CHECK(fs::exists(figures + "/paper/time.pdf"));
+  // The graphic's name carries the campaign's: time-<10 hex digits of sha256("pf")>.
+  const std::string graphic = graphic_of("time", "pf");
+  CHECK_THAT(tex, Catch::Contains("\\textbackslash{}write18\\{touch pwned\\}") && Catch::Contains("]{" + graphic + "}}"));
+  CHECK(fs::exists(figures + "/paper/" + graphic + ".pdf"));
 
   box.write("paper/main.tex", kPaper);
   const auto latex = shell("cd '" + box.path("paper") + "' && pdflatex -shell-escape -halt-on-error -interaction=nonstopmode main.tex");
@@ -185,4 +192,52 @@ TEST_CASE("paper figures fit a one-column article: a column figure and one of wi
   INFO(latex.out);
   REQUIRE(latex.exit_code == 0);
   CHECK_THAT(read_file(box.path("paper/one.log")), !Catch::Contains("Overfull \\hbox") && Catch::Contains("Output written"));
+}
+
+TEST_CASE("two campaigns' figures of one name keep their own graphics in one paper") {
+  Sandbox box;
+  write_campaign(box);
+  REQUIRE(box.sweep({"run", "pf.yaml", "--label", "pf2", "--set", "repetitions=1"}).exit_code == 0);
+  for (const char* label : {"pf", "pf2"}) REQUIRE(box.sweep({"report", label}).exit_code == 0);
+  // Both directories in \graphicspath, the second campaign's first: each figure still finds its own.
+  box.write("paper/two.tex", "\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{xcolor}\n"
+                             "\\graphicspath{{../reports/pf2/figures/paper/}{../reports/pf/figures/paper/}}\n"
+                             "\\begin{document}\n\\input{../reports/pf/figures/paper/time.tex}\n\n"
+                             "\\input{../reports/pf2/figures/paper/time.tex}\n\\end{document}\n");
+  const auto latex = shell("cd '" + box.path("paper") + "' && pdflatex -halt-on-error -interaction=nonstopmode two.tex");
+  INFO(latex.out);
+  REQUIRE(latex.exit_code == 0);
+  const std::string log = read_file(box.path("paper/two.log"));
+  CHECK_THAT(log, Catch::Contains("reports/pf/figures/paper//" + graphic_of("time", "pf") + ".pdf") &&
+                      Catch::Contains("reports/pf2/figures/paper//" + graphic_of("time", "pf2") + ".pdf"));
+}
+
+TEST_CASE("gnuplot's drawings replace a symlink planted in their place and never write through it") {
+  Sandbox box;
+  write_campaign(box);
+  REQUIRE(box.sweep({"report", "pf"}).exit_code == 0);
+  const std::string figures = box.path("reports/pf/figures");
+  const std::vector<std::string> planted{figures + "/time.svg", figures + "/time.pdf", figures + "/paper/time.tex",
+                                         figures + "/paper/" + graphic_of("time", "pf") + ".pdf"};
+  for (std::size_t i = 0; i < planted.size(); ++i) {
+    const std::string victim = box.write("victim" + std::to_string(i), "precious\n");
+    fs::remove(planted[i]);
+    fs::create_symlink(victim, planted[i]);
+  }
+  const auto again = box.sweep({"report", "pf"});
+  INFO(again.out << again.err);
+  REQUIRE(again.exit_code == 0);
+  for (std::size_t i = 0; i < planted.size(); ++i) {
+    CHECK(read_file(box.path("victim" + std::to_string(i))) == "precious\n");
+    CHECK(fs::is_regular_file(fs::symlink_status(planted[i])));
+  }
+  // A paper directory that is a symlink to another is refused, and nothing is drawn there.
+  fs::create_directories(box.path("elsewhere"));
+  fs::remove_all(figures + "/paper");
+  fs::create_directory_symlink(box.path("elsewhere"), figures + "/paper");
+  const auto refused = box.sweep({"report", "pf"});
+  INFO(refused.out << refused.err);
+  CHECK(refused.exit_code != 0);
+  CHECK_THAT(refused.err, Catch::Contains("paper figures' directory"));
+  CHECK(fs::is_empty(box.path("elsewhere")));
 }
