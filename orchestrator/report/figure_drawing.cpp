@@ -86,6 +86,7 @@ Drawing draw_figure(const std::string& figures_dir, const FigureText& f) {
     return d;
   }
   d.svg = svg;
+  d.warnings = result->err;
   return d;
 }
 

@@ -13,6 +13,7 @@ namespace sweep::report {
 struct Drawing {
   std::string svg;                 // the SVG's text (for the HTML report); "" when not drawn
   std::string error;               // why it was not drawn
+  std::string warnings;            // what gnuplot printed while drawing it ("difficulty fitting plot titles into key")
   std::vector<std::string> files;  // the drawings in place: figures/<file>.svg, .pdf, paper/<file>.tex, paper/<graphic>.pdf
 };
 

@@ -46,7 +46,9 @@ std::string zero_spread_note(const std::string& plus_minus) {
 }
 
 std::string caption(const Table& t, const std::string& campaign, Spread spread) {
-  const std::string what = t.title.empty() ? "Every metric per point" : t.title + (t.unit.empty() ? "" : " (" + t.unit + ")");
+  // A pivot's cells are in its metric's unit, which its caption says unless its title already does.
+  const std::string unit = t.unit.empty() || t.title.find("(" + t.unit + ")") != std::string::npos ? "" : " (" + t.unit + ")";
+  const std::string what = t.title.empty() ? "Every metric per point" : t.title + unit;
   if (t.latex.caption == CaptionText::title) return latex_text(what);
   return fmt::format("{}. Campaign \\texttt{{{}}}; {}.{}", latex_text(what), latex_text(campaign), spread_words(spread).caption,
                      has_zero_spread(t, spread) ? " " + zero_spread_note("$\\pm$") : "");
@@ -115,14 +117,16 @@ std::string tabular(const Table& t, Spread spread) {
 /// a bare tabular stands), measured in a box at compile time: as it is when it fits; else set again with
 /// half the space between columns (\tabcolsep 3pt); and only when that is still wider, scaled down to
 /// \linewidth. All inside a group, so the narrower \tabcolsep never reaches the rest of the document.
-std::string fitted(const std::string& body, const char* indent) {
+std::string fitted(const std::string& body, const char* indent, const std::string& id) {
   return fmt::format("{}\\begingroup\\def\\sweeptablebody{{%\n{}}}%\n"
                      "\\sbox{{\\sweeptablebox}}{{\\sweeptablebody}}%\n"
                      "\\ifdim\\wd\\sweeptablebox>\\linewidth\\setlength{{\\tabcolsep}}{{3pt}}"
                      "\\sbox{{\\sweeptablebox}}{{\\sweeptablebody}}\\fi\n"
-                     "\\ifdim\\wd\\sweeptablebox>\\linewidth\\resizebox{{\\linewidth}}{{!}}{{\\usebox{{\\sweeptablebox}}}}"
+                     "\\ifdim\\wd\\sweeptablebox>\\linewidth\\PackageWarning{{sweep}}{{Table {} is scaled down to fit the "
+                     "line, its type smaller than the text's; width: text or fewer columns keep its size}}"
+                     "\\resizebox{{\\linewidth}}{{!}}{{\\usebox{{\\sweeptablebox}}}}"
                      "\\else\\usebox{{\\sweeptablebox}}\\fi\\endgroup\n",
-                     indent, body);
+                     indent, body, id);
 }
 
 std::string preamble_lines(bool siunitx) {
@@ -146,11 +150,11 @@ std::string latex_table(const Table& t, const std::string& campaign, Spread defa
   const bool fit = t.latex.width != TableWidth::natural;
   if (fit) out += "\\ifdefined\\sweeptablebox\\else\\newsavebox{\\sweeptablebox}\\fi\n";
   const std::string body = tabular(grouped(t), spread);
-  if (!t.latex.floating) return out + (fit ? fitted(body, "\\noindent") : body + "\n");
+  if (!t.latex.floating) return out + (fit ? fitted(body, "\\noindent", latex_table_id(t)) : body + "\n");
   const char* env = t.latex.width == TableWidth::text ? "table*" : "table";
   out += fmt::format("\\begin{{{}}}[tbp]\n\\centering\n\\caption{{{}}}\\label{{{}}}\n", env, caption(t, campaign, spread),
                      latex_label(t));
-  return out + (fit ? fitted(body, "") : body + "\n") + fmt::format("\\end{{{}}}\n", env);
+  return out + (fit ? fitted(body, "", latex_table_id(t)) : body + "\n") + fmt::format("\\end{{{}}}\n", env);
 }
 
 std::string latex_table_file(const Table& t, const std::string& campaign, Spread spread) {

@@ -31,6 +31,7 @@
 #include "util/names.h"
 #include "util/safe_files.h"
 #include "util/sinks.h"
+#include "util/strings.h"
 
 namespace sweep::report {
 namespace fs = std::filesystem;
@@ -154,6 +155,9 @@ std::vector<HtmlFigure> draw_figures(const std::vector<FigureText>& texts, Repor
       Drawing drawn = draw_figure(out.dir + "/figures", f);
       h.svg = std::move(drawn.svg);
       h.error = std::move(drawn.error);
+      if (!drawn.warnings.empty())  // a key gnuplot could not fit drops entries: the user hears of it
+        out.notes.push_back(fmt::format("gnuplot warned while drawing figure {}: {}", f.name,
+                                        join(split(trim(drawn.warnings), '\n'), "; ")));
       out.files.insert(out.files.end(), drawn.files.begin(), drawn.files.end());
     }
     if (!h.error.empty()) out.figure_errors.push_back(terminal_text(f.name) + ": " + terminal_text(h.error));

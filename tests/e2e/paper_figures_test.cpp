@@ -241,3 +241,21 @@ TEST_CASE("gnuplot's drawings replace a symlink planted in their place and never
   CHECK_THAT(refused.err, Catch::Contains("paper figures' directory"));
   CHECK(fs::is_empty(box.path("elsewhere")));
 }
+
+TEST_CASE("what gnuplot warns of while drawing a figure is a note on stderr") {
+  Sandbox box;
+  // Six long key entries in a column-wide figure: gnuplot cannot fit them into its key, and says so.
+  box.write("crowded.yaml", "name: crowded\nmatrix:\n  batch: [32, 64, 128]\n  model: [small, large]\n  lr: [0.1, 0.01, 0.001]\n"
+                            "workload:\n  command: echo \"loss={{lr}}\"\n"
+                            "metrics:\n  - {name: loss, better: lower, regex: 'loss=(?<value>[0-9.]+)'}\n"
+                            "report:\n  figures:\n    - {name: crowded, kind: lines, x: batch, y: loss, series: [model, lr], log: [x],\n"
+                            "       labels: {model: Model architecture name, lr: Learning rate of the optimiser}}\n");
+  const auto run = box.sweep({"run", "crowded.yaml", "--label", "crowded"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto r = box.sweep({"report", "crowded"});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.err, Catch::Contains("note: gnuplot warned while drawing figure crowded: ") &&
+                        Catch::Contains("difficulty fitting plot titles into key"));
+}

@@ -48,6 +48,9 @@ TEST_CASE("a LaTeX table's caption is its title alone and its label is its name,
   full.latex.caption = spec::CaptionText::full;
   CHECK_THAT(latex_table(full, "c1"),
              Catch::Contains("\\caption{busbw\\_max (GB/s). Campaign \\texttt{c1}; mean $\\pm$ 95\\% confidence interval. A cell without $\\pm$ had no spread: one run, the same value in every run, or an exact value.}"));
+  Table titled = pivot();  // a title that says its unit already is not given it twice
+  titled.title = "Bus bandwidth (GB/s) per backend";
+  CHECK_THAT(latex_table(titled, "c"), Catch::Contains("\\caption{Bus bandwidth (GB/s) per backend}"));
   Table own = pivot();
   own.latex.label = "tab:mine";
   CHECK_THAT(latex_table(own, "c"), Catch::Contains("\\label{tab:mine}"));
@@ -69,7 +72,9 @@ TEST_CASE("width picks table or table*, fits by measuring, and float false is a 
                          Catch::Contains("\\end{tabular}}%\n\\sbox{\\sweeptablebox}{\\sweeptablebody}%\n"
                                          "\\ifdim\\wd\\sweeptablebox>\\linewidth\\setlength{\\tabcolsep}{3pt}"
                                          "\\sbox{\\sweeptablebox}{\\sweeptablebody}\\fi\n"
-                                         "\\ifdim\\wd\\sweeptablebox>\\linewidth\\resizebox{\\linewidth}{!}"
+                                         "\\ifdim\\wd\\sweeptablebox>\\linewidth\\PackageWarning{sweep}{Table bw is scaled down "
+                                         "to fit the line, its type smaller than the text's; width: text or fewer columns keep its size}"
+                                         "\\resizebox{\\linewidth}{!}"
                                          "{\\usebox{\\sweeptablebox}}\\else\\usebox{\\sweeptablebox}\\fi\\endgroup\n\\end{table}"));
   t.latex.width = spec::TableWidth::text;
   CHECK_THAT(latex_table(t, "c"), Catch::Contains("\\begin{table*}[tbp]") && Catch::Contains("\\end{table*}"));
