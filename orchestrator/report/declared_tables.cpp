@@ -198,7 +198,9 @@ std::vector<Table> build_declared(const std::vector<PointResult>& results, const
     one.push_back(columns_table(selected, spec, results));
     return one;
   }
-  auto tables = at_location(spec.at, [&] { return build_tables(selected, TableSpec{spec.rows, spec.cols, spec.metrics}); });
+  std::vector<PointResult> ordered = selected;  // rows grouped by the `rows` parameters, in their order
+  sort_rows(ordered, spec.rows);
+  auto tables = at_location(spec.at, [&] { return build_tables(ordered, TableSpec{spec.rows, spec.cols, spec.metrics}); });
   for (auto& t : tables) {
     apply_labels(t, spec.labels, spec.at);
     t.name = tables.size() == 1 ? spec.name : spec.name + "." + t.title;

@@ -94,13 +94,18 @@ std::string latex_text(std::string_view text) {
       {'\\', "\\textbackslash{}"}, {'{', "\\{"}, {'}', "\\}"}, {'$', "\\$"}, {'&', "\\&"},
       {'#', "\\#"}, {'^', "\\textasciicircum{}"}, {'_', "\\_"}, {'%', "\\%"}, {'~', "\\textasciitilde{}"},
       {'<', "\\textless{}"}, {'>', "\\textgreater{}"}, {'|', "\\textbar{}"}};
+  // Pairs that TeX's fonts set as one glyph ("--" an en dash, "``" an opening quote): "{}" between keeps
+  // both characters, as the text has them.
+  static constexpr std::string_view kLigatures[] = {"--", "``", "''", "!`", "?`", ",,"};
   std::string out;
-  for (const char ch : text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
     const auto c = static_cast<unsigned char>(ch);
     const auto* hit = std::find_if(std::begin(kEscapes), std::end(kEscapes), [ch](const auto& e) { return e.first == ch; });
     if (hit != std::end(kEscapes)) out += hit->second;
     else if (is_control(c)) out += fmt::format("\\textbackslash{{}}x{:02x}", c);
     else out += ch;
+    if (std::find(std::begin(kLigatures), std::end(kLigatures), text.substr(i, 2)) != std::end(kLigatures)) out += "{}";
   }
   return out;
 }

@@ -29,7 +29,8 @@ std::string safe_file_name(std::string_view text);
 std::string terminal_text(std::string_view text, bool keep_lines = false);
 
 /// `text` as LaTeX text: its special characters escaped (\ { } $ & # ^ _ % ~ < > |), control characters
-/// written as a visible \textbackslash{}xNN, so none ever reaches LaTeX.
+/// written as a visible \textbackslash{}xNN, so none ever reaches LaTeX; "{}" breaks the pairs TeX's fonts
+/// join into one glyph (-- `` '' !` ?` ,,), so "--fast" prints as typed.
 std::string latex_text(std::string_view text);
 
 /// `text` as a Markdown table cell: | escaped, & < > as HTML entities (so no raw HTML), control characters

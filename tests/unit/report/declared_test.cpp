@@ -196,6 +196,23 @@ TEST_CASE("the HTML report escapes every user-supplied string and runs no script
   CHECK_THAT(failed, Catch::Contains("Figure g was not drawn: gnuplot exited with 1"));
 }
 
+TEST_CASE("a pivot's rows are ordered by its rows parameters, the first first") {
+  const auto d = scaling_campaign();
+  spec::ReportTable t;
+  t.name = "ordered";
+  t.rows = {"model", "gpus"};
+  t.cols = {"nodes"};
+  t.metrics = {"time"};
+  const auto tables = build_declared(point_results(d), t);
+  REQUIRE(tables.size() == 1);
+  // The points run gpt2 first; "<script>..." sorts before "gpt2", then gpus numerically within each model.
+  REQUIRE(tables[0].row_values.size() == 4);
+  CHECK(tables[0].row_values[0] == std::vector<std::string>{"<script>alert(1)</script>", "1"});
+  CHECK(tables[0].row_values[1] == std::vector<std::string>{"<script>alert(1)</script>", "2"});
+  CHECK(tables[0].row_values[2] == std::vector<std::string>{"gpt2", "1"});
+  CHECK(tables[0].row_values[3] == std::vector<std::string>{"gpt2", "2"});
+}
+
 TEST_CASE("a pivot's labels name its row, spanning and column headers") {
   const auto d = scaling_campaign();
   const auto results = point_results(d);

@@ -57,6 +57,12 @@ TEST_CASE("LaTeX text escapes specials and never passes control characters") {
   CHECK(latex_text("<x>") == "\\textless{}x\\textgreater{}");
   CHECK(latex_text(std::string("a\x1b\nb\0", 5)) == "a\\textbackslash{}x1b\\textbackslash{}x0ab\\textbackslash{}x00");
   CHECK(!has_control(latex_text(kHostile)));
+  // Ligatures are broken: "--fast" is two hyphens, ``a'' two backquotes and two quotes, "---" three hyphens.
+  CHECK(latex_text("--fast") == "-{}-fast");
+  CHECK(latex_text("---") == "-{}-{}-");
+  CHECK(latex_text("``a''") == "`{}`a'{}'");
+  CHECK(latex_text("!`?`,,") == "!{}`?{}`,{},");
+  CHECK(latex_text("a-b") == "a-b");
 }
 
 TEST_CASE("Markdown cells escape HTML and pipes") {
