@@ -9,6 +9,7 @@
 namespace e2e {
 
 std::string report_body(const std::filesystem::path& report, const std::filesystem::path& paper) {
+  std::filesystem::create_directories(paper);  // the figures' files are written there
   const auto rel = [&](const std::filesystem::path& p) { return std::filesystem::relative(p, paper).string(); };
   std::string body = "\\input{" + rel(report / "report.tex") + "}\n";
   const bool versions = std::filesystem::exists(report / "figures" / "paper");

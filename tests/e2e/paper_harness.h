@@ -9,7 +9,8 @@ namespace e2e {
 
 /// The LaTeX lines that \input a report's tables (report.tex, every table) and its figures, paths
 /// relative to `paper`: each figure's paper version (figures/paper/<file>.tex), else its standalone PDF.
-/// Each figure goes in a file of its own in `paper` (fig-<report>-<name>.tex), so the log names it.
+/// Each figure goes in a file of its own in `paper` (made when missing: fig-<report>-<name>.tex), so the
+/// log names it.
 std::string report_body(const std::filesystem::path& report, const std::filesystem::path& paper);
 
 struct Paper {
