@@ -1,5 +1,6 @@
 // A paper made of sweep's output: every bundled study that runs here quickly on the CPU (demo.yaml on
-// the local executor; e16-allreduce-backends.yaml at scale=ci with gloo and mpi under mpirun, as
+// the local executor; e16-allreduce-backends.yaml at scale=ci with gloo under mpirun (not mpi: an e2e test runs under ASan
+// in CI, where Open MPI's own leaks fail a run; tests/workloads runs mpi with their suppressions), as
 // tests/workloads/e16_report_test.cpp runs it) is run and reported; its report.tex (every table) is
 // \input, and each figure's paper version (figures/paper/<file>.tex; the standalone PDF at its own size
 // where a report has none), into a two-column article with booktabs, graphicx, siunitx and xcolor,
@@ -31,7 +32,7 @@ struct Study {
 const std::vector<Study>& studies() {
   static const std::vector<Study> all{
       {"demo.yaml", "demo", {"-j", "2"}},
-      {"e16-allreduce-backends.yaml", "e16", {"--set", "scale=ci", "--set", "backend=[gloo, mpi]", "--set", "repetitions=2", "-j", "1"}},
+      {"e16-allreduce-backends.yaml", "e16", {"--set", "scale=ci", "--set", "backend=[gloo]", "--set", "repetitions=2", "-j", "1"}},
   };
   return all;
 }
