@@ -1,7 +1,7 @@
 #pragma once
 // Three nights of experiments/nightly.yaml (collbench all-reduce at 3 sizes, trainbench DP and PP),
-// shared by the local test (tests/workloads/nightly_test.cpp) and the development-cluster test
-// (tests/slurm/slurm_nightly_test.cpp): the first night pins the baseline, a night slowed by
+// run by the local test (tests/workloads/nightly_test.cpp; the development-cluster test
+// tests/slurm/slurm_nightly_test.cpp runs a smaller night through Slurm): the first night pins the baseline, a night slowed by
 // trainbench's documented knob regresses with exit 1, an unchanged night passes with exit 0, and the
 // last night's report holds the history of the three (one line per night per metric, trend figures).
 #include <catch2/catch.hpp>

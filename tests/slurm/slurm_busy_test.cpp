@@ -48,7 +48,7 @@ std::vector<std::string> printed_by(const std::string& log, const std::string& p
 
 }  // namespace
 
-TEST_CASE("with 300 foreign jobs queued, each poll cycle is one squeue of one of the campaign's arrays, by job id") {
+TEST_CASE("with 300 foreign jobs queued, each poll cycle is one squeue of one of the campaign's arrays, by job id", "[solo]") {
   slurm_conf();
   REQUIRE(shell("id -u").out == "0\n");  // other users' jobs are submitted through runuser
   e2e::Sandbox box;
@@ -139,29 +139,7 @@ TEST_CASE("cpus-per-task reaches every srun task (the job script exports SRUN_CP
   CHECK(e2e::read_file(query(box, "SELECT run_dir FROM runs") + "/stdout") == "2\n2\n");
 }
 
-TEST_CASE("a run over its time limit is retried with twice the time (escalate), and the longer attempt finishes") {
-  slurm_conf();
-  e2e::Sandbox box;
-  const std::string L = unique_label(box, "t");
-  box.write("esc.yaml", "name: esc\nexecutor: slurm\nmatrix: {n: [1]}\nresources: {time: 1}\n"
-                        "retries: {TIMEOUT: 2}\nescalate: {time: {factor: 2, max: 3}}\n"
-                        "workload: {command: 'sleep 70; echo \"value: 1\"'}\n"
-                        "metrics: [{name: value, better: higher, regex: 'value: (?<value>\\d+)'}]\n");
-  const auto r = box.sweep({"run", "esc.yaml", "--label", L, "--poll-max", "2"});
-  INFO(r.out << r.err);
-  REQUIRE(r.exit_code == 0);
-  CHECK(query(box, "SELECT group_concat(attempt || ':' || state || ':' || coalesce(failure_class, ''), ' ') FROM "
-                   "(SELECT * FROM attempts ORDER BY attempt)") == "1:failed:timeout 2:succeeded:");
-  CHECK(query(box, "SELECT value FROM run_provenance WHERE attempt = 1 AND key = 'slurm.options'") == "--time=1");
-  CHECK(query(box, "SELECT value FROM run_provenance WHERE attempt = 2 AND key = 'slurm.options'") == "--time=00:02:00");
-  CHECK(query(box, "SELECT value FROM run_provenance WHERE attempt = 2 AND key = 'slurm.escalated'") ==
-        "time=00:02:00 after 1 timeout");
-  CHECK(query(box, "SELECT count(*) FROM run_provenance WHERE attempt = 1 AND key = 'slurm.escalated'") == "0");
-  const std::string second = query(box, "SELECT dir FROM submissions WHERE id = 2");
-  CHECK_THAT(e2e::read_file(second + "/array.sh"), Catch::Contains("#SBATCH --time=00:02:00\n"));
-}
-
-TEST_CASE("the user's MaxSubmitJobs from accounting caps what the campaign queues at once") {
+TEST_CASE("the user's MaxSubmitJobs from accounting caps what the campaign queues at once", "[solo]") {
   slurm_conf();
   INFO("needs accounting: scripts/slurm-dev-cluster up --accounting (scripts/test starts it so)");
   REQUIRE(shell("sacctmgr -n -P show cluster format=cluster").exit_code == 0);

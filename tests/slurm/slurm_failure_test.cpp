@@ -1,4 +1,4 @@
-// Failure classes and retries on the development cluster: FAILED, TIMEOUT, NODE_FAIL with a retry,
+// Failure classes and retries on the development cluster: FAILED, TIMEOUT with an escalated retry, NODE_FAIL with a retry,
 // a request that can never be satisfied, and a submission sbatch refuses.
 #include <catch2/catch.hpp>
 
@@ -6,31 +6,42 @@
 
 using namespace slurmtest;
 
-TEST_CASE("an exit code of 3 is FAILED without retry and a run over its time limit is TIMEOUT") {
+// One wait for Slurm's time limit (a minute at the least) serves both: TIMEOUT as Slurm ends it, with
+// the last line the run printed, and the escalated retry. The retry's workload returns at once, so no
+// second time limit is waited for; that it got twice the time is in its script and provenance.
+TEST_CASE("an exit code of 3 is FAILED without retry, a run over its time limit is TIMEOUT, retried with twice the time") {
   slurm_conf();
   e2e::Sandbox box;
   const std::string L = unique_label(box, "t");
   box.write("f.yaml", "name: f\nexecutor: slurm\nmatrix: {mode: [fail, slow]}\nresources: {time: 1}\n"
-                      "retries: {NODE_FAIL: 2}\n"
-                      "workload: {command: 'if [ {{mode}} = fail ]; then exit 3; fi; echo waiting for rank 1 at the rendezvous >&2; "
-                      "sleep 600'}\n");
+                      "retries: {TIMEOUT: 2, NODE_FAIL: 2}\nescalate: {time: {factor: 2, max: 3}}\n"
+                      "workload: {command: 'if [ {{mode}} = fail ]; then exit 3; fi; if [ \"$SWEEP_ATTEMPT\" = 1 ]; then "
+                      "echo waiting for rank 1 at the rendezvous >&2; sleep 600; fi; echo \"value: 1\"'}\n"
+                      "metrics: [{name: value, better: higher, regex: 'value: (?<value>\\d+)'}]\n");
   const auto r = box.sweep({"run", "f.yaml", "--label", L, "--poll-max", "2"});
   INFO(r.out << r.err);
   CHECK(r.exit_code == 1);
-  CHECK(query(box, "SELECT failure_class || ' ' || exit_code FROM runs r JOIN point_params p ON p.point_id = r.point_id "
-                   "WHERE p.value = 'fail'") == "exit_code 3");
-  CHECK(query(box, "SELECT failure_class FROM runs r JOIN point_params p ON p.point_id = r.point_id "
-                   "WHERE p.value = 'slow'") == "timeout");
+  const auto of = [&](const std::string& mode, const std::string& what) {
+    return query(box, "SELECT " + what + " FROM attempts a JOIN runs r ON r.id = a.run_id JOIN point_params p ON "
+                      "p.point_id = r.point_id WHERE p.value = '" + mode + "' ORDER BY a.attempt");
+  };
+  CHECK(of("fail", "group_concat(a.attempt || ':' || a.failure_class || ' ' || a.exit_code, ' ')") == "1:exit_code 3");
+  CHECK(of("slow", "group_concat(a.attempt || ':' || a.state || ':' || coalesce(a.failure_class, ''), ' ')") ==
+        "1:failed:timeout 2:succeeded:");
   // A hung rendezvous shows the last line it printed (issue 33: evidence in every failure).
-  CHECK_THAT(query(box, "SELECT failure_reason FROM runs r JOIN point_params p ON p.point_id = r.point_id "
-                        "WHERE p.value = 'slow'"),
-             Catch::Contains("waiting for rank 1 at the rendezvous"));
+  CHECK_THAT(of("slow", "a.failure_reason"), Catch::Contains("waiting for rank 1 at the rendezvous"));
   CHECK_THAT(r.out + r.err, Catch::Contains("waiting for rank 1 at the rendezvous"));
-  CHECK(query(box, "SELECT value FROM run_provenance WHERE key = 'slurm.state' AND value = 'TIMEOUT'") == "TIMEOUT");
-  CHECK(query(box, "SELECT max(attempt) FROM runs") == "1");  // neither class is retried
+  CHECK(query(box, "SELECT value FROM run_provenance WHERE attempt = 1 AND key = 'slurm.state' AND value = 'TIMEOUT'") == "TIMEOUT");
+  CHECK(query(box, "SELECT group_concat(DISTINCT value) FROM run_provenance WHERE attempt = 1 AND key = 'slurm.options'") == "--time=1");
+  CHECK(query(box, "SELECT value FROM run_provenance WHERE attempt = 2 AND key = 'slurm.options'") == "--time=00:02:00");
+  CHECK(query(box, "SELECT value FROM run_provenance WHERE attempt = 2 AND key = 'slurm.escalated'") ==
+        "time=00:02:00 after 1 timeout");
+  CHECK(query(box, "SELECT count(*) FROM run_provenance WHERE attempt = 1 AND key = 'slurm.escalated'") == "0");
+  const std::string second = query(box, "SELECT dir FROM submissions WHERE id = 2");
+  CHECK_THAT(e2e::read_file(second + "/array.sh"), Catch::Contains("#SBATCH --time=00:02:00\n"));
 }
 
-TEST_CASE("a node that goes down mid-job is NODE_FAIL, retried on the other node, and succeeds on attempt 2") {
+TEST_CASE("a node that goes down mid-job is NODE_FAIL, retried on the other node, and succeeds on attempt 2", "[solo]") {
   slurm_conf();
   NodesRestored restore;
   e2e::Sandbox box;
@@ -60,7 +71,7 @@ TEST_CASE("a node that goes down mid-job is NODE_FAIL, retried on the other node
   CHECK(e2e::read_file(query(box, "SELECT run_dir FROM runs") + "/stdout") == other + "\n");
 }
 
-TEST_CASE("a job pending for a reason that cannot resolve is cancelled after --max-pending and reported") {
+TEST_CASE("a job pending for a reason that cannot resolve is cancelled after --max-pending and reported", "[solo]") {
   slurm_conf();
   NodesRestored restore;
   REQUIRE(shell("scontrol update nodename=n1 state=drain reason=sweep-pending-test").exit_code == 0);

@@ -39,7 +39,7 @@ std::map<std::string, double> values(const e2e::Sandbox& box) {
 
 }  // namespace
 
-TEST_CASE("20 random SIGKILLs of the controller during a 200-run campaign, resumed after each") {
+TEST_CASE("20 random SIGKILLs of the controller during a 200-run campaign, resumed after each", "[solo]") {
   slurm_conf();
   e2e::Sandbox box;
   const std::string L = unique_label(box, "k");

@@ -9,7 +9,7 @@
 
 using namespace slurmtest;
 
-TEST_CASE("a two-node all-reduce's bytes between the nodes are in nic_volume, over the measured span") {
+TEST_CASE("a two-node all-reduce's bytes between the nodes are in nic_volume, over the measured span", "[solo]") {
   slurm_conf();
   e2e::Sandbox box;
   const std::string L = unique_label(box, "nic");

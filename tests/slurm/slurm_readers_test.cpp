@@ -67,7 +67,7 @@ void read_until(const e2e::Sandbox& box, const std::string& label, int reader, c
 
 }  // namespace
 
-TEST_CASE("four sweep report readers while sweep collect ingests: never locked, never torn") {
+TEST_CASE("four sweep report readers while sweep collect ingests: never locked, never torn", "[solo]") {
   slurm_conf();
   e2e::Sandbox box;
   const std::string L = unique_label(box, "r");

@@ -79,7 +79,7 @@ TEST_CASE("SIGKILL of the controller and of sbatch before it reached Slurm, then
   CHECK(query(box, "SELECT count(*) FROM attempts WHERE failure_class = 'interrupted'") == "6");
 }
 
-TEST_CASE("slurmctld stopped for 20 s during tracking: the controller waits and the campaign completes") {
+TEST_CASE("slurmctld stopped for 20 s during tracking: the controller waits and the campaign completes", "[solo]") {
   slurm_conf();
   e2e::Sandbox box;
   const std::string L = unique_label(box, "t");
@@ -126,7 +126,7 @@ TEST_CASE("SIGINT stops the controller but not the queued jobs, and --resume pic
   CHECK(query(box, "SELECT count(*) FROM submissions") == "1");
 }
 
-TEST_CASE("slurmctld restarted and slurmd of n1 killed mid-campaign: NODE_FAIL runs retried, campaign completes") {
+TEST_CASE("slurmctld restarted and slurmd of n1 killed mid-campaign: NODE_FAIL runs retried, campaign completes", "[solo]") {
   slurm_conf();
   NodesRestored restore;
   struct ClusterRestored {  // whatever happens, the next test finds every daemon up
