@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "report/table.h"  // require_known
+#include "report/points_view.h"
 #include "util/error.h"
 #include "util/strings.h"
 

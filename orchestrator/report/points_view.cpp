@@ -1,7 +1,13 @@
 #include "report/points_view.h"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <set>
+#include <unordered_set>
+
+#include "util/error.h"
+#include "util/strings.h"
 
 namespace sweep::report {
 
@@ -56,6 +62,15 @@ std::optional<double> number_at(const PointResult& r, const std::string& name) {
     if (const auto n = param_number(*p)) return n;
   if (const auto it = r.metrics.find(name); it != r.metrics.end() && it->second.summary.n > 0) return it->second.summary.mean;
   return std::nullopt;
+}
+
+void require_known(const std::vector<std::string>& names, const std::vector<std::string>& known, const char* what) {
+  // A set, not a scan per name: a database may hold a million metric names (docs/reliability.md).
+  const std::unordered_set<std::string_view> lookup(known.begin(), known.end());
+  for (const auto& n : names)
+    if (!lookup.count(n))
+      throw Error(ErrorKind::usage, fmt::format("unknown {} \"{}\"{} (available: {})", what, n, did_you_mean(n, known),
+                                                join(known, ", ")));
 }
 
 namespace {

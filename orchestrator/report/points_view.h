@@ -41,6 +41,10 @@ PointValues point_values(const store::PointRecord& p);
 /// metric `name` over its runs; nullopt when neither exists.
 std::optional<double> number_at(const PointResult& r, const std::string& name);
 
+/// Throws Error(usage) `unknown WHAT "n" (did you mean ...) (available: ...)` unless every name is known
+/// (a name a view lacks: a parameter, a metric).
+void require_known(const std::vector<std::string>& names, const std::vector<std::string>& known, const char* what);
+
 /// The metric that holds the message size of each index (report/size_tables.h).
 inline constexpr std::string_view kSizeMetric = "size_bytes";
 

@@ -13,7 +13,7 @@
 #include "report/baseline.h"
 #include "report/declared_tables.h"
 #include "report/derived.h"
-#include "report/table.h"
+#include "report/points_view.h"
 #include "util/error.h"
 #include "util/strings.h"
 

@@ -10,8 +10,8 @@
 #include <string_view>
 
 #include "report/baseline.h"
+#include "report/points_view.h"
 #include "report/size_tables.h"
-#include "report/table.h"
 
 namespace sweep::report {
 namespace {

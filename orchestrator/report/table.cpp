@@ -3,24 +3,11 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <map>
-#include <set>
-#include <string_view>
-#include <unordered_set>
 
 #include "util/error.h"
 #include "util/strings.h"
 
 namespace sweep::report {
-
-void require_known(const std::vector<std::string>& names, const std::vector<std::string>& known, const char* what) {
-  // A set, not a scan per name: a database may hold a million metric names (docs/reliability.md).
-  const std::unordered_set<std::string_view> lookup(known.begin(), known.end());
-  for (const auto& n : names)
-    if (!lookup.count(n))
-      throw Error(ErrorKind::usage, fmt::format("unknown {} \"{}\"{} (available: {})", what, n, did_you_mean(n, known),
-                                                join(known, ", ")));
-}
 
 std::string metric_unit(const std::string& name, const std::vector<PointResult>& results) {
   for (const auto& r : results)

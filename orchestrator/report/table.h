@@ -77,8 +77,6 @@ std::string spread_phrase(Spread spread);
 /// The half-width a cell shows for `spread`: the 95% CI's, the sd, or 0 (also for n < 2).
 double spread_of(const MetricStats& stats, Spread spread);
 
-/// Throws Error(usage) `unknown WHAT "n" (did you mean ...) (available: ...)` unless every name is known.
-void require_known(const std::vector<std::string>& names, const std::vector<std::string>& known, const char* what);
 /// The unit of the first point that has the metric with a unit; "" otherwise.
 std::string metric_unit(const std::string& name, const std::vector<PointResult>& results);
 /// "name (unit)" from the first point that has the metric with a unit; the name otherwise.

@@ -6,6 +6,7 @@
 
 #include "campaign_fixture.h"
 #include "report/points_view.h"
+#include "report/presets.h"
 #include "report/table.h"
 
 using namespace sweep;
@@ -40,6 +41,7 @@ TEST_CASE("a parameter's typed value follows its stored type") {
   CHECK(param_number({"n", "-3", "int", false}) == -3.0);
   CHECK(param_number({"lr", "1e-05", "float", false}) == 1e-05);
   CHECK(param_number({"x", "inf", "float", false}) == HUGE_VAL);
+  CHECK(param_number({"x", "1e-310", "float", false}) == 1e-310);  // subnormal: std::stod threw out_of_range
   CHECK(std::isnan(*param_number({"x", "nan", "float", false})));
   CHECK_FALSE(param_number({"on", "true", "bool", false}));
   CHECK_FALSE(param_number({"b", "8", "string", false}));
@@ -102,4 +104,20 @@ TEST_CASE("tables built from one view equal tables built from the bare points") 
     CHECK(from_view[i].columns == from_points[i].columns);
   }
   CHECK_THROWS_WITH(build_tables(view, TableSpec{{"nodez"}, {}, {}}), Catch::Contains("did you mean \"nodes\""));
+}
+
+TEST_CASE("a float parameter at a subnormal value is a number to every analysis") {
+  CampaignData d;
+  for (const char* lr : {"0.5", "1e-310"}) {
+    d.points.push_back({std::string("p") + lr, static_cast<std::int64_t>(d.points.size()), {{"lr", lr, "float", false}}});
+    fixture::add_value(d, fixture::add_run(d, d.points.back().point_id, 0), "loss", 2);
+  }
+  const auto results = point_results(d);
+  CHECK(number_at(results[1], "lr") == 1e-310);
+  // The default figure's axis: lr is numeric and spans 100x or more (std::stod threw here before).
+  const auto figures = default_figures(results);
+  REQUIRE(figures.size() == 1);
+  CHECK(figures[0].kind == spec::FigureKind::lines);
+  CHECK(figures[0].x == "lr");
+  CHECK(figures[0].log_x);
 }
