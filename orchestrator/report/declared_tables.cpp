@@ -111,7 +111,7 @@ std::vector<Shown> add_headers(const spec::ReportTable& spec, const std::vector<
 
 /// One row per point of `results` (those the table selects from `all`).
 Table columns_table(std::vector<PointResult> results, const spec::ReportTable& spec, const PointsView& all) {
-  {
+  {  // the names of the selected points (a view of its own: `where` may leave out a parameter's values)
     const PointsView selected(results);
     check_columns(spec, selected);
     require_known_at(spec.at, spec.rows, selected.params, "row parameter");
