@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "report/table.h"
+#include "report/points_view.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -52,13 +52,14 @@ std::size_t contested_point(const std::vector<std::string>& keys, const std::str
 
 }  // namespace
 
-BaselineMatches match_baselines(const std::vector<PointResult>& results, const spec::Baseline& baseline) {
+BaselineMatches match_baselines(const PointsView& points, const spec::Baseline& baseline) {
+  const std::vector<PointResult>& results = points.results;
   BaselineMatches out;
   if (results.empty()) return out;
   std::vector<std::string> named = matched_names(baseline);
   const std::vector<std::string> matched = named;
   named.insert(named.end(), baseline.ignore.begin(), baseline.ignore.end());
-  require_known(named, param_info(results).all, "baseline parameter");
+  require_known(named, points.params, "baseline parameter");
   std::vector<std::string> keys;
   std::vector<bool> candidate;
   std::unordered_map<std::string, std::size_t> bases;
@@ -80,9 +81,9 @@ BaselineMatches match_baselines(const std::vector<PointResult>& results, const s
   return out;
 }
 
-std::vector<std::optional<std::size_t>> baseline_indices(const std::vector<PointResult>& results,
-                                                         const spec::Baseline& baseline) {
-  BaselineMatches m = match_baselines(results, baseline);
+std::vector<std::optional<std::size_t>> baseline_indices(const PointsView& points, const spec::Baseline& baseline) {
+  const std::vector<PointResult>& results = points.results;
+  BaselineMatches m = match_baselines(points, baseline);
   if (!m.conflict) return std::move(m.of);
   const auto label = [&](std::size_t i) { return point_label(*results[i].point); };
   throw Error(ErrorKind::usage,
@@ -98,9 +99,10 @@ std::optional<std::size_t> baseline_index(const std::vector<PointResult>& result
   return baseline_indices(results, baseline).at(i);
 }
 
-std::vector<const PointResult*> baselines_of(const std::vector<PointResult>& selected, const std::vector<PointResult>& all,
+std::vector<const PointResult*> baselines_of(const std::vector<PointResult>& selected, const PointsView& view,
                                              const spec::Baseline& baseline) {
-  const auto bases = baseline_indices(all, baseline);
+  const std::vector<PointResult>& all = view.results;
+  const auto bases = baseline_indices(view, baseline);
   std::unordered_map<const store::PointRecord*, const PointResult*> base_of;
   for (std::size_t j = 0; j < all.size(); ++j) base_of[all[j].point] = bases[j] ? &all[*bases[j]] : nullptr;
   std::vector<const PointResult*> out;

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "report/campaign_data.h"
+#include "report/points_view.h"
 #include "spec/report_spec.h"
 
 namespace sweep::report {
@@ -29,12 +29,11 @@ struct BaselineMatches {
 
 /// Matches every point in one pass. Error(usage) when a `match` or `ignore` name is not a parameter
 /// of the points.
-BaselineMatches match_baselines(const std::vector<PointResult>& results, const spec::Baseline& baseline);
+BaselineMatches match_baselines(const PointsView& points, const spec::Baseline& baseline);
 
 /// The baseline point of every point; Error(usage) on a conflict, naming both points and the point
 /// they compete for, or on an unknown name (callers place it with at_location).
-std::vector<std::optional<std::size_t>> baseline_indices(const std::vector<PointResult>& results,
-                                                         const spec::Baseline& baseline);
+std::vector<std::optional<std::size_t>> baseline_indices(const PointsView& points, const spec::Baseline& baseline);
 /// The same for results[i] alone.
 std::optional<std::size_t> baseline_index(const std::vector<PointResult>& results, std::size_t i,
                                           const spec::Baseline& baseline);
@@ -42,7 +41,7 @@ std::optional<std::size_t> baseline_index(const std::vector<PointResult>& result
 /// The baseline point of each of `selected` (points of `all`, e.g. those a table's `where` keeps), found
 /// among every point of `all`: a selection need not keep its baselines. nullptr where none; errors as
 /// baseline_indices over `all`.
-std::vector<const PointResult*> baselines_of(const std::vector<PointResult>& selected, const std::vector<PointResult>& all,
+std::vector<const PointResult*> baselines_of(const std::vector<PointResult>& selected, const PointsView& all,
                                              const spec::Baseline& baseline);
 
 /// "{nodes: 1, gpus_per_node: 1} ignoring [parallelism]": the baseline as written, for messages.

@@ -9,7 +9,8 @@
 #include <fmt/format.h>
 
 #include "report/point_identity.h"
-#include "report/table.h"
+#include "report/points_view.h"
+#include "report/rounding.h"
 #include "spec/load_report.h"
 #include "stats/multiple.h"
 #include "util/output_tail.h"

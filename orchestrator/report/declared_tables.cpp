@@ -14,8 +14,6 @@
 namespace sweep::report {
 namespace {
 
-std::vector<std::string> param_names(const std::vector<PointResult>& results) { return param_info(results).all; }
-
 using Bases = std::vector<const PointResult*>;  // each row's baseline point, or nullptr
 
 /// Orders points by the `rows` parameters (numerically when both values are numbers), keeping point
@@ -26,8 +24,8 @@ void sort_rows(std::vector<PointResult>& results, const std::vector<std::string>
       const auto* x = find_param(*a.point, name);
       const auto* y = find_param(*b.point, name);
       if (!x || !y || x->value == y->value) continue;
-      const bool numeric = x->type != "string" && x->type != "bool" && y->type != "string" && y->type != "bool";
-      return numeric ? std::stod(x->value) < std::stod(y->value) : x->value < y->value;
+      const std::optional<double> nx = param_number(*x), ny = param_number(*y);
+      return nx && ny ? *nx < *ny : x->value < y->value;
     }
     return false;
   };
@@ -63,9 +61,9 @@ std::string derived_header(const spec::ReportColumn& c, const Shown& unit) {
   return fmt::format("{} of {}{}", spec::derived_name(c.derived), c.metric, suffix);
 }
 
-void check_columns(const spec::ReportTable& spec, const std::vector<PointResult>& results) {
-  const auto params = param_names(results);
-  const auto metrics = metric_names(results);
+void check_columns(const spec::ReportTable& spec, const PointsView& points) {
+  const auto& params = points.params;
+  const auto& metrics = points.metrics;
   bool seen_metric = false;
   for (const auto& c : spec.columns) {
     if (!c.metric.empty()) {
@@ -112,9 +110,12 @@ std::vector<Shown> add_headers(const spec::ReportTable& spec, const std::vector<
 }
 
 /// One row per point of `results` (those the table selects from `all`).
-Table columns_table(std::vector<PointResult> results, const spec::ReportTable& spec, const std::vector<PointResult>& all) {
-  check_columns(spec, results);
-  require_known_at(spec.at, spec.rows, param_names(results), "row parameter");
+Table columns_table(std::vector<PointResult> results, const spec::ReportTable& spec, const PointsView& all) {
+  {  // the names of the selected points (a view of its own: `where` may leave out a parameter's values)
+    const PointsView selected(results);
+    check_columns(spec, selected);
+    require_known_at(spec.at, spec.rows, selected.params, "row parameter");
+  }
   sort_rows(results, spec.rows);
   // Baselines are looked up among all points, whatever `where` selects, once per table.
   const bool derives = std::any_of(spec.columns.begin(), spec.columns.end(),
@@ -153,13 +154,12 @@ void require_known_at(const SourceLocation& at, const std::vector<std::string>& 
   }
 }
 
-std::vector<PointResult> select_points(const std::vector<PointResult>& results, const spec::ParamMatch& where,
-                                       const SourceLocation& at) {
+std::vector<PointResult> select_points(const PointsView& points, const spec::ParamMatch& where, const SourceLocation& at) {
   std::vector<std::string> names;
   for (const auto& [k, v] : where) names.push_back(k);
-  require_known_at(at, names, param_names(results), "parameter in \"where\"");
+  require_known_at(at, names, points.params, "parameter in \"where\"");
   std::vector<PointResult> out;
-  for (const auto& r : results) {
+  for (const auto& r : points.results) {
     const bool match = std::all_of(where.begin(), where.end(), [&](const auto& kv) {
       const auto* p = find_param(*r.point, kv.first);
       return p && p->value == kv.second;
@@ -191,11 +191,11 @@ void apply_labels(Table& t, const spec::ParamMatch& labels, const SourceLocation
 
 }  // namespace
 
-std::vector<Table> build_declared(const std::vector<PointResult>& results, const spec::ReportTable& spec) {
-  const std::vector<PointResult> selected = select_points(results, spec.where, spec.at);
+std::vector<Table> build_declared(const PointsView& points, const spec::ReportTable& spec) {
+  const std::vector<PointResult> selected = select_points(points, spec.where, spec.at);
   if (!spec.columns.empty()) {
     std::vector<Table> one;  // (push_back: a braced list would copy the table)
-    one.push_back(columns_table(selected, spec, results));
+    one.push_back(columns_table(selected, spec, points));
     return one;
   }
   std::vector<PointResult> ordered = selected;  // rows grouped by the `rows` parameters, in their order

@@ -28,10 +28,9 @@ void require_known_at(const SourceLocation& at, const std::vector<std::string>& 
                       const char* what, const std::string& context = "");
 
 /// The results whose parameters equal every `where` value (canonical text), in order.
-std::vector<PointResult> select_points(const std::vector<PointResult>& results, const spec::ParamMatch& where,
-                                       const SourceLocation& at);
+std::vector<PointResult> select_points(const PointsView& points, const spec::ParamMatch& where, const SourceLocation& at);
 
 /// The tables of one declared table: one for the explicit-columns form, one per metric for a pivot.
-std::vector<Table> build_declared(const std::vector<PointResult>& results, const spec::ReportTable& spec);
+std::vector<Table> build_declared(const PointsView& points, const spec::ReportTable& spec);
 
 }  // namespace sweep::report

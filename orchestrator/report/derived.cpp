@@ -5,20 +5,20 @@
 #include <algorithm>
 #include <cmath>
 
-#include "report/table.h"
+#include "report/points_view.h"
 #include "stats/ratio.h"
 #include "util/error.h"
-#include "util/value.h"
 
 namespace sweep::report {
 namespace {
 
 double number_of(const store::PointRecord& p, const std::string& name) {
   const auto* pr = find_param(p, name);
-  if (!pr || (pr->type != "int" && pr->type != "float"))
+  const std::optional<double> number = pr ? param_number(*pr) : std::nullopt;
+  if (!number)
     throw Error(ErrorKind::usage, fmt::format("baseline parameter \"{}\" must be a number to scale by, got \"{}\" at point {}",
                                               name, pr ? pr->value : "", p.point_id));
-  return std::stod(pr->value);
+  return *number;
 }
 
 /// The baseline point against itself: exactly 1 (100%), with no spread.

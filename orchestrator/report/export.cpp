@@ -7,11 +7,11 @@
 #include <map>
 #include <string_view>
 
+#include "report/points_view.h"
 #include "store/store.h"
 #include "util/error.h"
 #include "util/escape.h"
 #include "util/strings.h"
-#include "util/value.h"
 
 namespace sweep::report {
 namespace {
@@ -45,8 +45,9 @@ std::vector<std::string> parameter_names(const std::vector<store::PointRecord>& 
 }
 
 std::string json_value(const store::ParamRecord& p) {
-  if (p.type == "int" || p.type == "bool") return p.value;  // already JSON literals
-  if (p.type == "float") return json_number(value_from_text(p.value, ValueType::real).as_real());  // inf, nan: null
+  const Value v = param_value(p);
+  if (v.is_int() || v.is_bool()) return p.value;  // already JSON literals
+  if (v.is_real()) return json_number(v.as_real());  // inf, nan: null
   return json_string(p.value);
 }
 

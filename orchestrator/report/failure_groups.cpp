@@ -6,7 +6,7 @@
 #include <cctype>
 #include <filesystem>
 
-#include "report/table.h"
+#include "report/points_view.h"
 
 namespace sweep::report {
 namespace {

@@ -11,8 +11,8 @@
 #include "report/derived.h"
 #include "report/figure_axes.h"
 #include "report/figure_paper.h"
+#include "report/points_view.h"
 #include "report/script_seal.h"
-#include "report/table.h"
 #include "util/error.h"
 #include "util/sinks.h"
 #include "util/strings.h"
@@ -58,32 +58,40 @@ std::string series_label(const PointResult& r, const spec::ReportFigure& g) {
   if (g.series.size() == 1) {
     // A bare number says little in a key ("2"); a word does ("nccl").
     const auto* p = find_param(*r.point, g.series.front());
-    return p && is_number(*p) ? shown_name(g, g.series.front()) + "=" + p->value : value_of(r, g.series.front());
+    return p && param_number(*p) ? shown_name(g, g.series.front()) + "=" + p->value : value_of(r, g.series.front());
   }
   std::vector<std::string> parts;
   for (const auto& s : g.series) parts.push_back(shown_name(g, s) + "=" + value_of(r, s));
   return join(parts, ", ");
 }
 
-/// One plotted value of a point: its x (text and whether it is a number) and y.
+/// One plotted value of a point: its x (text, and its number when it is one) and y.
 struct Entry {
   std::string x;
-  bool numeric = true;
+  std::optional<double> number;
   Point3 value;
 };
 
 /// Distinct x values, numerically sorted when every one is a number, else in first-appearance order.
 void lay_out_x(const std::vector<std::vector<Entry>>& entries, Layout& layout) {
+  std::vector<double> numbers;  // per x value, when numeric_x
   for (const auto& point : entries)
     for (const auto& e : point) {
-      layout.numeric_x = layout.numeric_x && e.numeric;
-      if (std::find(layout.x_values.begin(), layout.x_values.end(), e.x) == layout.x_values.end()) layout.x_values.push_back(e.x);
+      layout.numeric_x = layout.numeric_x && e.number;
+      if (std::find(layout.x_values.begin(), layout.x_values.end(), e.x) != layout.x_values.end()) continue;
+      layout.x_values.push_back(e.x);
+      numbers.push_back(e.number.value_or(0));
     }
-  if (layout.numeric_x)
-    std::sort(layout.x_values.begin(), layout.x_values.end(),
-              [](const std::string& a, const std::string& b) { return std::stod(a) < std::stod(b); });
-  for (std::size_t i = 0; i < layout.x_values.size(); ++i)
-    layout.x_positions.push_back(layout.numeric_x ? std::stod(layout.x_values[i]) : static_cast<double>(i));
+  if (!layout.numeric_x) {
+    for (std::size_t i = 0; i < layout.x_values.size(); ++i) layout.x_positions.push_back(static_cast<double>(i));
+    return;
+  }
+  std::vector<std::size_t> order(numbers.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return numbers[a] < numbers[b]; });
+  std::vector<std::string> sorted;
+  for (const std::size_t i : order) sorted.push_back(layout.x_values[i]), layout.x_positions.push_back(numbers[i]);
+  layout.x_values = std::move(sorted);
 }
 
 template <typename T>
@@ -108,9 +116,10 @@ Point3 value_at(const std::vector<PointResult>& results, std::size_t i, const Po
   return v;
 }
 
-void check_names(const std::vector<PointResult>& results, const spec::ReportFigure& g) {
-  const auto params = param_info(results).all;
-  const auto metrics = metric_names(results);
+void check_names(const PointsView& points, const spec::ReportFigure& g) {
+  const std::vector<PointResult>& results = points.results;
+  const auto& params = points.params;
+  const auto& metrics = points.metrics;
   const std::string context = fmt::format("figure \"{}\": ", g.name);
   const auto need = [&](const std::vector<std::string>& names, const std::vector<std::string>& known, const char* what) {
     require_known_at(g.at, names, known, what, context);
@@ -150,7 +159,8 @@ std::vector<Entry> indexed_entries(const PointResult& r, const spec::ReportFigur
   const auto add = [&](std::int64_t index, const stats::Summary& s) {
     const stats::Summary* xs = at_index(x->second, index);
     if (!xs || s.n == 0) return;
-    Entry e{num(xs->mean), true, {s.mean, s.ci_low, s.ci_high, NAN}};
+    const std::string x_text = num(xs->mean);  // the number as the data file shows it, and is placed by
+    Entry e{x_text, value_from_text(x_text, ValueType::real).as_real(), {s.mean, s.ci_low, s.ci_high, NAN}};
     if (predicted != r.metrics.end())
       if (const stats::Summary* ps = at_index(predicted->second, index)) e.value.predicted = ps->mean;
     out.push_back(e);
@@ -164,11 +174,11 @@ std::vector<Entry> entries_of(const std::vector<PointResult>& results, std::size
                               const spec::ReportFigure& g) {
   const auto* x = find_param(*results[i].point, g.x);
   if (!x) return indexed_entries(results[i], g);
-  return {Entry{x->value, is_number(*x), value_at(results, i, base, g)}};
+  return {Entry{x->value, param_number(*x), value_at(results, i, base, g)}};
 }
 
 /// The figure's points `results` (those it selects from `all`) laid out; baselines come from `all`.
-Layout lay_out(const std::vector<PointResult>& results, const spec::ReportFigure& g, const std::vector<PointResult>& all) {
+Layout lay_out(const std::vector<PointResult>& results, const spec::ReportFigure& g, const PointsView& all) {
   Layout layout;
   const auto bases = g.kind != spec::FigureKind::scaling
                          ? std::vector<const PointResult*>(results.size())
@@ -389,7 +399,7 @@ std::string script_text(const Layout& layout, const spec::ReportFigure& g, const
 
 }  // namespace
 
-FigureText build_figure(const std::vector<PointResult>& all, const spec::ReportFigure& g, const std::string& campaign,
+FigureText build_figure(const PointsView& all, const spec::ReportFigure& g, const std::string& campaign,
                         const std::vector<FigureMarker>& markers) {
   const std::vector<PointResult> results = select_points(all, g.where, g.at);
   FigureText f;
@@ -397,7 +407,7 @@ FigureText build_figure(const std::vector<PointResult>& all, const spec::ReportF
   f.file = safe_file_name(g.name);
   f.graphic = paper_graphic_name(f.file, campaign);
   if (results.empty()) return f;
-  check_names(results, g);
+  check_names(PointsView(results), g);
   const Layout layout = lay_out(results, g, all);
   const std::string what = g.kind == spec::FigureKind::scaling ? "scaling factor of " + g.y : g.y;
   f.title = !g.title.empty() ? g.title : fmt::format("{}: {} vs {}", campaign, what, g.x);

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "report/campaign_data.h"
+#include "report/points_view.h"
 #include "spec/report_spec.h"
 
 namespace sweep::report {
@@ -35,7 +35,7 @@ struct FigureMarker {
 
 /// Builds figure `spec` over `results`, with `markers`. Names the campaign lacks are
 /// Error(invalid_experiment) at the figure's file:line:column.
-FigureText build_figure(const std::vector<PointResult>& results, const spec::ReportFigure& spec,
+FigureText build_figure(const PointsView& points, const spec::ReportFigure& spec,
                         const std::string& campaign, const std::vector<FigureMarker>& markers = {});
 
 }  // namespace sweep::report

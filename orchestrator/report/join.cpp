@@ -18,28 +18,26 @@ std::vector<std::string> key_of(const PointResult& r, const std::vector<std::str
   return key;
 }
 
-void check_names(const std::vector<PointResult>& here, const std::vector<PointResult>& there,
-                 const spec::ReportJoin& join) {
+void check_names(const PointsView& here, const PointsView& there, const spec::ReportJoin& join) {
   const std::string context = "join: ";
-  require_known_at(join.at, join.on, param_info(here).all, "parameter to join on", context + "this campaign: ");
-  require_known_at(join.at, join.on, param_info(there).all, "parameter to join on", context + "the joined campaign: ");
-  const auto metrics = metric_names(here), taken = metric_names(there);
+  require_known_at(join.at, join.on, here.params, "parameter to join on", context + "this campaign: ");
+  require_known_at(join.at, join.on, there.params, "parameter to join on", context + "the joined campaign: ");
   for (const auto& c : join.metrics) {
-    require_known_at(c.at, {c.metric}, metrics, "metric to carry", context);
-    if (std::find(taken.begin(), taken.end(), c.as) != taken.end())
+    require_known_at(c.at, {c.metric}, here.metrics, "metric to carry", context);
+    if (there.has_metric(c.as))
       fail_at(c.at, fmt::format("join: the joined campaign already has a metric \"{}\"; carry it \"as\" another name", c.as));
   }
 }
 
 }  // namespace
 
-void carry_metrics(const std::vector<PointResult>& here, std::vector<PointResult>& there, const spec::ReportJoin& join) {
-  if (here.empty() || there.empty()) return;
-  check_names(here, there, join);
+void carry_metrics(const PointsView& here, std::vector<PointResult>& there, const spec::ReportJoin& join) {
+  if (here.results.empty() || there.empty()) return;
+  check_names(here, PointsView(there), join);
   for (PointResult& to : there) {
     const auto key = key_of(to, join.on);
     const PointResult* match = nullptr;
-    for (const PointResult& from : here) {
+    for (const PointResult& from : here.results) {
       if (key_of(from, join.on) != key) continue;
       if (match)
         fail_at(join.at, fmt::format("join: point {} of the joined campaign matches points {} and {} here; add the "
@@ -54,7 +52,7 @@ void carry_metrics(const std::vector<PointResult>& here, std::vector<PointResult
   }
 }
 
-std::optional<JoinedParts> joined_parts(const store::Store& db, const std::vector<PointResult>& here,
+std::optional<JoinedParts> joined_parts(const store::Store& db, const PointsView& here,
                                         const spec::ReportJoin& join, const std::string& label, bool figures,
                                         const std::vector<model::Interconnect>& interconnects) {
   JoinedParts parts;
@@ -68,10 +66,11 @@ std::optional<JoinedParts> joined_parts(const store::Store& db, const std::vecto
   std::vector<PointResult> there = point_results(data);
   carry_metrics(here, there, join);
   add_predictions(there, join.model, interconnects);
+  const PointsView joined(there);  // after the carried and predicted metrics: the analyses see them
   for (const auto& t : join.tables)
-    for (auto& built : build_declared(there, t)) parts.tables.push_back(std::move(built));
+    for (auto& built : build_declared(joined, t)) parts.tables.push_back(std::move(built));
   if (figures)
-    for (const auto& g : join.figures) parts.figures.push_back(build_figure(there, g, parts.label));
+    for (const auto& g : join.figures) parts.figures.push_back(build_figure(joined, g, parts.label));
   return parts;
 }
 

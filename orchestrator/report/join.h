@@ -24,7 +24,7 @@ namespace sweep::report {
 /// and unit. A point of `there` that no point of `here` matches gets nothing. Error(invalid_experiment)
 /// at the join for an `on` parameter either side lacks, a metric `here` lacks, a name `there` already
 /// has, or a point of `there` that several points of `here` match. Pure.
-void carry_metrics(const std::vector<PointResult>& here, std::vector<PointResult>& there, const spec::ReportJoin& join);
+void carry_metrics(const PointsView& here, std::vector<PointResult>& there, const spec::ReportJoin& join);
 
 /// What a join adds to a report.
 struct JoinedParts {
@@ -37,7 +37,7 @@ struct JoinedParts {
 /// the latest campaign of `join.experiment`; nullopt when the database has none. Carries the metrics,
 /// evaluates the join's model (with the site's `interconnects` added) and builds its tables (and
 /// figures, when `figures`).
-std::optional<JoinedParts> joined_parts(const store::Store& db, const std::vector<PointResult>& here,
+std::optional<JoinedParts> joined_parts(const store::Store& db, const PointsView& here,
                                         const spec::ReportJoin& join, const std::string& label, bool figures,
                                         const std::vector<model::Interconnect>& interconnects = {});
 

@@ -5,7 +5,7 @@
 
 #include <fmt/core.h>
 
-#include "report/table.h"
+#include "report/points_view.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -59,10 +59,7 @@ PointIdentity point_identity(const std::vector<const std::vector<PointResult>*>&
 }
 
 std::string identity_key(const store::PointRecord& p, const PointIdentity& identity) {
-  std::string out;
-  for (const auto& name : identity.params)
-    if (const auto* v = find_param(p, name)) out += (out.empty() ? "" : " ") + name + "=" + v->value;
-  return out;
+  return param_text(p, identity.params, " ");
 }
 
 Alignment align(const std::vector<PointResult>& baseline, const std::vector<PointResult>& candidate) {

@@ -13,7 +13,7 @@
 #include "report/baseline.h"
 #include "report/declared_tables.h"
 #include "report/derived.h"
-#include "report/table.h"
+#include "report/points_view.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -133,7 +133,8 @@ struct Context {
 
 Context make_context(const std::vector<PointResult>& results, const ReportModel& m,
                      const std::vector<model::Interconnect>& extra) {
-  Context c{m, {param_info(results).all, metric_names(results)}, {}, {}, {}, {}, model::merge_interconnects(extra)};
+  const PointsView points(results);
+  Context c{m, {points.params, points.metrics}, {}, {}, {}, {}, model::merge_interconnects(extra)};
   for (const auto& name : c.names.metrics)
     if (name.starts_with(spec::kPredictedPrefix))
       fail_at(m.at, fmt::format("the campaign has a metric \"{}\"; names beginning \"{}\" are the model's", name,

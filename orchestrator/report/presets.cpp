@@ -10,8 +10,8 @@
 #include <string_view>
 
 #include "report/baseline.h"
+#include "report/points_view.h"
 #include "report/size_tables.h"
-#include "report/table.h"
 
 namespace sweep::report {
 namespace {
@@ -92,34 +92,33 @@ spec::ReportColumn column(std::string param, std::string metric, DerivedMetric d
 
 /// The default tables' baseline, 1 x 1 (docs/reports.md#default-tables): one 1 x 1 point shared by every
 /// `parallelism` when the campaign ran it once, else each parallelism's own (campaigns that repeated it).
-spec::Baseline default_baseline(const std::vector<PointResult>& results, const ParamInfo& params) {
+spec::Baseline default_baseline(const PointsView& points) {
   spec::Baseline own;
   own.match = {{"nodes", "1"}, {"gpus_per_node", "1"}};
-  if (!contains(params.all, "parallelism")) return own;
+  if (!points.has_param("parallelism")) return own;
   spec::Baseline shared = own;
   shared.ignore = {"parallelism"};
-  return match_baselines(results, shared).conflict ? own : shared;
+  return match_baselines(points, shared).conflict ? own : shared;
 }
 
-spec::ReportTable table_of(const Preset& p, const std::vector<PointResult>& results, const ParamInfo& params,
-                           const std::vector<std::string>& metrics) {
+spec::ReportTable table_of(const Preset& p, const PointsView& points) {
   spec::ReportTable t;
   t.name = std::string(p.name);
   t.title = std::string(p.title);
   t.spread = spec::Spread::ci95;
-  const bool can_scale = contains(params.all, "nodes") && contains(params.all, "gpus_per_node");
-  if (can_scale) t.baseline = default_baseline(results, params);
+  const bool can_scale = points.has_param("nodes") && points.has_param("gpus_per_node");
+  if (can_scale) t.baseline = default_baseline(points);
   std::vector<std::string> shown;
   for (const auto& c : p.columns) {
-    if (!c.param.empty() && contains(params.all, c.param)) {
+    if (!c.param.empty() && points.has_param(std::string(c.param))) {
       t.columns.push_back(column(std::string(c.param), "", DerivedMetric::none, std::string(c.label)));
       shown.emplace_back(c.param);
     }
   }
-  for (const auto& v : params.varying)
+  for (const auto& v : points.varying)
     if (!contains(shown, v)) t.columns.push_back(column(v, "", DerivedMetric::none, ""));
   for (const auto& c : p.columns) {
-    if (c.metric.empty() || !contains(metrics, c.metric)) continue;
+    if (c.metric.empty() || !points.has_metric(std::string(c.metric))) continue;
     if (c.derived != DerivedMetric::none && !can_scale) continue;
     t.columns.push_back(column("", std::string(c.metric), c.derived, std::string(c.label)));
     t.columns.back().unit = std::string(c.unit);
@@ -130,15 +129,13 @@ spec::ReportTable table_of(const Preset& p, const std::vector<PointResult>& resu
 
 }  // namespace
 
-std::vector<spec::ReportTable> default_tables(const std::vector<PointResult>& results) {
-  const ParamInfo params = param_info(results);
-  const std::vector<std::string> metrics = metric_names(results);
+std::vector<spec::ReportTable> default_tables(const PointsView& points) {
   std::vector<spec::ReportTable> out;
-  const std::vector<std::string> per_size = size_indexed_metrics(results);  // a mean over sizes is no seed's number
+  const std::vector<std::string>& per_size = points.size_indexed;  // a mean over sizes is no seed's number
   for (const Preset& p : presets())
     if (std::all_of(p.requires_metrics.begin(), p.requires_metrics.end(),
-                    [&](std::string_view m) { return contains(metrics, m) && !contains(per_size, m); }))
-      out.push_back(table_of(p, results, params, metrics));
+                    [&](std::string_view m) { return contains(points.metrics, m) && !contains(per_size, m); }))
+      out.push_back(table_of(p, points));
   return out;
 }
 
@@ -153,9 +150,10 @@ std::optional<std::pair<std::string, bool>> numeric_axis(const std::vector<Point
     for (const auto& r : results) {
       const store::ParamRecord* p = find_param(*r.point, name);
       if (!p) continue;
-      if (!is_number(*p)) numeric = false;
+      const std::optional<double> number = param_number(*p);
+      if (!number) numeric = false;
       if (!numeric) break;
-      const double v = std::stod(p->value);
+      const double v = *number;
       low = first ? v : std::min(low, v), high = first ? v : std::max(high, v), first = false;
     }
     if (numeric && !first) return std::pair<std::string, bool>{name, low > 0 && high >= 100 * low};
@@ -180,10 +178,10 @@ std::size_t line_count(const std::vector<PointResult>& results, const std::vecto
 }
 
 /// The figures of the metrics not in `skip` against the first varying parameter, appended to `out`.
-void parameter_figures(const std::vector<PointResult>& results, const std::vector<std::string>& skip,
-                       std::vector<spec::ReportFigure>& out) {
-  if (results.size() < 2) return;  // one point: nothing varies (param_info then lists every parameter)
-  const std::vector<std::string> varying = param_info(results).varying;
+void parameter_figures(const PointsView& points, std::vector<spec::ReportFigure>& out) {
+  const std::vector<PointResult>& results = points.results;
+  if (results.size() < 2) return;  // one point: nothing varies (the view then lists every parameter as varying)
+  const std::vector<std::string>& varying = points.varying;
   if (varying.empty()) return;
   const auto axis = numeric_axis(results, varying);
   const std::string x = axis ? axis->first : varying.front();
@@ -191,9 +189,9 @@ void parameter_figures(const std::vector<PointResult>& results, const std::vecto
   for (const auto& name : varying)
     if (name != x) series.push_back(name);
   if (line_count(results, series) > kMaxDefaultSeries) return;  // more lines than a reader can tell apart
-  for (const std::string& metric : metric_names(results)) {
+  for (const std::string& metric : points.metrics) {
     if (out.size() == kMaxDefaultFigures) break;
-    if (contains(skip, metric)) continue;
+    if (contains(points.size_indexed, metric)) continue;
     spec::ReportFigure f;
     f.name = "default-" + metric;
     f.title = fmt::format("{} by {}", metric, x);
@@ -210,10 +208,10 @@ void parameter_figures(const std::vector<PointResult>& results, const std::vecto
 
 }  // namespace
 
-std::vector<spec::ReportFigure> default_figures(const std::vector<PointResult>& results) {
+std::vector<spec::ReportFigure> default_figures(const PointsView& points) {
   std::vector<spec::ReportFigure> out;
-  if (const auto f = size_figure(results); f && line_count(results, f->series) <= kMaxDefaultSeries) out.push_back(*f);
-  parameter_figures(results, size_indexed_metrics(results), out);
+  if (const auto f = size_figure(points); f && line_count(points.results, f->series) <= kMaxDefaultSeries) out.push_back(*f);
+  parameter_figures(points, out);
   return out;
 }
 

@@ -5,13 +5,13 @@
 // so that no two rows look alike. Pure.
 #include <vector>
 
-#include "report/campaign_data.h"
+#include "report/points_view.h"
 #include "spec/report_spec.h"
 
 namespace sweep::report {
 
 /// The presets whose metrics the campaign has, none of them per message size (report/size_tables.h).
-std::vector<spec::ReportTable> default_tables(const std::vector<PointResult>& results);
+std::vector<spec::ReportTable> default_tables(const PointsView& points);
 
 /// The most default figures a report draws (one per metric, in name order), and the most lines one
 /// may hold: a campaign whose other varying parameters make more gets no default figure.
@@ -25,6 +25,6 @@ inline constexpr std::size_t kMaxDefaultSeries = 12;
 /// one series per combination of the other varying parameters; bars against the first varying
 /// parameter when none is numeric; none when no parameter varies or the lines would be more than
 /// kMaxDefaultSeries. Pure.
-std::vector<spec::ReportFigure> default_figures(const std::vector<PointResult>& results);
+std::vector<spec::ReportFigure> default_figures(const PointsView& points);
 
 }  // namespace sweep::report

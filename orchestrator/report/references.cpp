@@ -6,7 +6,8 @@
 #include <cmath>
 #include <set>
 
-#include "report/table.h"
+#include "report/points_view.h"
+#include "report/rounding.h"
 #include "util/error.h"
 #include "util/escape.h"
 #include "util/strings.h"

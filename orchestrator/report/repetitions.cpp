@@ -6,7 +6,7 @@
 #include <limits>
 #include <map>
 
-#include "report/table.h"
+#include "report/points_view.h"
 #include "spec/load.h"
 #include "stats/precision.h"
 #include "util/error.h"
@@ -26,13 +26,6 @@ double worst_precision(const PointResult& r, const std::string& metric) {
   return worst;
 }
 
-std::string point_label(const PointResult& r, const std::vector<std::string>& varying) {
-  std::vector<std::string> parts;
-  for (const auto& name : varying)
-    if (const store::ParamRecord* p = find_param(*r.point, name)) parts.push_back(name + "=" + p->value);
-  return join(parts, " ");
-}
-
 std::string percent(double rel) { return std::isinf(rel) ? "–" : fmt::format("{:.2f}%", 100 * rel); }
 
 std::string sentence(const RepetitionsView& v) {
@@ -43,7 +36,7 @@ std::string sentence(const RepetitionsView& v) {
 
 }  // namespace
 
-std::optional<RepetitionsView> repetitions_view(const CampaignData& data, const std::vector<PointResult>& results) {
+std::optional<RepetitionsView> repetitions_view(const CampaignData& data, const PointsView& points) {
   std::optional<spec::Experiment> e;
   try {
     e = spec::load_stored(data.campaign.spec_text, data.campaign.spec_path, data.campaign.overrides);
@@ -54,12 +47,11 @@ std::optional<RepetitionsView> repetitions_view(const CampaignData& data, const 
   RepetitionsView view{e->until->metric, e->until->ci95_rel, e->repetitions, e->max_repetitions, {}};
   std::map<std::string, std::size_t> runs;
   for (const auto& run : data.runs) ++runs[run.point_id];
-  const std::vector<std::string> varying = param_info(results).varying;
-  for (const PointResult& r : results) {
+  for (const PointResult& r : points.results) {
     const double rel = worst_precision(r, view.metric);
     const std::size_t n = runs[r.point->point_id];
     const char* status = rel <= view.target ? "met" : n >= static_cast<std::size_t>(view.max) ? "max reached" : "not met";
-    view.points.push_back({point_label(r, varying), n, rel, status});
+    view.points.push_back({param_text(*r.point, points.varying, " "), n, rel, status});
   }
   return view;
 }

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "report/campaign_data.h"
+#include "report/points_view.h"
 
 namespace sweep::report {
 
@@ -25,7 +25,7 @@ struct RepetitionsView {
 
 /// The view for a campaign whose experiment (as it ran: stored text and overrides) has `until`;
 /// nullopt otherwise, or when the stored experiment no longer loads.
-std::optional<RepetitionsView> repetitions_view(const CampaignData& data, const std::vector<PointResult>& results);
+std::optional<RepetitionsView> repetitions_view(const CampaignData& data, const PointsView& points);
 
 /// "## Repetitions" with a sentence naming the target and a table of the points.
 std::string repetitions_markdown(const RepetitionsView& view);

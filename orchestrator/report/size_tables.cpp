@@ -14,12 +14,6 @@ namespace {
 /// The y of the default size figure, by preference: bandwidths, then times.
 constexpr std::array<std::string_view, 5> kFigureMetrics{"busbw", "bandwidth_MBps", "algbw", "time_us", "latency_us"};
 
-std::vector<std::int64_t> indices_of(const MetricStats& m) {
-  std::vector<std::int64_t> out;
-  for (const auto& [index, s] : m.by_index) out.push_back(index);
-  return out;
-}
-
 /// The message size at each index of the point's size_bytes (its mean over the runs).
 std::map<std::int64_t, double> sizes_of(const PointResult& r) {
   std::map<std::int64_t, double> out;
@@ -57,28 +51,15 @@ Table size_table(const std::vector<PointResult>& results, const std::string& met
 
 }  // namespace
 
-std::vector<std::string> size_indexed_metrics(const std::vector<PointResult>& results) {
-  std::set<std::string> out;
-  for (const auto& r : results) {
-    const auto size = r.metrics.find(std::string(kSizeMetric));
-    if (size == r.metrics.end() || size->second.by_index.size() < 2) continue;
-    const auto indices = indices_of(size->second);
-    for (const auto& [name, m] : r.metrics)
-      if (indices_of(m) == indices) out.insert(name);
-  }
-  return {out.begin(), out.end()};
-}
-
-std::vector<Table> size_tables(const std::vector<PointResult>& results) {
+std::vector<Table> size_tables(const PointsView& points) {
   std::vector<Table> out;
-  const std::vector<std::string> varying = param_info(results).varying;
-  for (const auto& metric : size_indexed_metrics(results))
-    if (metric != kSizeMetric) out.push_back(size_table(results, metric, varying));
+  for (const auto& metric : points.size_indexed)
+    if (metric != kSizeMetric) out.push_back(size_table(points.results, metric, points.varying));
   return out;
 }
 
-std::optional<spec::ReportFigure> size_figure(const std::vector<PointResult>& results) {
-  const std::vector<std::string> metrics = size_indexed_metrics(results);
+std::optional<spec::ReportFigure> size_figure(const PointsView& points) {
+  const std::vector<std::string>& metrics = points.size_indexed;
   const auto y = std::find_first_of(kFigureMetrics.begin(), kFigureMetrics.end(), metrics.begin(), metrics.end());
   if (y == kFigureMetrics.end()) return std::nullopt;
   spec::ReportFigure f;
@@ -88,7 +69,7 @@ std::optional<spec::ReportFigure> size_figure(const std::vector<PointResult>& re
   f.title = f.y + " by message size";
   f.paper_title = false;
   f.kind = spec::FigureKind::lines;
-  if (results.size() > 1) f.series = param_info(results).varying;
+  if (points.results.size() > 1) f.series = points.varying;
   f.log_x = true;
   f.at = SourceLocation{"the default figures"};
   return f;

@@ -14,24 +14,18 @@
 
 namespace sweep::report {
 
-/// The metric that holds the message size of each index.
-inline constexpr std::string_view kSizeMetric = "size_bytes";
-
-/// The metrics (in name order) that have one value per message size at some point: at least two
-/// indices, the same indices as `size_bytes` has there. size_bytes is among them when any is. A
-/// metric of the whole run or of a whole table (busbw_avg, busbw_peak) is not.
-std::vector<std::string> size_indexed_metrics(const std::vector<PointResult>& results);
+// kSizeMetric and size_indexed_metrics: report/points_view.h (PointsView::size_indexed).
 
 /// For every size-indexed metric but size_bytes, a table named "<metric>.by-size": one row per message
 /// size (bytes, ascending; the union over the points), one column per point (labelled by the
 /// parameters that vary, or by the metric when there is one point), each cell the metric's statistics
 /// over the runs at that size; "–" where a point lacks the size.
-std::vector<Table> size_tables(const std::vector<PointResult>& results);
+std::vector<Table> size_tables(const PointsView& points);
 
 /// The default figure of a campaign with size-indexed metrics, "default-<y>-by-size": y against
 /// size_bytes on a logarithmic x axis, one line per combination of the varying parameters. y is the
 /// first of busbw, bandwidth_MBps, algbw the campaign has per size, else the first of time_us,
 /// latency_us; nullopt when it has none of them per size.
-std::optional<spec::ReportFigure> size_figure(const std::vector<PointResult>& results);
+std::optional<spec::ReportFigure> size_figure(const PointsView& points);
 
 }  // namespace sweep::report

@@ -3,81 +3,11 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <map>
-#include <set>
-#include <string_view>
-#include <unordered_set>
 
 #include "util/error.h"
 #include "util/strings.h"
 
 namespace sweep::report {
-
-const store::ParamRecord* find_param(const store::PointRecord& p, const std::string& name) {
-  for (const auto& pr : p.params)
-    if (pr.name == name) return &pr;
-  return nullptr;
-}
-
-std::string point_label(const store::PointRecord& p) {
-  std::string out;
-  for (const auto& param : p.params) {
-    if (param.derived) continue;
-    out += (out.empty() ? "" : " ") + param.name + "=" + param.value;
-  }
-  return out.empty() ? p.point_id : out;
-}
-
-std::string param_label(const PointResult& r, const std::vector<std::string>& params) {
-  std::vector<std::string> parts;
-  for (const auto& name : params)
-    if (const auto* p = find_param(*r.point, name)) parts.push_back(name + "=" + p->value);
-  return join(parts, ", ");
-}
-
-PointValues point_values(const store::PointRecord& p) {
-  PointValues out;
-  for (const auto& param : p.params) {
-    out.names.push_back(param.name);
-    out.values.push_back(value_from_text(param.value, type_from_name(param.type)));
-  }
-  return out;
-}
-
-bool is_number(const store::ParamRecord& p) { return p.type == "int" || p.type == "float"; }
-
-std::optional<double> number_at(const PointResult& r, const std::string& name) {
-  if (const auto* p = find_param(*r.point, name); p && is_number(*p)) return std::stod(p->value);
-  if (const auto it = r.metrics.find(name); it != r.metrics.end() && it->second.summary.n > 0) return it->second.summary.mean;
-  return std::nullopt;
-}
-
-ParamInfo param_info(const std::vector<PointResult>& results) {
-  ParamInfo info;
-  if (results.empty()) return info;
-  const auto& first = results.front().point->params;
-  for (const auto& pr : first) {
-    info.all.push_back(pr.name);
-    if (pr.derived) continue;
-    std::set<std::string> values;
-    for (const auto& r : results)
-      if (const auto* v = find_param(*r.point, pr.name)) values.insert(v->value);
-    if (values.size() > 1) info.varying.push_back(pr.name);
-  }
-  if (info.varying.empty())
-    for (const auto& pr : first)
-      if (!pr.derived) info.varying.push_back(pr.name);
-  return info;
-}
-
-void require_known(const std::vector<std::string>& names, const std::vector<std::string>& known, const char* what) {
-  // A set, not a scan per name: a database may hold a million metric names (docs/reliability.md).
-  const std::unordered_set<std::string_view> lookup(known.begin(), known.end());
-  for (const auto& n : names)
-    if (!lookup.count(n))
-      throw Error(ErrorKind::usage, fmt::format("unknown {} \"{}\"{} (available: {})", what, n, did_you_mean(n, known),
-                                                join(known, ", ")));
-}
 
 std::string metric_unit(const std::string& name, const std::vector<PointResult>& results) {
   for (const auto& r : results)
@@ -158,16 +88,15 @@ std::string pivot_column_header(const std::vector<std::string>& names, const std
   return join(parts, ", ");
 }
 
-std::vector<Table> build_tables(const std::vector<PointResult>& results, const TableSpec& spec) {
-  const ParamInfo info = param_info(results);
-  require_known(spec.rows, info.all, "row parameter");
-  require_known(spec.cols, info.all, "column parameter");
-  const std::vector<std::string> all_metrics = metric_names(results);
-  require_known(spec.metrics, all_metrics, "metric");
-  const std::vector<std::string>& metrics = spec.metrics.empty() ? all_metrics : spec.metrics;
+std::vector<Table> build_tables(const PointsView& points, const TableSpec& spec) {
+  const std::vector<PointResult>& results = points.results;
+  require_known(spec.rows, points.params, "row parameter");
+  require_known(spec.cols, points.params, "column parameter");
+  require_known(spec.metrics, points.metrics, "metric");
+  const std::vector<std::string>& metrics = spec.metrics.empty() ? points.metrics : spec.metrics;
 
   std::vector<std::string> rows = spec.rows;
-  for (const auto& v : info.varying)
+  for (const auto& v : points.varying)
     if (std::find(rows.begin(), rows.end(), v) == rows.end() &&
         std::find(spec.cols.begin(), spec.cols.end(), v) == spec.cols.end())
       rows.push_back(v);

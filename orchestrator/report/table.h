@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "report/campaign_data.h"
+#include "report/points_view.h"
 #include "report/rounding.h"
 #include "spec/report_spec.h"
-#include "util/value.h"
 
 namespace sweep::report {
 
@@ -50,9 +50,9 @@ struct Table {
 /// A pivot's column header: "lr=0.1, batch=32" from the `cols` names (or their labels) and one column's values.
 std::string pivot_column_header(const std::vector<std::string>& names, const std::vector<std::string>& values);
 
-/// Builds the tables over `results` (the points to show, in order). Error(usage) for a row, column or
+/// Builds the tables over `points` (the points to show, in order). Error(usage) for a row, column or
 /// metric name none of them has.
-std::vector<Table> build_tables(const std::vector<PointResult>& results, const TableSpec& spec);
+std::vector<Table> build_tables(const PointsView& points, const TableSpec& spec);
 
 /// The spread of a table that states none, in every rendering (Markdown, HTML, LaTeX): the same cells
 /// say the same thing in each, and each format states it once.
@@ -77,32 +77,6 @@ std::string spread_phrase(Spread spread);
 /// The half-width a cell shows for `spread`: the 95% CI's, the sd, or 0 (also for n < 2).
 double spread_of(const MetricStats& stats, Spread spread);
 
-/// Parameter names of the points in schema order, and those (non-derived) that take more than one value.
-struct ParamInfo {
-  std::vector<std::string> all;
-  std::vector<std::string> varying;
-};
-ParamInfo param_info(const std::vector<PointResult>& results);
-/// The parameter's canonical value text in `p`, or nullptr.
-const store::ParamRecord* find_param(const store::PointRecord& p, const std::string& name);
-/// "batch=8 nodes=2": the point's parameters (derived ones left out); its id when it has none.
-std::string point_label(const store::PointRecord& p);
-/// "name=value, ..." of the point's parameters in `params` (those it has), in that order.
-std::string param_label(const PointResult& r, const std::vector<std::string>& params);
-/// The point's parameter names and typed values, in its order: what an expression over the point
-/// (a threshold, a reference's `where`) binds to and evaluates against.
-struct PointValues {
-  std::vector<std::string> names;
-  std::vector<Value> values;
-};
-PointValues point_values(const store::PointRecord& p);
-/// Whether the parameter's type is int or float.
-bool is_number(const store::ParamRecord& p);
-/// A number at a point: the value of a numeric (is_number) parameter `name`, else the mean of the
-/// metric `name` over its runs; nullopt when neither exists.
-std::optional<double> number_at(const PointResult& r, const std::string& name);
-/// Throws Error(usage) `unknown WHAT "n" (did you mean ...) (available: ...)` unless every name is known.
-void require_known(const std::vector<std::string>& names, const std::vector<std::string>& known, const char* what);
 /// The unit of the first point that has the metric with a unit; "" otherwise.
 std::string metric_unit(const std::string& name, const std::vector<PointResult>& results);
 /// "name (unit)" from the first point that has the metric with a unit; the name otherwise.

@@ -38,28 +38,27 @@ namespace fs = std::filesystem;
 namespace {
 
 /// The per-point table (unless every metric is per message size) and the per-size tables.
-std::vector<Table> undeclared_tables(const std::vector<PointResult>& results) {
-  const std::vector<std::string> per_size = size_indexed_metrics(results);
+std::vector<Table> undeclared_tables(const PointsView& points) {
+  const std::vector<std::string>& per_size = points.size_indexed;
   TableSpec per_point;
-  for (const auto& m : metric_names(results))
+  for (const auto& m : points.metrics)
     if (std::find(per_size.begin(), per_size.end(), m) == per_size.end()) per_point.metrics.push_back(m);
   std::vector<Table> tables;
-  if (per_size.empty() || !per_point.metrics.empty()) tables = build_tables(results, per_point);
-  for (auto& t : size_tables(results)) tables.push_back(std::move(t));
+  if (per_size.empty() || !per_point.metrics.empty()) tables = build_tables(points, per_point);
+  for (auto& t : size_tables(points)) tables.push_back(std::move(t));
   return tables;
 }
 
-std::vector<Table> all_tables(const std::vector<PointResult>& results, const ReportRequest& request,
-                              const spec::ReportSpec& spec) {
+std::vector<Table> all_tables(const PointsView& points, const ReportRequest& request, const spec::ReportSpec& spec) {
   const TableSpec& ad_hoc = request.ad_hoc;
   const bool asked = !ad_hoc.rows.empty() || !ad_hoc.cols.empty() || !ad_hoc.metrics.empty();
-  if (asked) return build_tables(results, ad_hoc);
+  if (asked) return build_tables(points, ad_hoc);
   std::vector<Table> tables;
   // Undeclared: the per-point table of the metrics that are not per message size, a table per size
   // of those that are, then the seed-shaped tables whose metrics the campaign has.
-  if (spec.tables.empty()) tables = undeclared_tables(results);
-  for (const auto& t : spec.tables.empty() ? default_tables(results) : spec.tables)
-    for (auto& built : build_declared(results, t)) tables.push_back(std::move(built));
+  if (spec.tables.empty()) tables = undeclared_tables(points);
+  for (const auto& t : spec.tables.empty() ? default_tables(points) : spec.tables)
+    for (auto& built : build_declared(points, t)) tables.push_back(std::move(built));
   return tables;
 }
 
@@ -79,10 +78,10 @@ struct Parts {
 };
 
 /// The tables and figures of the report's join (report/join.h), or a note that there was nothing to join.
-void add_join(const store::Store& db, const std::vector<PointResult>& results, const ReportRequest& request,
+void add_join(const store::Store& db, const PointsView& points, const ReportRequest& request,
               const spec::ReportSpec& spec, Parts& parts) {
   if (!spec.join) return;
-  auto joined = joined_parts(db, results, *spec.join, request.join, request.figures, request.interconnects);
+  auto joined = joined_parts(db, points, *spec.join, request.join, request.figures, request.interconnects);
   if (!joined) {
     parts.notes.push_back(fmt::format("no campaign of experiment \"{}\" to join (report.join at {}): its tables and "
                                       "figures are left out; run it, or name one with --join LABEL",
@@ -173,6 +172,7 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
   require_safe_name(label, "campaign label");
   const CampaignData data = load_campaign(db, label);
   std::vector<PointResult> results = point_results(data);
+  std::optional<PointsView> points;  // built once, after the model's predicted metrics are added
   Parts parts;
   from_stored_copy(data.campaign, !request.spec, [&] {
     // Style files are relative to the experiment's directory, or to the --spec file's.
@@ -181,12 +181,13 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
         request.spec ? *request.spec : spec::report_of_experiment(data.campaign.spec_text, data.campaign.spec_path);
     if (request.figures) spec = with_styles(std::move(spec), style_dir);
     add_predictions(results, spec.model, request.interconnects);
-    parts.tables = all_tables(results, request, spec);
+    points.emplace(results);
+    parts.tables = all_tables(*points, request, spec);
     if (request.figures)
-      for (const auto& g : spec.figures.empty() && !spec.join ? with_styles(default_figures(results), spec.figure_styles, style_dir)
+      for (const auto& g : spec.figures.empty() && !spec.join ? with_styles(default_figures(*points), spec.figure_styles, style_dir)
                                                               : spec.figures)
-        parts.figures.push_back(build_figure(results, g, label));
-    add_join(db, results, request, spec, parts);
+        parts.figures.push_back(build_figure(*points, g, label));
+    add_join(db, *points, request, spec, parts);
   });
   add_history(db, label, request, parts);
 
@@ -206,7 +207,7 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
   out.markdown = markdown_report(data, tables, request.verdict ? verdict_markdown(*request.verdict) : "");
   for (const auto& f : figures)
     if (!f.svg.empty()) out.markdown += fmt::format("![{}](figures/{}.svg)\n\n", markdown_cell(f.title), f.file);
-  const std::optional<RepetitionsView> repetitions = repetitions_view(data, results);
+  const std::optional<RepetitionsView> repetitions = repetitions_view(data, *points);
   if (repetitions) out.markdown += repetitions_markdown(*repetitions);
   add_file(out, "report.md", out.markdown);
   add_file(out, "report.html", html_report(data, tables, figures, repetitions ? repetitions_html(*repetitions) : "",
