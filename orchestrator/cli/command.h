@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "spec/site.h"
+#include "store/database_path.h"
 
 #include <functional>
 #include <memory>
@@ -19,12 +20,12 @@ using Action = std::function<int()>;
 /// Options every subcommand that touches results shares, and the site file (spec/site.h) they honour.
 struct Paths {
   std::string results_dir;  // --results; "" = the site's `results`, else "results"
-  std::string db_path;      // "" = <results()>/sweep.db
+  std::string db_path;      // "" = <results()>/sweep.db (store::database_path)
   std::string reports_dir = "reports";
   std::string site_path;    // --site; "" = looked up (spec::find_site)
   bool allow_shared = false;  // --allow-shared: trust paths shared by group (util/safe_files.h)
   std::string results() const;
-  std::string db() const { return db_path.empty() ? results() + "/sweep.db" : db_path; }
+  std::string db() const { return store::database_path(results(), db_path); }
   /// The site file in use, loaded on first use (Error when it is invalid).
   const spec::Site& site() const;
   void add_to(CLI::App& app, bool with_reports = false);
@@ -79,7 +80,7 @@ inline constexpr Command kCommands[] = {
     {"rerun", "Run chosen runs of a campaign again (by --where, --state, --run), each as a new attempt", add_rerun},
     {"extend", "Add repetitions to a campaign's points (--repetitions N, --where) and run them", add_extend},
     {"rm", "Remove a campaign: its database rows and its run directories (asks, or --yes)", add_rm},
-    {"report", "Render a campaign into reports/<campaign>/: report.md, .html, .json, .tex (booktabs), a CSV per table, gnuplot figures", add_report},
+    {"report", "Render a campaign into reports/<campaign>/: report.md, .html, .json, .tex (booktabs), a .tex and a CSV per table, gnuplot figures with their paper versions", add_report},
 
     {"ls", "List the campaigns in the results database", add_ls},
     {"show", "Show one campaign in detail: provenance, per-point progress, failures", add_show},

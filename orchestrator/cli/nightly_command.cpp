@@ -26,7 +26,7 @@ void add_nightly(CLI::App& sub, Action& action) {
   run.template_dir = default_template_dir();
   sub.add_option("experiment", run.experiment_path, "Experiment YAML file")->required();
   sub.add_option("--set", o->sets, "Override a matrix key or top-level value: key=value (repeatable)");
-  sub.add_option("--date", o->nightly.date, "The night, YYYY-MM-DD (default: today, UTC): the label is nightly-<date>");
+  sub.add_option("--date", o->nightly.date, "The night, YYYY-MM-DD (default: today, UTC): the label is nightly-<experiment name>-<date>");
   sub.add_option("--baseline", o->nightly.baseline,
                  "Name of the pinned baseline (default: nightly-<experiment name>; the first night pins itself)");
   sub.add_option("--fail-on", o->fail_on, "Also fail (exit 1) when a verdict is inconclusive")

@@ -23,7 +23,7 @@ std::vector<std::string> executor_names() {
 std::string Paths::results() const {
   if (!results_dir.empty()) return results_dir;
   if (site().results) return site().results->value;
-  return "results";
+  return std::string(store::kDefaultResultsDir);
 }
 
 const spec::Site& Paths::site() const {
@@ -40,7 +40,7 @@ void Paths::add_to(CLI::App& app, bool with_reports) {
   app.add_option("--results", results_dir, "Directory for run directories and the default database "
                                            "(default: the site file's results, else results)");
   add_site_to(app);
-  app.add_option("--db", db_path, "Results database (default: <results>/sweep.db)");
+  app.add_option("--db", db_path, "Results database (default: " + store::database_path("<results>") + ")");
   app.add_flag("--allow-shared", allow_shared,
                "Trust a results directory, database or reports directory that another member of your group owns "
                "or your group can write (as the site file's shared_group: true); never one writable by everyone");

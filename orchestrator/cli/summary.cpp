@@ -7,6 +7,7 @@
 
 #include "report/failure_groups.h"
 #include "stats/multiple.h"
+#include "store/database_path.h"
 #include "util/exit_codes.h"
 #include "util/failure_classes.h"
 #include "util/sinks.h"
@@ -15,10 +16,10 @@ namespace sweep::cli {
 
 std::string next_step(const runner::RunSummary& s) {
   // The database, when it is not the one a plain command opens (a site's results directory aside).
-  const std::string db = s.db_path == "results/sweep.db" ? "" : " --db " + s.db_path;
+  const std::string db = store::is_default_database(s.db_path) ? "" : " --db " + s.db_path;
   if (!s.failed_runs.empty()) {
     const std::string stream = split_reason(s.failed_runs.front().failure_reason).stream;  // setup.log, stderr or stdout
-    // Runs that failed only by their metrics are fixed without running them again (runner/fix_campaign.h).
+    // Runs that failed only by their metrics are fixed without running them again (runner/reparse.h: `sweep reparse`).
     const bool by_metrics = std::any_of(s.failed_runs.begin(), s.failed_runs.end(), [](const store::RunRecord& r) {
       return r.failure_class == failure::kMissingMetric || r.failure_class == failure::kUnreducedMetric ||
              r.failure_class == failure::kCriterion;

@@ -5,6 +5,7 @@
 #include <array>
 #include <optional>
 
+#include "parse/owner_table.h"
 #include "parse/result_table.h"
 #include "parse/tagged_lines.h"
 
@@ -201,17 +202,8 @@ bool Reader::summary(std::string_view body, std::size_t line) {
 }  // namespace
 
 void parse_nccl_tests(std::string_view source, std::string_view text, Collector& out) {
-  const std::optional<LineTag> owner = table_owner(text, is_header);
-  if (!owner)
-    return out.warn(source, 0,
-                    fmt::format("{}: no result table found (expected a header line like \"#  size  count  type  "
-                                "redop  root  time  algbw  busbw  #wrong ...\")",
-                                kParser));
-  Reader reader(source, out);
-  for_each_tagged_line(text, [&](const TaggedLine& line) {
-    if (line.tag == *owner) reader.line(line);
-  });
-  reader.finish();
+  read_owner_table<Reader>({kParser, is_header, "#  size  count  type  redop  root  time  algbw  busbw  #wrong ..."},
+                           source, text, out);
 }
 
 }  // namespace sweep::parse

@@ -5,6 +5,7 @@
 #include <array>
 #include <optional>
 
+#include "parse/owner_table.h"
 #include "parse/result_table.h"
 #include "parse/tagged_lines.h"
 #include "util/strings.h"
@@ -134,17 +135,7 @@ void Reader::close_table() {
 }  // namespace
 
 void parse_osu(std::string_view source, std::string_view text, Collector& out) {
-  const std::optional<LineTag> owner = table_owner(text, is_header);
-  if (!owner)
-    return out.warn(source, 0,
-                    fmt::format("{}: no result table found (expected a header line like \"# Size       Avg "
-                                "Latency(us)\")",
-                                kParser));
-  Reader reader(source, out);
-  for_each_tagged_line(text, [&](const TaggedLine& line) {
-    if (line.tag == *owner) reader.line(line);
-  });
-  reader.finish();
+  read_owner_table<Reader>({kParser, is_header, "# Size       Avg Latency(us)"}, source, text, out);
 }
 
 }  // namespace sweep::parse

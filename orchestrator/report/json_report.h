@@ -1,12 +1,14 @@
 #pragma once
-// The report as JSON, format version 2, for scripts and notebooks: the campaign's provenance, every
+// The report as JSON, format version kJsonReportVersion (6; docs/reports.md), for scripts and notebooks: the campaign's provenance, every
 // point with its parameters and, per metric, the statistics of its succeeded runs (n, mean, sd, CV,
 // 95% CI, median, quartiles, min, max, flagged outliers and the per-run values), the failed runs, and
 // (since version 2) the change points of the report's history with the method that found them, and
 // (since version 3) the report's tables as shown: each cell's mean, sd, 95% CI and n in its column's
 // unit, after the column's conversion and scale (the points' metrics stay in the metrics' own units),
-// and (since version 5) the gate's "verdict" (report/gate_verdict.h) first, where a gate judged the
-// campaign (sweep nightly), else null.
+// (since version 4) the hardware of the runs' latest attempts, (since version 5) the gate's "verdict"
+// (report/gate_verdict.h) first, where a gate judged the campaign (sweep nightly), else null, and (since
+// version 6) the GPU and NCCL values of "hardware" over only the runs that asked for GPUs, with
+// "gpus_requested".
 // Non-finite numbers are null. Pure.
 #include <string>
 #include <vector>

@@ -9,7 +9,7 @@
 #include "parse/extract.h"
 #include "runner/campaign_plan.h"
 #include "runner/job_secrets.h"
-#include "runner/run_campaign.h"
+#include "runner/run_options.h"
 #include "store/store.h"
 #include "util/clock.h"
 

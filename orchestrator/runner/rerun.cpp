@@ -12,6 +12,7 @@
 #include "runner/provenance.h"
 #include "runner/run_campaign.h"
 #include "sched/executors.h"
+#include "store/database_path.h"
 #include "store/store.h"
 #include "util/clock.h"
 #include "util/error.h"
@@ -72,7 +73,7 @@ std::string selection_text(const RunSelection& s) {
 /// campaign to its end as a resume (which takes the lock again).
 template <typename Edit>
 RunSummary edit_then_run(RunOptions options, const std::string& label, Edit&& edit) {
-  const std::string db_path = options.db_path.empty() ? options.results_dir + "/sweep.db" : options.db_path;
+  const std::string db_path = store::database_path(options.results_dir, options.db_path);
   if (!std::filesystem::exists(db_path)) throw Error(ErrorKind::not_found, fmt::format("no results database at {}", db_path));
   {
     store::Store db(db_path);

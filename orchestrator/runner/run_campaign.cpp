@@ -28,6 +28,7 @@
 #include "runner/run_root.h"
 #include "runner/provenance.h"
 #include "sched/executors.h"
+#include "store/database_path.h"
 #include "store/store.h"
 #include "util/clock.h"
 #include "util/error.h"
@@ -284,7 +285,7 @@ namespace {
 /// collect and cancel: the campaign comes from the database and must use a batch executor.
 RunSummary drive_existing(const RunOptions& options, BatchMode mode) {
   SystemClock clock;
-  const std::string db_path = options.db_path.empty() ? options.results_dir + "/sweep.db" : options.db_path;
+  const std::string db_path = store::database_path(options.results_dir, options.db_path);
   if (!std::filesystem::exists(db_path))
     throw Error(ErrorKind::not_found, fmt::format("no results database at {}", db_path));
   store::Store db(db_path);
@@ -310,7 +311,7 @@ RunSummary collect_campaign(const RunOptions& options) { return drive_existing(o
 RunSummary cancel_campaign(const RunOptions& options) { return drive_existing(options, BatchMode::cancel); }
 
 RunSummary run_more(RunOptions options, const std::string& label, const std::vector<std::pair<std::string, int>>& more) {
-  const std::string db_path = options.db_path.empty() ? options.results_dir + "/sweep.db" : options.db_path;
+  const std::string db_path = store::database_path(options.results_dir, options.db_path);
   {
     store::Store db(db_path);
     const auto campaign = db.find_campaign(label);
@@ -344,7 +345,7 @@ CampaignPlan plan_campaign(const RunOptions& options) {
 
 RunSummary run_campaign(const RunOptions& options) {
   SystemClock clock;
-  const std::string db_path = options.db_path.empty() ? options.results_dir + "/sweep.db" : options.db_path;
+  const std::string db_path = store::database_path(options.results_dir, options.db_path);
   std::unique_ptr<store::Store> db;
   if (!options.resume.empty()) db = std::make_unique<store::Store>(db_path);
   Resolved resolved = resolve(options, db.get(), clock);

@@ -10,6 +10,7 @@
 #include "matrix/point_limit.h"
 #include "spec/load.h"
 #include "spec/site.h"
+#include "store/database_path.h"
 #include "store/records.h"
 
 namespace sweep::runner {
@@ -19,8 +20,8 @@ struct RunOptions {
   std::vector<spec::Override> overrides;  // --set
   std::string label;                      // "" = <experiment name>-<UTC stamp>
   std::string resume;                     // --resume <label>: take the experiment from the database
-  std::string results_dir = "results";    // run directories go under <results_dir>/<label>/
-  std::string db_path;                    // "" = <results_dir>/sweep.db
+  std::string results_dir{store::kDefaultResultsDir};  // run directories go under <results_dir>/<label>/
+  std::string db_path;                    // "" = <results_dir>/sweep.db (store::database_path)
   std::string template_dir;               // holds <executor>/run.sh.mustache
   std::size_t jobs = 1;                   // local runs in parallel
   std::optional<double> timeout_s;        // overrides resources.time

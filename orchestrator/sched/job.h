@@ -60,7 +60,7 @@ struct Limits {
 };
 
 /// The task ids in an array range such as "0-11%2", "1,3,5-7" or "4" (JobRecord::array_tasks).
-/// Empty when malformed.
+/// Empty when malformed, or when it holds more than 1,000,001 ids (no campaign of ours queues that many).
 std::vector<int> expand_task_ids(std::string_view range);
 
 /// A positive decimal count, or nullopt ("", "N/A", "UNLIMITED", garbage).

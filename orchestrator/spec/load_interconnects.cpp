@@ -41,13 +41,21 @@ model::Interconnect read_interconnect(const Field& item, const Source& src) {
   return e;
 }
 
-YAML::Node read_yaml_map_file(const std::string& path, std::string_view what, std::string& text) {
+std::string read_text_file(const std::string& path, std::string_view what) {
   if (!std::filesystem::exists(path)) throw Error(ErrorKind::not_found, fmt::format("{} \"{}\" does not exist", what, path));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorKind::io, fmt::format("cannot read {} \"{}\"", what, path));
   std::ostringstream buffer;
   buffer << in.rdbuf();
-  text = buffer.str();
+  return buffer.str();
+}
+
+YAML::Node read_yaml_map_file(const std::string& path, std::string_view what, std::string& text) {
+  text = read_text_file(path, what);
+  return read_yaml_map(text, path, what);
+}
+
+YAML::Node read_yaml_map(const std::string& text, const std::string& path, std::string_view what) {
   check_text(text, path);
   const Source src{path, text, true};
   YAML::Node root;

@@ -59,6 +59,10 @@ std::vector<SetupLine> read_setup_list(const Field& f, const Source& src);
 model::Interconnect read_interconnect(const Field& item, const Source& src);
 /// Reads `path` into text and parses it as one YAML map (its "what" names it in messages: "site file").
 YAML::Node read_yaml_map_file(const std::string& path, std::string_view what, std::string& text);
+/// The whole file at `path`; Error(not_found) or Error(io) naming it as `what`.
+std::string read_text_file(const std::string& path, std::string_view what);
+/// Parses `text`, read from `path`, as one YAML map (checked as read_yaml_map_file checks a file's text).
+YAML::Node read_yaml_map(const std::string& text, const std::string& path, std::string_view what);
 
 // load_network.cpp
 void read_network(const Field& f, const Source& src, LoadState& st);

@@ -112,8 +112,13 @@ std::string getenv_or_empty(const char* name) {
 }  // namespace
 
 Site load_site(const std::string& path) {
+  return load_site_text(read_text_file(path, "site file"), path);
+}
+
+Site load_site_text(std::string text, const std::string& path) {
   Site site;
-  const YAML::Node root = read_yaml_map_file(path, "site file", site.text);
+  site.text = std::move(text);
+  const YAML::Node root = read_yaml_map(site.text, path, "site file");
   const Source src{path, site.text, true};
   const std::vector<Field> fields = map_fields(Field{"", YAML::Node(), root}, src);
   std::vector<std::string_view> names;

@@ -1,7 +1,7 @@
 // spec::experiment_schema: the experiment format as a JSON Schema, one table row per top-level key.
 //
 // To add a key: write its schema as a function below (or reuse one) and add one row to kTopKeys; a key
-// inside a section is one more entry in that section's object(). schema/experiment.schema.json is then
+// inside a section is one more member in that section's closed() list. schema/experiment.schema.json is then
 // regenerated with `sweep schema > schema/experiment.schema.json` (the e2e test "sweep schema equals
 // the committed file" fails until it is).
 #include "spec/schema.h"

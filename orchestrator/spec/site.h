@@ -66,6 +66,8 @@ Site find_site(const SiteLookup& lookup);
 
 /// Reads and validates the site file at `path`.
 Site load_site(const std::string& path);
+/// Validates `text` as the site file `path` (load_site's pure core; Error naming path:line:column).
+Site load_site_text(std::string text, const std::string& path);
 
 /// Fills in what `exp` leaves unset from `site` (precedence above). Pure. Resources, all before the
 /// experiment's: each site key the experiment does not set, every `extra` item, and every optional key

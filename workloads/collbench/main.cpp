@@ -14,6 +14,7 @@
 #include "comm/communicator.h"
 #include "comm/device.h"
 #include "comm/staged.h"
+#include "program/program.h"
 
 #ifndef SWEEP_VERSION
 #define SWEEP_VERSION "0"
@@ -23,13 +24,10 @@ namespace {
 
 using namespace sweep;
 
-// Errors end the process at once: an MPI rank that returned normally would wait in MPI_Finalize for
-// peers that wait for it; exiting makes the launcher stop the others.
+// Errors end the process at once (program::fail): an MPI rank that returned normally would wait in
+// MPI_Finalize for peers that wait for it; exiting makes the launcher stop the others.
 [[noreturn]] void fail(int code, const std::string& who, const std::string& message) {
-  std::fflush(stdout);
-  std::fprintf(stderr, "collbench: %s%s\n", who.c_str(), message.c_str());
-  std::fflush(stderr);
-  std::_Exit(code);
+  program::fail("collbench", code, who, message);
 }
 
 // A GPU run on a node without a usable GPU ends here, before any rank waits for its peers.

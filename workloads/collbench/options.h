@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "comm/communicator.h"
+#include "program/program.h"
 
 namespace sweep::collbench {
 
@@ -35,17 +36,12 @@ struct Options {
   std::uint64_t params = 0;  // --params N: min = max = N elements of dtype
 };
 
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using program::HelpRequested;
+using program::UsageError;
 
 /// Parses argv (argv[0] is the program). Throws UsageError; `--help` and `--version` throw HelpRequested
-/// with the text to print (the help, or "<program> <version>") as its message.
+/// with the text to print (the help, or "collbench <version>") as its message (program/program.h).
 Options parse_options(const std::vector<std::string>& args);
-
-struct HelpRequested : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 std::string_view name_of(Headline headline);
 

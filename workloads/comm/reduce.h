@@ -12,7 +12,7 @@ namespace sweep::comm {
 /// combined, and rounded back to nearest even.
 void combine(void* dst, const void* a, const void* b, std::size_t count, DType type, ReduceOp op);
 
-/// acc[i] = acc[i] (op) in[i] for i < count. `avg` accumulates as `sum`; finish_avg() divides once at
+/// acc[i] = acc[i] (op) in[i] for i < count. `avg` accumulates as `sum`; divide() divides once at
 /// the end. fp16 and bf16 are widened to float, combined, and rounded back to nearest even.
 void reduce_into(void* acc, const void* in, std::size_t count, DType type, ReduceOp op);
 

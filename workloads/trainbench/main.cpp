@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "comm/communicator.h"
+#include "program/program.h"
 #include "trainbench/comm_model.h"
 #include "trainbench/engine.h"
 #include "trainbench/gpu_peaks.h"
@@ -26,12 +27,10 @@ namespace {
 using namespace sweep;
 using namespace sweep::trainbench;
 
-// Errors end the process at once: a rank that returned normally would wait for peers that wait for it.
+// Errors end the process at once (program::fail): a rank that returned normally would wait for peers
+// that wait for it.
 [[noreturn]] void fail(int code, const std::string& who, const std::string& message) {
-  std::fflush(stdout);
-  std::fprintf(stderr, "trainbench: %s%s\n", who.c_str(), message.c_str());
-  std::fflush(stderr);
-  std::_Exit(code);
+  program::fail("trainbench", code, who, message);
 }
 
 // Element-wise op over all ranks of `values` (same length everywhere).

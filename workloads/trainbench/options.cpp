@@ -140,17 +140,7 @@ Options parse_options(const std::vector<std::string>& args) {
   Options o;
   Raw raw;
   define(app, raw, o);
-  app.set_version_flag("--version", std::string("trainbench ") + SWEEP_VERSION);
-  std::vector<std::string> rest(args.rbegin(), args.rend() - 1);  // CLI11 takes them reversed, without argv[0]
-  try {
-    app.parse(rest);
-  } catch (const CLI::CallForHelp&) {
-    throw HelpRequested(app.help());
-  } catch (const CLI::CallForVersion&) {
-    throw HelpRequested(std::string("trainbench ") + SWEEP_VERSION + "\n");
-  } catch (const CLI::ParseError& e) {
-    throw UsageError(e.what());
-  }
+  program::parse_command_line(app, args, "trainbench", SWEEP_VERSION);
   resolve(raw, o);
   return o;
 }

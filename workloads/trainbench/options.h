@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "comm/communicator.h"
+#include "program/program.h"
 #include "trainbench/data_source.h"
 #include "trainbench/layout.h"
 #include "trainbench/model_config.h"
@@ -52,15 +53,11 @@ struct Options {
   int steps() const { return epochs * steps_per_epoch; }
 };
 
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-struct HelpRequested : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using program::HelpRequested;
+using program::UsageError;
 
 /// Parses argv (argv[0] is the program). Throws UsageError; `--help` and `--version` throw
-/// HelpRequested with the text to print (the help, or "trainbench <version>").
+/// HelpRequested with the text to print (the help, or "trainbench <version>": program/program.h).
 Options parse_options(const std::vector<std::string>& args);
 
 std::string_view name_of(Schedule schedule);

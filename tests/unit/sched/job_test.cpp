@@ -12,6 +12,8 @@ TEST_CASE("array task ranges expand, with steps of a throttle ignored, malformed
   CHECK(expand_task_ids("3-1").empty());
   CHECK(expand_task_ids("a").empty());
   CHECK(expand_task_ids("0-99999999").empty());  // a range too large to be one of ours
+  CHECK(expand_task_ids("0-600000,0-600000").empty());  // ... all parts together
+  CHECK(expand_task_ids("0-999999,5").size() == 1'000'001);
 }
 
 TEST_CASE("a record is one array task only when its task field is one number") {

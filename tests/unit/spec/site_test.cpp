@@ -62,6 +62,20 @@ TEST_CASE("a site file is read with every setting and its place") {
   CHECK(s.results->value == "/scratch/lab/results");
 }
 
+TEST_CASE("a site file's text loads as its file does, errors naming the path given") {
+  TempDir dir;
+  const Site from_file = load_site(write(dir, "site.yaml", kSite));
+  const Site from_text = load_site_text(kSite, "lab/site.yaml");
+  CHECK(from_text.path == "lab/site.yaml");
+  CHECK(from_text.text == from_file.text);
+  CHECK(from_text.executor->value == from_file.executor->value);
+  CHECK(from_text.executor->where.str() == "lab/site.yaml:3:11");
+  CHECK(from_text.resources.size() == from_file.resources.size());
+  CHECK_THROWS_WITH(load_site_text("format: 1\npartiton: gpu\n", "lab/site.yaml"),
+                    Catch::StartsWith("lab/site.yaml:2:1: unknown key \"partiton\""));
+  CHECK_THROWS_WITH(load_site(dir.file("missing.yaml")), Catch::Contains("does not exist"));
+}
+
 TEST_CASE("mistakes in a site file name the file, line and column") {
   CHECK(site_error("format: 2\n") == "site.yaml:1:9: \"format\" must be 1 (the only version of the site format), got \"2\"");
   CHECK_THAT(site_error("format: 1\npartition: gpu\n"), Catch::StartsWith("site.yaml:2:1: unknown key \"partition\""));
