@@ -69,7 +69,7 @@ int watch(const store::Store& db, const std::string& label, double interval_s) {
     const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(interval_s);
     while (!g_stop_watch && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  fmt::print(stderr, "{}", terminal_text(ending));
+  fmt::print(stderr, "{}", terminal_text(ending, true));
   return 0;
 }
 

@@ -247,6 +247,9 @@ void BatchDriver::submit_group(const std::vector<store::RunRecord>& runs, const 
   make_directories(campaign_.run_root + "/.submissions");  // inside the claimed run root
   make_new_directory(dir, "submission directory");
   store::SubmissionRecord sub = db_.begin_submission(campaign_.id, dir, iso8601(clock_.wall()), attempts);
+  std::vector<store::AttemptValue> asked;  // each attempt's directives as submitted (--timeout is this invocation's)
+  for (const auto& t : sub.tasks) asked.push_back({t.run_id, t.attempt, key("options"), join(split(options_text, '\n'), " ")});
+  db_.set_provenance(asked);
   const sched::SubmitResult result = scheduler_->submit(write_array_script(sub, attempts, options_text), dir, resolved_.secrets.env);
   if (result.ok()) {
     db_.mark_submitted(sub.id, result.job_id, iso8601(clock_.wall()));

@@ -58,12 +58,16 @@ void BatchDriver::after_failure(std::int64_t run_id, int attempt, const store::A
     if (a.attempt == attempt) queue_.push_back(a);
 }
 
-/// The attempt's directives ("slurm.options"), and what grew in them (only when something did).
+/// The attempt's directives ("slurm.options": as recorded when it was submitted, else as they would be
+/// now), and what grew in them (only when something did).
 store::KeyValues BatchDriver::options_provenance(const TrackedTask& t) const {
   const auto attempts = db_.attempts(t.run_id);
   if (attempts.empty()) return {};
   const AttemptResources r = resources_for(t.run_id, attempts.front().point_id, t.attempt);
-  store::KeyValues out{{key("options"), join(scheduler_->directives(r.resources), " ")}};
+  std::string options = join(scheduler_->directives(r.resources), " ");
+  for (const auto& [k, v] : db_.provenance(t.run_id, t.attempt))
+    if (k == key("options")) options = v;
+  store::KeyValues out{{key("options"), options}};
   if (!r.note.empty()) out.push_back({key("escalated"), r.note});
   out.emplace_back(store::kGpusRequestedKey, plan_.gpus_requested(plan_.point(attempts.front().point_id)));
   return out;

@@ -2,7 +2,7 @@
 // shown queued with its reason, not running; cancel says how many it cancelled and exits 0; a resume
 // with --detach submits the cancelled runs again; --timeout is the jobs' time limit; each run's
 // `scontrol show job` is its own task's record; `status --watch` of a detached campaign asks squeue and
-// ends; a closed terminal (SIGHUP) says what stays queued.
+// ends; a closed terminal (SIGHUP) says what stays queued; collect reruns a cancelled run only when asked.
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
@@ -24,7 +24,7 @@ std::size_t job_records(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("a job held pending by a drained node is queued with its reason; cancel, then resume --detach") {
+TEST_CASE("a job held pending by a drained node is queued with its reason, then cancelled and resumed detached") {
   slurm_conf();
   NodesRestored restore;
   REQUIRE(shell("scontrol update nodename=n1 state=drain reason=sweep-user-path-test").exit_code == 0);
@@ -112,4 +112,12 @@ TEST_CASE("a closed terminal (SIGHUP) stops an attached run and says that its jo
   const auto cancelled = box.sweep({"cancel", L});
   CHECK(cancelled.exit_code == 0);
   CHECK_THAT(cancelled.out, Catch::Contains("cancelled 1 job array (1 task)"));
+  // collect (from cron) leaves a cancelled run alone; --rerun-failed submits it once more.
+  const auto collected = box.sweep({"collect", L});
+  CHECK_THAT(collected.out, Catch::Contains("(0 attempts started now)"));
+  const auto rerun = box.sweep({"collect", L, "--rerun-failed"});
+  INFO(rerun.out << rerun.err);
+  CHECK_THAT(rerun.out, Catch::Contains("(1 attempts started now)"));
+  CHECK(query(box, "SELECT attempt FROM runs") == "2");
+  CHECK_THAT(box.sweep({"cancel", L}).out, Catch::Contains("cancelled 1 job array (1 task)"));
 }
