@@ -85,8 +85,9 @@ void add_status(CLI::App& sub, Action& action) {
   };
   auto o = std::make_shared<Options>();
   sub.add_option("campaign", o->label, "Campaign label")->required();
-  sub.add_flag("--watch", o->watch, "Show the status again as it changes, until the campaign has ended (Ctrl-C stops)");
-  sub.add_option("--interval", o->interval_s, "With --watch: seconds between looks at the database")
+  sub.add_flag("--watch", o->watch, "Show the status again as it changes, until the campaign has ended (Ctrl-C stops); of a detached "
+                           "Slurm campaign, asks squeue and ends when Slurm holds none of its jobs");
+  sub.add_option("--interval", o->interval_s, "With --watch: seconds between looks at the database (and at squeue)")
       ->capture_default_str()->check(CLI::Range(0.1, 3600.0));
   sub.add_option("--format", o->format, "text or json (versioned)")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   o->paths.add_to(sub);
