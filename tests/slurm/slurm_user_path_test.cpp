@@ -22,12 +22,17 @@ std::size_t job_records(const std::string& text) {
   return static_cast<std::size_t>(std::distance(std::sregex_iterator(text.begin(), text.end(), id), std::sregex_iterator()));
 }
 
+/// Drains n1 (the test's NodesRestored puts it back), so that a job that needs it stays pending.
+void drain_n1(const std::string& reason) {
+  slurm_conf();
+  REQUIRE(shell("scontrol update nodename=n1 state=drain reason=" + reason).exit_code == 0);
+}
+
 }  // namespace
 
 TEST_CASE("a job held pending by a drained node is queued with its reason, then cancelled and resumed detached") {
-  slurm_conf();
   NodesRestored restore;
-  REQUIRE(shell("scontrol update nodename=n1 state=drain reason=sweep-user-path-test").exit_code == 0);
+  drain_n1("sweep-user-path-test");
   e2e::Sandbox box;
   const std::string L = unique_label(box, "u");
   box.write("two.yaml", "name: two\nexecutor: slurm\nmatrix: {n: [1, 2]}\nresources: {nodes: 2, time: 5}\n"
@@ -90,9 +95,8 @@ TEST_CASE("a job held pending by a drained node is queued with its reason, then 
 }
 
 TEST_CASE("a closed terminal (SIGHUP) stops an attached run and says that its jobs stay queued") {
-  slurm_conf();
   NodesRestored restore;
-  REQUIRE(shell("scontrol update nodename=n1 state=drain reason=sweep-sighup-test").exit_code == 0);
+  drain_n1("sweep-sighup-test");
   e2e::Sandbox box;
   const std::string L = unique_label(box, "h");
   box.write("held.yaml", "name: held\nexecutor: slurm\nmatrix: {n: [1]}\nresources: {time: 5, extra: [--nodelist=n1]}\n"

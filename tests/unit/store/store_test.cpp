@@ -36,6 +36,13 @@ std::vector<PointRecord> two_points() {
           PointRecord{"p2", 1, {{"batch", "32", "int", false}, {"gpus", "2", "int", true}}}};
 }
 
+/// A masker that knows the secret value "hf_s3cret".
+Masker secret_masker() {
+  Masker masker;
+  masker.add("hf_s3cret");
+  return masker;
+}
+
 }  // namespace
 
 TEST_CASE("a campaign is created with its points and one pending run per repetition") {
@@ -133,9 +140,7 @@ TEST_CASE("attempts record outcome, metrics and provenance together") {
 TEST_CASE("a running attempt's scheduler state is set, replaced, read back per running run, and masked") {
   TempDir dir;
   Store db(dir.file("sweep.db"));
-  Masker masker;
-  masker.add("hf_s3cret");
-  db.mask_secrets(masker);
+  db.mask_secrets(secret_masker());
   const auto id = db.create_campaign(campaign("c1", 1), two_points());
   const auto runs = db.runs(id);
   db.begin_attempt(runs[0].id, "/r/a1", "t1");
@@ -159,9 +164,7 @@ TEST_CASE("a running attempt's scheduler state is set, replaced, read back per r
 TEST_CASE("known secret values are masked in every failure reason and provenance value written") {
   TempDir dir;
   Store db(dir.file("sweep.db"));
-  Masker masker;
-  masker.add("hf_s3cret");
-  db.mask_secrets(masker);
+  db.mask_secrets(secret_masker());
   const auto id = db.create_campaign(campaign("c1", 1), two_points());
   const auto run = db.runs(id).front();
   db.begin_attempt(run.id, "/r/a1", "t1");
