@@ -33,6 +33,9 @@ void prepare(Options& o) {
 void add_collect(CLI::App& sub, Action& action) {
   auto o = add_common(sub);
   add_slurm_options(sub, o->run);
+  sub.add_flag("--rerun-failed", o->run.collect_reruns_failed,
+               "Submit the failed and cancelled runs again (one more attempt each, as sweep run --resume does); "
+               "without it, collect retries only what the experiment's retries allow, so a cron job never loops");
   sub.callback([o, &action] {
     action = [o] {
       prepare(*o);
@@ -47,7 +50,7 @@ void add_cancel(CLI::App& sub, Action& action) {
   sub.callback([o, &action] {
     action = [o] {
       prepare(*o);
-      return print_summary(runner::cancel_campaign(o->run));
+      return print_cancelled(runner::cancel_campaign(o->run));
     };
   });
 }

@@ -21,11 +21,12 @@ using Action = std::function<int()>;
 struct Paths {
   std::string results_dir;  // --results; "" = the site's `results`, else "results"
   std::string db_path;      // "" = <results()>/sweep.db (store::database_path)
-  std::string reports_dir = "reports";
+  std::string reports_dir;  // --reports; "" = the site's `reports`, else "reports"
   std::string site_path;    // --site; "" = looked up (spec::find_site)
   bool allow_shared = false;  // --allow-shared: trust paths shared by group (util/safe_files.h)
   std::string results() const;
   std::string db() const { return store::database_path(results(), db_path); }
+  std::string reports() const;
   /// The site file in use, loaded on first use (Error when it is invalid).
   const spec::Site& site() const;
   void add_to(CLI::App& app, bool with_reports = false);

@@ -64,7 +64,7 @@ void add_nightly(CLI::App& sub, Action& action) {
       n.run.results_dir = o->paths.results();
       n.run.site = o->paths.site();
       n.run.db_path = o->paths.db();
-      n.reports_dir = o->paths.reports_dir;
+      n.reports_dir = o->paths.reports();
       n.figures = !o->no_figures;
       n.fail_on_inconclusive = o->fail_on == "inconclusive";
       const nightly::NightlyResult r = nightly::run_nightly(n);

@@ -26,6 +26,12 @@ std::string Paths::results() const {
   return std::string(store::kDefaultResultsDir);
 }
 
+std::string Paths::reports() const {
+  if (!reports_dir.empty()) return reports_dir;
+  if (site().reports) return site().reports->value;
+  return "reports";
+}
+
 const spec::Site& Paths::site() const {
   if (!site_) site_ = std::make_shared<const spec::Site>(spec::find_site(spec::site_lookup(site_path)));
   return *site_;
@@ -50,7 +56,8 @@ void Paths::add_to(CLI::App& app, bool with_reports) {
     set_group_sharing([this] { return allow_shared || (site().shared_group && site().shared_group->value == "true"); });
   });
   if (with_reports)
-    app.add_option("--reports", reports_dir, "Directory under which reports are written")->capture_default_str();
+    app.add_option("--reports", reports_dir,
+                   "Directory under which reports are written (default: the site file's reports, else reports)");
 }
 
 }  // namespace sweep::cli

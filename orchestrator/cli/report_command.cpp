@@ -56,7 +56,7 @@ void add_report(CLI::App& sub, Action& action) {
         o->request.history = o->history;
         o->request.history->until = o->label;
       }
-      const auto out = report::write_report(db, o->label, o->request, o->paths.reports_dir);
+      const auto out = report::write_report(db, o->label, o->request, o->paths.reports());
       if (o->to_stdout) {
         if (o->format == "markdown") fmt::print("{}", terminal_text(out.markdown, true));
         else

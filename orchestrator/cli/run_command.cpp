@@ -16,7 +16,19 @@
 namespace sweep::cli {
 namespace {
 
-void on_stop_signal(int) { runner::request_stop(); }
+volatile std::sig_atomic_t g_signal = 0;  // the signal that stopped the run, 0 when none did
+void on_stop_signal(int signal) {
+  g_signal = signal;
+  runner::request_stop();
+}
+
+/// The summary, after a line saying that a closed terminal (SIGHUP) stopped the run.
+int summarize(const runner::RunSummary& s, bool dry_run) {
+  if (s.interrupted && g_signal == SIGHUP)
+    fmt::print(stderr, "sweep: the terminal closed (SIGHUP); stopping as on Ctrl-C (run a long campaign under tmux, "
+                       "screen or nohup, or with --detach: docs/slurm.md#leaving-a-campaign-running)\n");
+  return print_summary(s, dry_run);
+}
 
 }  // namespace
 
@@ -42,7 +54,9 @@ void add_run(CLI::App& sub, Action& action) {
                  "The order runs start in: interleaved (default: repetition 0 of every point, then 1, ...), grouped, "
                  "random (the same as --set order=...; a seed: --set 'order={kind: random, seed: 7}')")
       ->check(CLI::IsMember({"interleaved", "grouped", "random"}));
-  sub.add_option("--timeout", o->timeout_s, "Per-run time limit in seconds (overrides resources.time)")
+  sub.add_option("--timeout", o->timeout_s,
+                 "Per-run time limit in seconds (overrides resources.time; on Slurm, the time limit (#SBATCH --time) "
+                 "of the jobs this invocation submits)")
       ->check(CLI::PositiveNumber);
   sub.add_option("--templates", o->run.template_dir, "Job-script template directory")->capture_default_str();
   sub.add_flag("--dry-run", o->run.dry_run, "Render the job scripts and exit without running or recording anything");
@@ -63,6 +77,7 @@ void add_run(CLI::App& sub, Action& action) {
       runner::clear_stop();
       std::signal(SIGINT, on_stop_signal);
       std::signal(SIGTERM, on_stop_signal);
+      std::signal(SIGHUP, on_stop_signal);  // a closed ssh session: stop as on Ctrl-C, saying what stays queued
       if (o->run.experiment_path.empty() == o->run.resume.empty())
         throw Error(ErrorKind::usage, "give either an experiment file or --resume <label>");
       if (!o->run.resume.empty() && (!o->sets.empty() || !o->run.label.empty() || !o->order.empty()))
@@ -76,7 +91,8 @@ void add_run(CLI::App& sub, Action& action) {
       if (o->timeout_s > 0) o->run.timeout_s = o->timeout_s;
       o->run.progress = ::isatty(STDERR_FILENO) != 0;
       o->run.progress_log = !o->run.progress;
-      return print_summary(runner::run_campaign(o->run), o->run.dry_run);
+      g_signal = 0;
+      return summarize(runner::run_campaign(o->run), o->run.dry_run);
     };
   });
 }

@@ -14,9 +14,15 @@
 
 namespace sweep::cli {
 
+namespace {
+
+/// " --db <path>" when the database is not the one a plain command opens (a site's results directory aside).
+std::string db_flag(const runner::RunSummary& s) { return store::is_default_database(s.db_path) ? "" : " --db " + s.db_path; }
+
+}  // namespace
+
 std::string next_step(const runner::RunSummary& s) {
-  // The database, when it is not the one a plain command opens (a site's results directory aside).
-  const std::string db = store::is_default_database(s.db_path) ? "" : " --db " + s.db_path;
+  const std::string db = db_flag(s);
   if (!s.failed_runs.empty()) {
     const std::string stream = split_reason(s.failed_runs.front().failure_reason).stream;  // setup.log, stderr or stdout
     // Runs that failed only by their metrics are fixed without running them again (runner/reparse.h: `sweep reparse`).
@@ -32,6 +38,11 @@ std::string next_step(const runner::RunSummary& s) {
                                                 s.label, db)
                                   : fmt::format("the cause fixed: sweep rerun {}{} (runs the failed runs again)", s.label, db));
   }
+  if (s.unfinished > 0 && s.batch)
+    return fmt::format("next: sweep status {0}{1} --watch   (what the scheduler says of its {2} unfinished runs)\n"
+                       "      sweep collect {0}{1}   (ingest what ended, retry, submit more; safe from cron)\n"
+                       "      sweep cancel {0}{1}   (take its jobs out of the queue)\n",
+                       s.label, db, s.unfinished);
   if (s.unfinished > 0) return fmt::format("next: sweep collect {}{}   ({} runs still queued)\n", s.label, db, s.unfinished);
   return fmt::format("next: sweep report {}{}\n", s.label, db);
 }
@@ -56,11 +67,29 @@ int print_summary(const runner::RunSummary& s, bool dry_run) {
   fmt::print("{}", terminal_text(report::failure_summary(s.failed_runs, s.points), true));
   fmt::print("database: {}\nruns:     {}\n", s.db_path, s.run_root);
   if (s.interrupted) {
+    if (s.on_scheduler > 0)  // the queue is the cluster's: stopping the controller cancels nothing
+      fmt::print(stderr, "sweep: interrupted; the campaign's {1} tasks on the scheduler stay queued and run; follow them "
+                         "with sweep collect {0} (or sweep run --resume {0}), or take them out with sweep cancel {0}\n",
+                 s.label, s.on_scheduler);
     fmt::print(stderr, "sweep: interrupted; resume with: sweep run --resume {}\n", s.label);
     return static_cast<int>(ExitCode::interrupted);
   }
   fmt::print("{}", terminal_text(next_step(s), true));
   return s.failed > 0 ? static_cast<int>(ExitCode::runs_failed) : 0;
+}
+
+int print_cancelled(const runner::RunSummary& s) {
+  if (s.cancelled_tasks == 0)
+    fmt::print("campaign {}: nothing was queued, nothing cancelled\n", s.label);
+  else
+    fmt::print("campaign {}: cancelled {} job array{} ({} task{}); those attempts are recorded as cancelled\n", s.label,
+               s.cancelled_arrays, s.cancelled_arrays == 1 ? "" : "s", s.cancelled_tasks, s.cancelled_tasks == 1 ? "" : "s");
+  fmt::print("{} runs planned, {} succeeded, {} failed (cancelled included), {} unfinished\ndatabase: {}\nruns:     {}\n",
+             s.planned, s.succeeded, s.failed, s.unfinished, s.db_path, s.run_root);
+  const std::string db = db_flag(s);
+  fmt::print("{}", terminal_text(fmt::format("next: sweep run --resume {}{} --detach   (submits the cancelled and failed runs "
+                                             "again), or sweep report {}{}\n", s.label, db, s.label, db), true));
+  return 0;
 }
 
 void add_slurm_options(CLI::App& sub, runner::RunOptions& o) {

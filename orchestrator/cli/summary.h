@@ -17,6 +17,10 @@ std::string next_step(const runner::RunSummary& s);
 /// interrupted, runs_failed when any run failed, else ok.
 int print_summary(const runner::RunSummary& s, bool dry_run = false);
 
+/// `sweep cancel`'s answer: how many job arrays and tasks it cancelled (or that nothing was queued),
+/// the campaign's counts and where it is. Returns 0: the cancel succeeded (a failure throws).
+int print_cancelled(const runner::RunSummary& s);
+
 /// The Slurm executor's options shared by run and collect: throttles, pending limit, poll interval.
 void add_slurm_options(CLI::App& sub, runner::RunOptions& options);
 

@@ -43,6 +43,8 @@ CampaignData load_snapshot(const store::Store& db, const std::string& label) {
   data.runs = db.runs(campaign->id);
   db.for_each_metric(campaign->id, [&](const store::MetricRowView& row) { data.metrics.push_back(row); });
   data.hardware = hardware_counts(db, campaign->id);
+  const std::string& e = campaign->executor;
+  data.scheduler_states = db.latest_provenance(campaign->id, {e + ".phase", e + ".state", e + ".reason"}, store::RunState::running);
   return data;
 }
 

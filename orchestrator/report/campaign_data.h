@@ -22,6 +22,9 @@ struct CampaignData {
   // The latest attempts' provenance of hardware_keys() (report/hardware.h) and store::kGpusRequestedKey:
   // the CPU over every run, the GPU and NCCL keys over the runs that asked for GPUs.
   std::vector<store::ProvenanceCount> hardware;
+  // What a batch scheduler last said of the running runs' attempts ("<executor>.phase", ".state",
+  // ".reason": runner/batch_driver.h), by run id; none for the local executor.
+  std::vector<store::AttemptValue> scheduler_states;
 };
 
 /// Reads the campaign labelled `label` from one snapshot of the database (a campaign may be writing);

@@ -67,8 +67,12 @@ std::string campaign_status(const CampaignData& data, std::optional<std::chrono:
   }
   std::string out = fmt::format("campaign {} ({} executor), {} runs: ", data.campaign.label, data.campaign.executor,
                                 data.runs.size());
+  // A batch scheduler's queued runs are running to the database (submitted), but not started.
+  const std::size_t queued = queued_runs(data);
+  states["running"] -= std::min(states["running"], queued);
   for (const char* s : {"succeeded", "failed", "running", "pending"})
-    out += fmt::format("{} {}{}", s, states[s], std::string_view(s) == "pending" ? "" : ", ");
+    out += fmt::format("{} {}{}{}", s, states[s], std::string_view(s) == "running" && queued ? fmt::format(", queued {}", queued) : "",
+                       std::string_view(s) == "pending" ? "" : ", ");
   out += data.campaign.ended_at.empty() ? "\n" : fmt::format("; ended {}\n", data.campaign.ended_at);
   if (!classes.empty()) {
     out += "failures:";

@@ -167,7 +167,9 @@ AttemptResources BatchDriver::resources_for(std::int64_t run_id, const std::stri
   if (!plan_.experiment().escalations.empty())
     for (const auto& a : db_.attempts(run_id))
       if (a.attempt < attempt && a.state == store::RunState::failed) ++failures[a.failure_class];
-  return attempt_resources(plan_.resources(plan_.point(point_id)), plan_.experiment().escalations, failures);
+  auto base = plan_.resources(plan_.point(point_id));
+  if (options_.timeout_s) base = with_time_limit(std::move(base), *options_.timeout_s);  // --timeout
+  return attempt_resources(std::move(base), plan_.experiment().escalations, failures);
 }
 
 std::vector<std::string> BatchDriver::directives_for(std::int64_t run_id, const std::string& point_id, int attempt) const {
@@ -245,6 +247,9 @@ void BatchDriver::submit_group(const std::vector<store::RunRecord>& runs, const 
   make_directories(campaign_.run_root + "/.submissions");  // inside the claimed run root
   make_new_directory(dir, "submission directory");
   store::SubmissionRecord sub = db_.begin_submission(campaign_.id, dir, iso8601(clock_.wall()), attempts);
+  std::vector<store::AttemptValue> asked;  // each attempt's directives as submitted (--timeout is this invocation's)
+  for (const auto& t : sub.tasks) asked.push_back({t.run_id, t.attempt, key("options"), join(split(options_text, '\n'), " ")});
+  db_.set_provenance(asked);
   const sched::SubmitResult result = scheduler_->submit(write_array_script(sub, attempts, options_text), dir, resolved_.secrets.env);
   if (result.ok()) {
     db_.mark_submitted(sub.id, result.job_id, iso8601(clock_.wall()));
@@ -303,6 +308,8 @@ void BatchDriver::cancel_all() {
     sleep_interruptibly(backoff_.interval());
     backoff_.after_cycle(false);
   }
+  cancelled_arrays_ = ids.size();
+  cancelled_tasks_ = tracked_.size();
   for (const auto& [key, t] : tracked_) {
     store::AttemptResult r;
     r.failure_class = "cancelled";
@@ -320,13 +327,19 @@ RunSummary BatchDriver::run(BatchMode mode) {
   if (!scheduler_->installed()) throw Error(ErrorKind::usage, scheduler_->install_hint());
   campaign_ = open_campaign(db_, options_, resolved_, plan_, clock_);
   lock_.emplace(campaign_.run_root, campaign_.label);
-  reconcile(mode == BatchMode::run && options_.rerun_failed);  // like the local executor: running again reruns failures
+  // Like the local executor, running again (attached or --detach) reruns failures; collect only when asked.
+  reconcile(mode == BatchMode::collect ? options_.collect_reruns_failed : mode != BatchMode::cancel && options_.rerun_failed);
   if (mode == BatchMode::cancel) {
     poll_every_array();  // what already ended is ingested, not recorded as cancelled
     cancel_all();
-    return summarize(db_, campaign_, 0, false);
+    RunSummary s = summarize(db_, campaign_, 0, false);
+    s.batch = true;
+    s.cancelled_arrays = cancelled_arrays_;
+    s.cancelled_tasks = cancelled_tasks_;
+    return s;
   }
   if (mode == BatchMode::collect) poll_every_array();
+  if (!campaign_.ended_at.empty() && !queue_.empty()) db_.end_campaign(campaign_.id, "");  // it runs again
   while (!stop_) {
     if (tracked_.empty() && queue_.empty() && unconfirmed_.empty()) {  // every run ended: more repetitions?
       std::vector<store::RunRecord> added = extend_campaign(db_, campaign_.id, plan_.experiment());
@@ -349,6 +362,8 @@ RunSummary BatchDriver::run(BatchMode mode) {
   s.repetitions = repetitions_summary(db_, campaign_.id, plan_.experiment());
   s.polls = polls_;
   s.queries = scheduler_->queries();
+  s.batch = true;
+  s.on_scheduler = tracked_.size();
   if (s.unfinished == 0 && !stop_) db_.end_campaign(campaign_.id, iso8601(clock_.wall()));
   return s;
 }

@@ -34,6 +34,7 @@ struct TrackedTask {
   int unseen_polls = 0;     // consecutive polls of its array in which the scheduler did not list it
   int restarts = 0;         // times the scheduler requeued it, as last seen (accounting may not say)
   bool started = false;     // the scheduler said it runs (last seen; false again after a requeue)
+  std::string recorded{};   // the phase, state and reason last recorded as its provenance (note_state)
 };
 
 /// A task that left the scheduler's list or ended, with what the scheduler last said of it (if anything).
@@ -79,6 +80,7 @@ class BatchDriver {
   bool examine(TrackedTask& t, const sched::JobRecord* rec, std::vector<EndedTask>& ended,
                std::vector<std::string>& cancel);
   void finish_ended(std::vector<EndedTask>& ended);
+  void note_state(TrackedTask& t, sched::Phase phase, const sched::JobRecord& rec);
   void finish(const TrackedTask& t, const sched::JobRecord& rec);
   void finish_failed(const TrackedTask& t, std::string_view cls, const std::string& reason);
   store::KeyValues options_provenance(const TrackedTask& t) const;
@@ -107,10 +109,13 @@ class BatchDriver {
   std::size_t finished_here_ = 0;     // attempts ended in this invocation (the ETA's rate)
   Progress progress_;
   std::string last_polled_;           // the array the last poll asked about
+  std::vector<store::AttemptValue> noted_;  // scheduler states to record at the end of this poll (note_state)
   bool reported_unreachable_ = false;
   bool reported_limit_ = false;
   std::optional<std::size_t> refused_at_;  // tasks queued when sbatch last refused for a submit limit
   double refused_time_ = 0;                // ... and when (now())
+  std::size_t cancelled_arrays_ = 0;       // cancel_all: the arrays and tasks it cancelled
+  std::size_t cancelled_tasks_ = 0;
 };
 
 }  // namespace sweep::runner

@@ -11,6 +11,7 @@
 #include "runner/ingest.h"
 #include "runner/batch_driver_impl.h"
 #include "runner/output_evidence.h"
+#include "runner/scheduler_look.h"
 #include "util/strings.h"
 
 namespace sweep::runner {
@@ -36,7 +37,8 @@ std::map<Key, const sched::JobRecord*> index_records(const std::vector<sched::Jo
 /// What the scheduler said of an ended task, as provenance keys under `prefix` ("slurm.state", ...).
 store::KeyValues job_provenance(std::string_view prefix, const TrackedTask& t, const sched::JobRecord& rec, int restarts) {
   const auto k = [&](std::string_view name) { return fmt::format("{}.{}", prefix, name); };
-  return {{k("restarts"), std::to_string(restarts)},
+  return {{k("phase"), "ended"},  // it was "queued" or "running" while under way (note_state)
+          {k("restarts"), std::to_string(restarts)},
           {k("array_job_id"), t.array_job_id},
           {k("array_task_id"), std::to_string(t.task)},
           {k("job_id"), rec.job_id},
@@ -56,12 +58,16 @@ void BatchDriver::after_failure(std::int64_t run_id, int attempt, const store::A
     if (a.attempt == attempt) queue_.push_back(a);
 }
 
-/// The attempt's directives ("slurm.options"), and what grew in them (only when something did).
+/// The attempt's directives ("slurm.options": as recorded when it was submitted, else as they would be
+/// now), and what grew in them (only when something did).
 store::KeyValues BatchDriver::options_provenance(const TrackedTask& t) const {
   const auto attempts = db_.attempts(t.run_id);
   if (attempts.empty()) return {};
   const AttemptResources r = resources_for(t.run_id, attempts.front().point_id, t.attempt);
-  store::KeyValues out{{key("options"), join(scheduler_->directives(r.resources), " ")}};
+  std::string options = join(scheduler_->directives(r.resources), " ");
+  for (const auto& [k, v] : db_.provenance(t.run_id, t.attempt))
+    if (k == key("options")) options = v;
+  store::KeyValues out{{key("options"), options}};
   if (!r.note.empty()) out.push_back({key("escalated"), r.note});
   out.emplace_back(store::kGpusRequestedKey, plan_.gpus_requested(plan_.point(attempts.front().point_id)));
   return out;
@@ -150,6 +156,7 @@ bool BatchDriver::examine(TrackedTask& t, const sched::JobRecord* rec, std::vect
     ended.push_back({t, *rec});
     return true;
   }
+  note_state(t, phase, *rec);
   const std::string task = fmt::format("{}_{}", t.array_job_id, t.task);
   if (phase == sched::Phase::queued && scheduler_->dependency_never_satisfied(rec->reason)) {
     cancel.push_back(task);
@@ -166,6 +173,18 @@ bool BatchDriver::examine(TrackedTask& t, const sched::JobRecord* rec, std::vect
   finish_failed(t, failure::kUnsatisfiable, fmt::format("job {} was pending for {:.0f} s with reason \"{}\" and was cancelled",
                                                 task, now() - t.queued_since, rec->reason));
   return true;
+}
+
+/// Notes what the scheduler says of a task under way, for `sweep status`: "<scheduler>.phase" (queued or
+/// running), ".state" (its own name: PENDING) and ".reason" (why it waits; "" once it runs), as provenance
+/// of the attempt, only when one of them changed since it was last recorded. poll() writes them.
+void BatchDriver::note_state(TrackedTask& t, sched::Phase phase, const sched::JobRecord& rec) {
+  auto values = scheduler_state_values(scheduler_->name(), t.run_id, t.attempt, phase, rec);  // runner/scheduler_look.h
+  std::string now_said;
+  for (const auto& v : values) now_said += v.value + "\n";
+  if (now_said == t.recorded) return;
+  t.recorded = std::move(now_said);
+  noted_.insert(noted_.end(), values.begin(), values.end());
 }
 
 /// Records the results of tasks that ended, with one sacct call for all of them when accounting exists.
@@ -260,6 +279,8 @@ bool BatchDriver::poll() {
       ++it;
     }
   }
+  db_.set_provenance(noted_);  // before any result: a result's own values replace these
+  noted_.clear();
   scheduler_->cancel(cancel);
   finish_ended(ended);
   return changed;

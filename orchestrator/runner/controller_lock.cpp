@@ -4,7 +4,10 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <csignal>
 #include <filesystem>
+#include <fstream>
 
 #include <fmt/core.h>
 
@@ -31,6 +34,14 @@ ControllerLock::ControllerLock(const std::string& run_root, const std::string& l
   const std::string mine = std::to_string(::getpid()) + "\n";
   [[maybe_unused]] const int t = ::ftruncate(fd_, 0);
   [[maybe_unused]] const auto w = ::pwrite(fd_, mine.data(), mine.size(), 0);
+}
+
+bool controller_alive(const std::string& run_root) {
+  std::ifstream in(run_root + "/.controller.lock");
+  std::string pid;
+  in >> pid;
+  if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos || pid.size() > 9) return false;
+  return ::kill(static_cast<pid_t>(std::stol(pid)), 0) == 0 || errno == EPERM;
 }
 
 ControllerLock::~ControllerLock() {

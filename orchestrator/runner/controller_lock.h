@@ -19,4 +19,10 @@ class ControllerLock {
   int fd_ = -1;
 };
 
+/// Whether a live process is named in <run_root>/.controller.lock: a controller (run, collect, ...) may
+/// be driving the campaign now. False when the file is absent or names a process that ended (a
+/// detached campaign: `sweep run --detach` wrote its pid and exited). Takes no lock (a reader must not
+/// make a starting controller fail); a reused pid can make it say true.
+bool controller_alive(const std::string& run_root);
+
 }  // namespace sweep::runner

@@ -7,6 +7,7 @@
 
 #include "runner/array_script.h"
 #include "runner/campaign_setup.h"
+#include "runner/escalation.h"
 #include "runner/executors.h"
 #include "runner/stop.h"
 #include "sched/executors.h"
@@ -38,7 +39,9 @@ std::vector<std::string> dry_run_arrays(const RunOptions& o, const CampaignPlan&
   std::map<std::string, std::vector<std::string>> groups;  // options -> run directories
   std::vector<std::string> order;
   for (const auto& [point_id, run_dir] : runs) {
-    const std::string shape = join(scheduler->directives(plan.resources(plan.point(point_id))), "\n");
+    auto resources = plan.resources(plan.point(point_id));
+    if (o.timeout_s) resources = with_time_limit(std::move(resources), *o.timeout_s);  // --timeout, as the driver
+    const std::string shape = join(scheduler->directives(resources), "\n");
     auto [it, fresh] = groups.try_emplace(shape);
     if (fresh) order.push_back(shape);
     it->second.push_back(run_dir);

@@ -9,6 +9,14 @@
 
 namespace sweep::runner {
 
+std::vector<sched::Resource> with_time_limit(std::vector<sched::Resource> resources, double seconds) {
+  sched::Resource limit{"time", spec::slurm_time_text(seconds), SourceLocation{"--timeout", 0, 0}};
+  const auto it = std::find_if(resources.begin(), resources.end(), [](const auto& r) { return r.key == "time"; });
+  if (it == resources.end()) resources.push_back(std::move(limit));
+  else *it = std::move(limit);
+  return resources;
+}
+
 AttemptResources attempt_resources(std::vector<sched::Resource> resources, const std::vector<spec::Escalation>& escalations,
                                    const std::map<std::string, int>& failures) {
   AttemptResources out;

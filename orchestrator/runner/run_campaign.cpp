@@ -356,10 +356,14 @@ RunSummary run_campaign(const RunOptions& options) {
   for (const std::string& warning : secret_warnings(resolved.experiment)) fmt::print(stderr, "sweep: {}\n", warning);
   if (options.check_report && options.resume.empty()) options.check_report(plan.experiment(), plan.schema().names);
   if (options.dry_run) return dry_run(options, plan, resolved.label);
-  if (options.detach && !sched::is_batch(plan.experiment().executor))
-    throw Error(ErrorKind::usage, fmt::format("--detach needs a batch executor (this campaign uses {}); "
-                                              "use --executor {}",
-                                              plan.experiment().executor, sched::batch_names()));
+  if (options.detach && !sched::is_batch(plan.experiment().executor)) {
+    // Run from cron, the usual cause is a site file not found: say so, and where sweep looked.
+    const std::string no_site = spec::site_absence_note(options.site);
+    throw Error(ErrorKind::usage, fmt::format("--detach needs a batch executor (this campaign uses {}{}); {}use --executor {}",
+                                              plan.experiment().executor,
+                                              plan.experiment().executor_where.file.empty() ? ", the default" : "",
+                                              no_site.empty() ? "" : no_site + "; or ", sched::batch_names()));
+  }
 
   LocalGpus gpus;  // refused here, before anything is written, when a point asks for more GPUs than exist
   if (!sched::is_batch(plan.experiment().executor)) gpus = local_gpus(plan);

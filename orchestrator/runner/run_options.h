@@ -41,6 +41,8 @@ struct RunOptions {
   // Batch executors only (runner/batch_driver.h).
   bool detach = false;             // submit, then return; `sweep collect` carries on
   bool collect = false;            // one pass over a detached campaign: ingest, retry, submit, return
+  bool collect_reruns_failed = false;  // collect --rerun-failed: its pass submits failed and cancelled runs again,
+                                       // once, as `run --resume` does (without it, only `retries:` resubmits)
   std::size_t max_running = 0;     // array throttle %N per submission; 0 = none
   std::size_t max_queued = 5000;   // tasks of this campaign in the queue at once
   double max_pending_s = 600;      // cancel a task pending this long for a reason that cannot resolve
@@ -66,6 +68,10 @@ struct RunSummary {
   std::vector<store::RunRecord> failed_runs;  // the campaign's failed runs at the end, in run order (their reasons
                                               // carry their output's tail: util/output_tail.h)
   std::vector<store::PointRecord> points;     // the campaign's points when a run failed (to name them), else none
+  bool batch = false;                  // driven by a batch executor (runner/batch_driver.h)
+  std::size_t on_scheduler = 0;        // batch: tasks the scheduler still held (queued or running) when the driver returned
+  std::size_t cancelled_tasks = 0;     // `sweep cancel`: array tasks it cancelled ...
+  std::size_t cancelled_arrays = 0;    // ... in this many job arrays
 };
 
 }  // namespace sweep::runner

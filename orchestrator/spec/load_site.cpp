@@ -51,10 +51,19 @@ void site_interconnects(const Field& f, const Source& src, Site& site) {
   for (const Field& item : list_items(f, src)) site.interconnects.push_back(read_interconnect(item, src));
 }
 
+/// A directory key's value (results, reports): a non-empty path.
+SiteValue site_directory(const Field& f, const Source& src, const char* what) {
+  const std::string dir = scalar_text(f, src, what);
+  if (dir.empty()) fail_expected(f, src, what);
+  return SiteValue{dir, location(f, src)};
+}
+
 void site_results(const Field& f, const Source& src, Site& site) {
-  const std::string dir = scalar_text(f, src, "a directory for results");
-  if (dir.empty()) fail_expected(f, src, "a directory for results");
-  site.results = SiteValue{dir, location(f, src)};
+  site.results = site_directory(f, src, "a directory for results");
+}
+
+void site_reports(const Field& f, const Source& src, Site& site) {
+  site.reports = site_directory(f, src, "a directory for reports");
 }
 
 void site_shared_group(const Field& f, const Source& src, Site& site) {
@@ -84,7 +93,7 @@ struct SiteKey {
   void (*read)(const Field&, const Source&, Site&);
 };
 
-constexpr std::array<SiteKey, 12> kSiteKeys{{
+constexpr std::array<SiteKey, 13> kSiteKeys{{
     {"format", site_format},
     {"name", site_name},
     {"executor", site_executor},
@@ -94,6 +103,7 @@ constexpr std::array<SiteKey, 12> kSiteKeys{{
     {"setup", site_setup},
     {"interconnects", site_interconnects},
     {"results", site_results},
+    {"reports", site_reports},
     {"shared_group", site_shared_group},
     {"thresholds", site_thresholds},
     {"references", site_references},
@@ -141,7 +151,11 @@ SiteLookup site_lookup(const std::string& explicit_path) {
 
 Site find_site(const SiteLookup& lookup) {
   const auto chosen = [](const std::string& path, const char* by) {
-    if (path == "none") return Site{};
+    if (path == "none") {
+      Site off;
+      off.looked_at = {std::string(by) == "--site" ? "--site none" : "SWEEP_SITE=none"};
+      return off;
+    }
     Site s = load_site(path);
     s.found_by = by;
     return s;
@@ -151,7 +165,21 @@ Site find_site(const SiteLookup& lookup) {
   if (!lookup.config_home.empty() && is_file(lookup.config_home + "/sweep/site.yaml"))
     return chosen(lookup.config_home + "/sweep/site.yaml", "the user's config directory");
   if (!lookup.system_file.empty() && is_file(lookup.system_file)) return chosen(lookup.system_file, "the system-wide file");
-  return Site{};
+  Site none;
+  none.looked_at = {"--site (not given)", "$SWEEP_SITE (not set)",
+                    lookup.config_home.empty() ? "$XDG_CONFIG_HOME/sweep/site.yaml ($XDG_CONFIG_HOME and $HOME not set)"
+                                               : lookup.config_home + "/sweep/site.yaml (no such file)"};
+  if (!lookup.system_file.empty()) none.looked_at.push_back(lookup.system_file + " (no such file)");
+  return none;
+}
+
+std::string site_absence_note(const Site& site) {
+  if (!site.path.empty() || site.looked_at.empty()) return "";
+  if (site.looked_at.size() == 1) return fmt::format("the site file is turned off ({})", site.looked_at.front());
+  std::string where;
+  for (const auto& w : site.looked_at) where += (where.empty() ? "" : "; ") + w;
+  return fmt::format("no site file was found (sweep looked at: {}); a cron job or a batch script does not have your "
+                     "shell's $SWEEP_SITE: set it there or pass --site FILE", where);
 }
 
 void apply_site(const Site& site, Experiment& exp) {

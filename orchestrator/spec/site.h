@@ -10,6 +10,7 @@
 //   setup: ["module load cuda/12.4 nccl/2.21"]
 //   interconnects: [{name: our-ib, bandwidth: 23.1, latency_us: 1.8}]
 //   results: /scratch/lab42/sweep-results
+//   reports: /project/lab42/sweep-reports    # where `sweep report` and nightly write (default: reports)
 //   shared_group: true                     # trust results, databases and reports another member of
 //                                          # the group owns or the group can write (util/safe_files.h)
 //   thresholds: {busbw: 0.02}              # per metric, under the experiment's own (compare, nightly)
@@ -37,7 +38,7 @@ struct Site {
   std::string found_by;     // how the path was chosen: "--site", "$SWEEP_SITE", "~/.config", "/etc"
   std::string text;         // the file as read
   std::string name;
-  std::optional<SiteValue> executor, launcher, mpi, results;
+  std::optional<SiteValue> executor, launcher, mpi, results, reports;
   std::optional<SiteValue> shared_group;  // "true" or "false": the lab shares results by group on purpose
   std::vector<Resource> resources;
   std::optional<double> timeout_s;  // from resources.time
@@ -46,6 +47,7 @@ struct Site {
   std::vector<model::Interconnect> interconnects;
   std::vector<MetricThreshold> thresholds;  // the lab's defaults for compare and nightly, under the experiment's
   std::vector<Reference> references;        // the cluster's expected values, for sweep check, after the experiment's
+  std::vector<std::string> looked_at;       // no file in use (path ""): where find_site looked, or what turned it off
 };
 
 /// The environment the site file is looked up in (a seam for tests; the real one reads getenv).
@@ -63,6 +65,11 @@ SiteLookup site_lookup(const std::string& explicit_path);
 /// if it exists; loaded. An explicit path that does not exist is Error(not_found). No file: an empty
 /// Site (path "").
 Site find_site(const SiteLookup& lookup);
+
+/// "" when `site` is in use; otherwise "no site file was found (sweep looked at: A; B; ...)" or "the site
+/// file is turned off (--site none)": for an error whose cause may be a missing site (a cron job
+/// without the shell's $SWEEP_SITE). Pure.
+std::string site_absence_note(const Site& site);
 
 /// Reads and validates the site file at `path`.
 Site load_site(const std::string& path);

@@ -73,6 +73,8 @@ std::vector<Setting> effective_settings(const Site& site, const Experiment* exp)
   }
   if (site.results) add(out, "results", site.results->value, site.results->where, site, exp);
   else add(out, "results", "results", none, site, exp);
+  if (site.reports) add(out, "reports", site.reports->value, site.reports->where, site, exp);
+  else add(out, "reports", "reports", none, site, exp);
   if (site.shared_group) add(out, "shared_group", site.shared_group->value, site.shared_group->where, site, exp);
   for (const model::Interconnect& i : site.interconnects)
     out.push_back({"interconnects." + i.name, interconnect_text(i), "site " + site.path});

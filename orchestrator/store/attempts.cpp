@@ -3,6 +3,8 @@
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 
+#include <algorithm>
+
 #include "store/sql_helpers.h"
 #include "store/store.h"
 
@@ -177,6 +179,36 @@ KeyValues Store::provenance(std::int64_t run_id, int attempt) const {
     q.bind(2, attempt);
     KeyValues out;
     while (q.executeStep()) out.emplace_back(q.getColumn(0).getString(), q.getColumn(1).getString());
+    return out;
+  });
+}
+
+void Store::set_provenance(const std::vector<AttemptValue>& values) {
+  if (values.empty()) return;
+  guarded(path_, "record provenance", [&] {
+    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    for (const AttemptValue& v : values)
+      insert_provenance(*db_, v.run_id, v.attempt, {{v.key, masker_.empty() ? v.value : masker_(v.value)}});
+    tx.commit();
+  });
+}
+
+std::vector<AttemptValue> Store::latest_provenance(std::int64_t campaign_id, const std::vector<std::string>& keys,
+                                                   RunState state) const {
+  return guarded(path_, "read provenance", [&] {
+    SQLite::Statement q(*db_,
+                        "SELECT r.id, r.attempt, p.key, p.value FROM runs r JOIN run_provenance p ON p.run_id = r.id AND "
+                        "p.attempt = r.attempt WHERE r.campaign_id = ? AND r.state = ? AND p.key = ? ORDER BY r.id");
+    std::vector<AttemptValue> out;
+    for (const std::string& key : keys) {
+      q.reset();
+      q.bind(1, campaign_id);
+      q.bind(2, std::string(state_name(state)));
+      q.bind(3, key);
+      while (q.executeStep())
+        out.push_back({q.getColumn(0).getInt64(), q.getColumn(1).getInt(), q.getColumn(2).getString(), q.getColumn(3).getString()});
+    }
+    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.run_id < b.run_id; });
     return out;
   });
 }

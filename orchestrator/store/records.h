@@ -30,6 +30,16 @@ inline constexpr std::string_view kGpusRequestedKey = "gpus_requested";
 inline constexpr std::string_view kNoGpusRequested = "none";
 
 /// Runs whose latest attempt recorded provenance `key` with any value but `except`.
+/// One provenance value of one attempt of a run.
+struct AttemptValue {
+  std::int64_t run_id = 0;
+  int attempt = 0;
+  std::string key;
+  std::string value;
+
+  friend bool operator==(const AttemptValue&, const AttemptValue&) = default;
+};
+
 struct ProvenanceFilter {
   std::string key;
   std::string except;

@@ -213,7 +213,8 @@ std::int64_t Store::create_campaign(const CampaignRecord& c, const std::vector<P
 void Store::end_campaign(std::int64_t campaign_id, const std::string& ended_at) {
   guarded(path_, "end campaign", [&] {
     SQLite::Statement q(*db_, "UPDATE campaigns SET ended_at = ? WHERE id = ?");
-    q.bind(1, ended_at);
+    if (ended_at.empty()) q.bind(1);  // NULL: running again
+    else q.bind(1, ended_at);
     q.bind(2, campaign_id);
     q.exec();
   });

@@ -47,7 +47,7 @@ class Store {
   /// Inserts the campaign, its points with their parameters, and `repetitions` pending runs per point,
   /// atomically. Returns the campaign id. Error(database) if the label exists.
   std::int64_t create_campaign(const CampaignRecord& campaign, const std::vector<PointRecord>& points);
-  /// Sets ended_at.
+  /// Sets ended_at; "" clears it (a campaign run again after it had ended).
   void end_campaign(std::int64_t campaign_id, const std::string& ended_at);
 
   // --- explicit edits of a stored campaign (store/campaign_edits.cpp) ----------------------------
@@ -116,6 +116,12 @@ class Store {
   /// views are valid only during the call. Returns the number of rows.
   std::size_t for_each_metric(std::int64_t campaign_id, const std::function<void(const MetricRowView&)>& f) const;
   KeyValues provenance(std::int64_t run_id, int attempt) const;
+  /// Sets each provenance value (replacing the attempt's earlier value of that key) in one transaction:
+  /// what the scheduler says of attempts still under way (batch driver: "slurm.phase", "slurm.reason").
+  void set_provenance(const std::vector<AttemptValue>& values);
+  /// The values of `keys` in the latest attempt of each of the campaign's runs in `state`, by run id then key.
+  std::vector<AttemptValue> latest_provenance(std::int64_t campaign_id, const std::vector<std::string>& keys,
+                                              RunState state) const;
   /// For each of `keys`, the values the campaign's runs recorded in their latest attempt, with how many
   /// runs recorded each; by key, then by most runs. Keys no run recorded are absent. With `only`, over
   /// only the runs it selects.

@@ -118,3 +118,51 @@ TEST_CASE("sweep model lists the site's interconnects next to the built-in ones"
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("test-ib") && Catch::Contains("ib-hdr"));
 }
+
+TEST_CASE("sweep report writes under the site's reports directory by default, --reports wins") {
+  Sandbox box;
+  const std::string site = box.write("site.yaml", "format: 1\nresults: " + box.path("site-results") +
+                                                      "\nreports: " + box.path("site-reports") + "\n");
+  box.write("exp.yaml", kExperiment);
+  REQUIRE(box.sweep({"run", "exp.yaml", "--label", "s", "--site", site}).exit_code == 0);
+  const auto r = box.sweep({"report", "s", "--site", site, "--no-figures"});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(std::filesystem::exists(box.path("site-reports/s/report.md")));
+  CHECK_FALSE(std::filesystem::exists(box.path("reports")));
+  const auto flag = box.sweep({"report", "s", "--site", site, "--no-figures", "--reports", box.path("mine")});
+  REQUIRE(flag.exit_code == 0);
+  CHECK(std::filesystem::exists(box.path("mine/s/report.md")));
+  const auto shown = box.sweep({"site", "--site", site});
+  CHECK_THAT(shown.out, Catch::Contains(box.path("site-reports")) && Catch::Contains(site + ":3:10"));
+}
+
+TEST_CASE("a --detach without a site file says that none was found and where sweep looked") {
+  Sandbox box;
+  box.write("exp.yaml", kExperiment);
+  // As from cron: no SWEEP_SITE, a home without a site file (the harness sets SWEEP_SITE=none).
+  const auto r = e2e::shell("cd " + box.path("") + " && env -u SWEEP_SITE -u XDG_CONFIG_HOME HOME=" + box.path("home") +
+                            " " SWEEP_BIN " run exp.yaml --detach");
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("--detach needs a batch executor (this campaign uses local, the default)") &&
+                        Catch::Contains("no site file was found (sweep looked at: --site (not given); $SWEEP_SITE (not set); " +
+                                        box.path("home") + "/.config/sweep/site.yaml (no such file); "
+                                        "/etc/sweep/site.yaml (no such file))") &&
+                        Catch::Contains("use --executor slurm"));
+  const auto off = box.sweep({"run", "exp.yaml", "--detach"});
+  CHECK_THAT(off.err, Catch::Contains("the site file is turned off (SWEEP_SITE=none)"));
+}
+
+TEST_CASE("the --timeout option is the Slurm jobs' time limit, in the dry run as in a submission") {
+  Sandbox box;
+  const std::string site = write_site(box);  // resources.time: 5 (minutes)
+  box.write("exp.yaml", kExperiment);
+  const auto r = box.sweep({"run", "exp.yaml", "--site", site, "--executor", "slurm", "--dry-run", "--timeout", "90"});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto arrays = e2e::shell("find " + box.path("") + " -name array.sh -exec cat {} +");
+  CHECK_THAT(arrays.out, Catch::Contains("\n#SBATCH --time=00:01:30\n"));
+  CHECK(arrays.out.find("--time=5\n") == std::string::npos);
+  CHECK_THAT(r.out, Catch::Contains("--time=00:01:30"));
+}

@@ -60,10 +60,12 @@ TEST_CASE("watch: sweep status lists the runs executing now with their elapsed t
   CHECK_THAT(text.out, Catch::Contains(box.path("results/w/")));
   const Result json = box.sweep({"status", "w", "--format", "json"});
   const auto j = nlohmann::json::parse(json.out);
-  CHECK(j["version"] == 3);
+  CHECK(j["version"] == 4);
   REQUIRE(j["running"].size() == 2);
   for (const auto& r : j["running"]) {
     CHECK(r["repetition"] == 0);
+    CHECK(r["queued"] == false);  // local runs are never held in a scheduler's queue
+    CHECK(r["reason"].is_null());
     CHECK(r["elapsed_s"].get<double>() >= 0);
     CHECK(r["elapsed_s"].get<double>() < 60);
     CHECK_THAT(read_file(r["stdout"].get<std::string>()), Catch::StartsWith("started "));

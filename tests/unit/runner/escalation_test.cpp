@@ -39,3 +39,13 @@ TEST_CASE("an escalated resource the point lacks, or that cannot be scaled, is a
                     "x.yaml:7:3: \"escalate.time\" cannot scale \"1.5\" (at x.yaml:5:9): expected a finite time limit such as 30 or "
                     "01:00:00");
 }
+
+TEST_CASE("the --timeout option replaces the time limit, or adds one, and escalation grows it from there") {
+  const auto limited = with_time_limit(kResources, 90);
+  CHECK(values(AttemptResources{limited, ""}) == std::vector<std::string>{"nodes=1", "time=00:01:30", "mem=4G"});
+  CHECK(limited[1].where.file == "--timeout");
+  const auto added = with_time_limit({{"nodes", "2", {}}}, 2 * 86400 + 1.2);
+  CHECK(values(AttemptResources{added, ""}) == std::vector<std::string>{"nodes=2", "time=2-00:00:02"});
+  CHECK(values(attempt_resources(limited, kBoth, {{"timeout", 1}})) ==
+        std::vector<std::string>{"nodes=1", "time=00:03:00", "mem=4G"});
+}

@@ -125,6 +125,34 @@ TEST_CASE("the site file is looked up in the documented order") {
                        }));
 }
 
+TEST_CASE("a site file's reports directory is read with its place, and an empty one is refused") {
+  TempDir dir;
+  const Site s = load_site(write(dir, "site.yaml", "format: 1\nresults: /r\nreports: /project/lab/reports\n"));
+  REQUIRE(s.reports);
+  CHECK(s.reports->value == "/project/lab/reports");
+  CHECK(s.reports->where.str() == dir.file("site.yaml") + ":3:10");
+  CHECK_FALSE(load_site(write(dir, "none.yaml", "format: 1\n")).reports);
+  CHECK_THAT(site_error("format: 1\nreports: ''\n"), Catch::StartsWith("site.yaml:2:10:") && Catch::Contains("a directory for reports"));
+  CHECK_THAT(site_error("reports: [a, b]\n"), Catch::StartsWith("site.yaml:1:10:") && Catch::Contains("a directory for reports"));
+  CHECK_THAT(site_error("report: x\n"), Catch::StartsWith("site.yaml:1:1: unknown key \"report\"") && Catch::Contains("reports"));
+}
+
+TEST_CASE("no site file found: the note names every place sweep looked") {
+  TempDir dir;
+  const Site none = find_site(SiteLookup{"", "", dir.file("config"), dir.file("etc-site.yaml")});
+  REQUIRE(none.path.empty());
+  const std::string note = site_absence_note(none);
+  CHECK_THAT(note, Catch::StartsWith("no site file was found (sweep looked at: --site (not given); $SWEEP_SITE (not set); " +
+                                     dir.file("config") + "/sweep/site.yaml (no such file); " + dir.file("etc-site.yaml") +
+                                     " (no such file))"));
+  CHECK_THAT(note, Catch::Contains("cron"));
+  CHECK(site_absence_note(find_site(SiteLookup{"", "", "", ""})).find("$XDG_CONFIG_HOME and $HOME not set") != std::string::npos);
+  CHECK(site_absence_note(find_site(SiteLookup{"none", "", "", ""})) == "the site file is turned off (--site none)");
+  CHECK(site_absence_note(find_site(SiteLookup{"", "none", "", ""})) == "the site file is turned off (SWEEP_SITE=none)");
+  const std::string a = write(dir, "a.yaml", "name: a\n");
+  CHECK(site_absence_note(find_site(SiteLookup{a, "", "", ""})).empty());
+}
+
 TEST_CASE("the experiment wins over the site, and --set over both") {
   TempDir dir;
   const Site site = load_site(write(dir, "site.yaml", kSite));

@@ -36,6 +36,13 @@ std::vector<PointRecord> two_points() {
           PointRecord{"p2", 1, {{"batch", "32", "int", false}, {"gpus", "2", "int", true}}}};
 }
 
+/// A masker that knows the secret value "hf_s3cret".
+Masker secret_masker() {
+  Masker masker;
+  masker.add("hf_s3cret");
+  return masker;
+}
+
 }  // namespace
 
 TEST_CASE("a campaign is created with its points and one pending run per repetition") {
@@ -130,12 +137,34 @@ TEST_CASE("attempts record outcome, metrics and provenance together") {
   CHECK(counts[static_cast<int>(RunState::pending)].count == 1);
 }
 
+TEST_CASE("a running attempt's scheduler state is set, replaced, read back per running run, and masked") {
+  TempDir dir;
+  Store db(dir.file("sweep.db"));
+  db.mask_secrets(secret_masker());
+  const auto id = db.create_campaign(campaign("c1", 1), two_points());
+  const auto runs = db.runs(id);
+  db.begin_attempt(runs[0].id, "/r/a1", "t1");
+  db.begin_attempt(runs[1].id, "/r/b1", "t1");
+  const std::vector<std::string> keys{"slurm.phase", "slurm.reason"};
+  db.set_provenance({{runs[0].id, 1, "slurm.phase", "queued"}, {runs[0].id, 1, "slurm.reason", "ReqNodeNotAvail"},
+                     {runs[1].id, 1, "slurm.phase", "queued"}, {runs[1].id, 1, "slurm.reason", "hf_s3cret"}});
+  db.set_provenance({{runs[0].id, 1, "slurm.phase", "running"}, {runs[0].id, 1, "slurm.reason", ""}});
+  CHECK(db.latest_provenance(id, keys, RunState::running) ==
+        std::vector<AttemptValue>{{runs[0].id, 1, "slurm.phase", "running"}, {runs[0].id, 1, "slurm.reason", ""},
+                                  {runs[1].id, 1, "slurm.phase", "queued"}, {runs[1].id, 1, "slurm.reason", "***"}});
+  AttemptResult ok;
+  ok.state = RunState::succeeded;
+  ok.provenance = {{"slurm.phase", "ended"}};
+  db.finish_attempt(runs[0].id, 1, ok);  // no longer running: not listed; its result's value replaced the state
+  CHECK(db.latest_provenance(id, {"slurm.phase"}, RunState::running) ==
+        std::vector<AttemptValue>{{runs[1].id, 1, "slurm.phase", "queued"}});
+  CHECK(db.provenance(runs[0].id, 1) == KeyValues{{"slurm.phase", "ended"}, {"slurm.reason", ""}});
+}
+
 TEST_CASE("known secret values are masked in every failure reason and provenance value written") {
   TempDir dir;
   Store db(dir.file("sweep.db"));
-  Masker masker;
-  masker.add("hf_s3cret");
-  db.mask_secrets(masker);
+  db.mask_secrets(secret_masker());
   const auto id = db.create_campaign(campaign("c1", 1), two_points());
   const auto run = db.runs(id).front();
   db.begin_attempt(run.id, "/r/a1", "t1");
