@@ -48,6 +48,10 @@ YAML::Node read_yaml_map_file(const std::string& path, std::string_view what, st
   std::ostringstream buffer;
   buffer << in.rdbuf();
   text = buffer.str();
+  return read_yaml_map_text(path, what, text);
+}
+
+YAML::Node read_yaml_map_text(const std::string& path, std::string_view what, const std::string& text) {
   check_text(text, path);
   const Source src{path, text, true};
   YAML::Node root;

@@ -59,6 +59,9 @@ std::vector<SetupLine> read_setup_list(const Field& f, const Source& src);
 model::Interconnect read_interconnect(const Field& item, const Source& src);
 /// Reads `path` into text and parses it as one YAML map (its "what" names it in messages: "site file").
 YAML::Node read_yaml_map_file(const std::string& path, std::string_view what, std::string& text);
+/// The same for `text`, the file's content as it was read (a copy stored with a campaign), its errors
+/// naming `path`.
+YAML::Node read_yaml_map_text(const std::string& path, std::string_view what, const std::string& text);
 
 // load_network.cpp
 void read_network(const Field& f, const Source& src, LoadState& st);

@@ -112,8 +112,15 @@ std::string getenv_or_empty(const char* name) {
 }  // namespace
 
 Site load_site(const std::string& path) {
+  std::string text;
+  read_yaml_map_file(path, "site file", text);
+  return load_site_text(text, path);
+}
+
+Site load_site_text(const std::string& text, const std::string& path) {
   Site site;
-  const YAML::Node root = read_yaml_map_file(path, "site file", site.text);
+  site.text = text;
+  const YAML::Node root = read_yaml_map_text(path, "site file", site.text);
   const Source src{path, site.text, true};
   const std::vector<Field> fields = map_fields(Field{"", YAML::Node(), root}, src);
   std::vector<std::string_view> names;

@@ -66,6 +66,9 @@ Site find_site(const SiteLookup& lookup);
 
 /// Reads and validates the site file at `path`.
 Site load_site(const std::string& path);
+/// Validates `text` as the site file at `path` (a copy recorded with a campaign: runner/campaign_settings.h);
+/// errors name `path`:line:column. found_by is left empty.
+Site load_site_text(const std::string& text, const std::string& path);
 
 /// Fills in what `exp` leaves unset from `site` (precedence above). Pure. Resources, all before the
 /// experiment's: each site key the experiment does not set, every `extra` item, and every optional key
