@@ -55,7 +55,8 @@ int print_summary(const runner::RunSummary& s, bool dry_run) {
       fmt::print("dry run: rendered a sample of {} of the {} runs' job scripts, spread evenly over them, into {} "
                  "(--dry-run-sample N renders N, 0 every one)\n",
                  s.scripts_written, s.planned, s.run_root);
-    if (!s.arrays.empty()) fmt::print("as {} Slurm job arrays, one per resource shape:\n", s.arrays.size());
+    if (!s.arrays.empty())
+      fmt::print("as {} Slurm job arrays, one per resource shape, {}:\n", s.arrays.size(), s.array_cut);
     for (const auto& line : s.arrays) fmt::print("  {}\n", line);
     return 0;
   }

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "runner/ingest.h"
+#include "runner/nic_sampling.h"
 #include "runner/batch_driver_impl.h"
 #include "runner/output_evidence.h"
 #include "runner/scheduler_look.h"
@@ -94,7 +95,7 @@ void BatchDriver::finish(const TrackedTask& t, const sched::JobRecord& rec) {
   if (const auto code = recorded_exit_code(t.run_dir); code && outcome.signal == 0) outcome.exit_code = *code;
   outcome.timed_out = info.failure_class == failure::kTimeout;
   outcome.elapsed_s = rec.elapsed_s.value_or(0);
-  store::AttemptResult result = ingest(outcome, t.run_dir, extractor_, plan_.experiment().success);
+  store::AttemptResult result = ingest(outcome, t.run_dir, extractor_, plan_.experiment().success, nic_counters_on(plan_.experiment().network));
   if (!info.failure_class.empty()) {
     result.state = store::RunState::failed;
     result.failure_class = std::string(info.failure_class);

@@ -72,6 +72,7 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
     try {
       if (use == PlanUse::run && points_.size() == max_points) fail_at(matrix_at, matrix::too_many_points_seen(expansion, max_points));
       const std::size_t command = choose_workload(experiment_, schema_, p.values);
+      check_launcher(experiment_.workloads[command], p.values);
       check_resources(p.values);
       layout.check(p.values, command);
       if (use == PlanUse::run) {
@@ -117,6 +118,12 @@ std::vector<sched::Resource> CampaignPlan::resources_at(std::span<const Value> v
                                  matrix::describe_point(schema_, values)));
   }
   return effective;
+}
+
+void CampaignPlan::check_launcher(const spec::Workload& w, std::span<const Value> values) const {
+  if (const auto refusal = launcher_refusal(w, experiment_.executor))
+    fail_at(w.launcher_where.file.empty() ? w.where : w.launcher_where,
+            fmt::format("{} (at the point {})", *refusal, matrix::describe_point(schema_, values)));
 }
 
 void CampaignPlan::check_resources(std::span<const Value> values) const {
@@ -215,7 +222,7 @@ void CampaignPlan::compile_environment(const std::string& template_path) {
 void CampaignPlan::compile_network(const std::string& template_path) {
   const spec::Network& n = experiment_.network;
   // Opt-in: an experiment without `network` samples nothing.
-  nic_ = nic_sampling(experiment_.executor, n.counters && !n.where.file.empty(), n.interfaces);
+  nic_ = nic_sampling(experiment_.executor, nic_counters_on(n), n.interfaces);
   const auto& names = job_script_.names();
   const bool has = std::find(names.begin(), names.end(), "nic_start") != names.end() &&
                    std::find(names.begin(), names.end(), "nic_end") != names.end();

@@ -52,7 +52,8 @@ class CampaignPlan {
   /// written, for a template (command, bundled args, env, setup, resources, the job script) that uses
   /// an undefined variable, pointing at the template; for a point whose rendered resources are not
   /// valid values (sched/resources.h, spec/resource_notation.h) or whose `escalate` could not scale
-  /// them (runner/escalation.h); for a layout a bundled program would refuse; and, for PlanUse::run,
+  /// them (runner/escalation.h); for a point whose launcher the executor cannot start (srun or
+  /// torchrun-env on the local executor: runner/launchers.h); for a layout a bundled program would refuse; and, for PlanUse::run,
   /// for a bundled program that is not built; and, for PlanUse::run, for a matrix of more than
   /// `max_points` points (matrix/point_limit.h: at once from the axes' sizes where they decide it, else as
   /// soon as the walk kept one too many). Throws Error(interrupted) when a stop is requested during the
@@ -98,6 +99,9 @@ class CampaignPlan {
 
   /// The `env` and `setup` of the experiment rendered for one run (runner/job_environment.h).
   std::string environment(const templating::Variables& vars) const;
+  /// Error(invalid_experiment) at the launcher's line when `w`, the point's workload, has a launcher the
+  /// executor cannot start (runner/launchers.h: srun or torchrun-env on the local executor).
+  void check_launcher(const spec::Workload& w, std::span<const Value> values) const;
   /// Renders the point's resources and, as a retry would, scales those `escalate` names; Error as the
   /// constructor says.
   void check_resources(std::span<const Value> values) const;

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "runner/campaign_settings.h"
 #include "runner/provenance.h"
 #include "runner/run_root.h"
 #include "util/error.h"
@@ -53,10 +54,16 @@ Resolved resolve(const RunOptions& o, store::Store* db, const SystemClock& clock
     r = {spec::load_stored(c->spec_text, c->spec_path, c->overrides), c->label, c->overrides};
     r.experiment.executor = c->executor;
     r.experiment.executor_where = SourceLocation{"the campaign's record"};
-    spec::apply_site(o.site, r.experiment);
+    CampaignEnvironment recorded = recorded_environment(db->campaign_settings(c->id), c->label, o.site, o.template_dir);
+    r.site = std::move(recorded.site);
+    r.template_dir = std::move(recorded.template_dir);
+    r.notes = std::move(recorded.notes);
+    spec::apply_site(r.site, r.experiment);
     return r;
   }
   r = {spec::load_file(o.experiment_path, o.overrides), o.label, spec::overrides_text(o.overrides)};
+  r.site = o.site;
+  r.template_dir = o.template_dir;
   if (!o.executor.empty()) {
     r.experiment.executor = o.executor;
     r.experiment.executor_where = SourceLocation{"--executor"};
@@ -113,7 +120,7 @@ store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options,
   // The run root first, new, then the campaign's row: a failure in between leaves neither behind.
   create_run_root(c.run_root, marker);
   try {
-    c.id = db.create_campaign(c, plan.point_records());
+    c.id = db.create_campaign(c, plan.point_records(), settings_to_record(resolved.site, resolved.template_dir));
   } catch (...) {
     std::error_code ignored;
     fs::remove_all(c.run_root, ignored);

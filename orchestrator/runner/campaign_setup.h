@@ -21,6 +21,9 @@ struct Resolved {
   std::string label;
   std::string overrides;
   JobSecrets secrets{};  // filled by run_campaign and collect before anything runs (resolve_secrets); empty for cancel
+  spec::Site site{};          // the site file applied: options.site, or on resume the one recorded with the campaign
+  std::string template_dir{};  // the job-script templates: options.template_dir, or on resume the recorded ones
+  std::vector<std::string> notes{};  // for stderr: what a resumed campaign keeps that differs from today's
 };
 
 /// Refuses (Error(database)) a campaign whose stored experiment text does not hash to its stored
@@ -29,13 +32,16 @@ void require_stored_experiment_intact(const store::CampaignRecord& campaign, con
 
 /// Loads the experiment from options.experiment_path, or from the campaign options.resume in `db`
 /// (Error(not_found) when there is none; require_stored_experiment_intact before anything else). Applies options.executor. Validates the label.
+/// Applies the site: options.site, or for a resume the site recorded with the campaign (runner/campaign_settings.h),
+/// with a note for each difference from today's.
 Resolved resolve(const RunOptions& options, store::Store* db, const SystemClock& clock);
 
 /// The campaign row for `resolved`: the existing one (Error(usage) when it was created from a
 /// different experiment or --set values and this is not a resume) or a new one with its points and
 /// pending runs. Its run root is made new, with its marker, before the row is written (runner/run_root.h:
 /// a label that shadows the database, a run root that exists, or a results directory that is not
-/// trusted is refused, and nothing is recorded); an existing campaign's run root is claimed.
+/// trusted is refused, and nothing is recorded); an existing campaign's run root is claimed. A new one
+/// records resolved.site and resolved.template_dir with it (runner/campaign_settings.h).
 store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options, const Resolved& resolved,
                                     const CampaignPlan& plan, const SystemClock& clock);
 

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -28,13 +29,20 @@ std::vector<std::size_t> spread_sample(std::size_t n, std::size_t k) {
   return picked;
 }
 
+ArrayCut array_cut(const sched::Limits& limits) {
+  const std::size_t tasks = std::max<std::size_t>(limits.max_array_tasks, 1);
+  if (limits.from_cluster) return {tasks, fmt::format("at most {} tasks each, the cluster's MaxArraySize", tasks)};
+  return {tasks, fmt::format("at most {} tasks each, Slurm's default MaxArraySize: no cluster answered scontrol show config", tasks)};
+}
+
 namespace {
 
 /// A batch dry run's job arrays: the runs grouped by their directives, as the driver submits first
-/// attempts, each group cut at the default array size (sched::Limits: the dry run does not ask the
-/// cluster), written to <dir>/array-<k>/ with its task table. Returns a line per array.
+/// attempts, each group cut at array_cut of the scheduler's limits, written to <dir>/array-<k>/ with
+/// its task table. Returns a line per array; sets `cut` to the cut's words.
 std::vector<std::string> dry_run_arrays(const RunOptions& o, const CampaignPlan& plan, const std::string& label,
-                                        const fs::path& dir, const std::vector<std::pair<std::string, std::string>>& runs) {
+                                        const fs::path& dir, const std::vector<std::pair<std::string, std::string>>& runs,
+                                        std::string& cut) {
   const auto scheduler = make_scheduler(plan.experiment().executor);
   std::map<std::string, std::vector<std::string>> groups;  // options -> run directories
   std::vector<std::string> order;
@@ -46,7 +54,9 @@ std::vector<std::string> dry_run_arrays(const RunOptions& o, const CampaignPlan&
     if (fresh) order.push_back(shape);
     it->second.push_back(run_dir);
   }
-  const std::size_t per_array = sched::Limits{}.max_array_tasks;
+  const ArrayCut at = array_cut(scheduler->limits());
+  const std::size_t per_array = at.max_tasks;
+  cut = at.why;
   std::vector<std::string> lines;
   std::int64_t k = 0;
   for (const auto& shape : order) {
@@ -82,8 +92,12 @@ RunSummary dry_run(const RunOptions& o, const CampaignPlan& plan, const std::str
     throw_if_stopped("rendering the dry run's job scripts");
     const matrix::Point& point = plan.points()[i / reps];
     const int rep = static_cast<int>(i % reps);
-    const std::string run_dir = (dir / fmt::format("{}-rep{}", point.id, rep)).string();
-    write_script(run_dir + ".sh", plan.render_script(point, RunContext{label, 0, rep, 1, run_dir, experiment_dir, launch_dir}));
+    store::RunRecord run;
+    run.point_id = point.id;
+    run.repetition = rep;
+    const std::string run_dir = attempt_dir(dir.string(), run, 1);
+    make_directories(run_dir);
+    write_script(run_dir + "/run.sh", plan.render_script(point, RunContext{label, 0, rep, 1, run_dir, experiment_dir, launch_dir}));
     runs.emplace_back(point.id, run_dir);
   }
   RunSummary s;
@@ -91,7 +105,7 @@ RunSummary dry_run(const RunOptions& o, const CampaignPlan& plan, const std::str
   s.run_root = dir.string();
   s.planned = total;
   s.scripts_written = runs.size();
-  if (sched::is_batch(plan.experiment().executor)) s.arrays = dry_run_arrays(o, plan, label, dir, runs);
+  if (sched::is_batch(plan.experiment().executor)) s.arrays = dry_run_arrays(o, plan, label, dir, runs, s.array_cut);
   return s;
 }
 

@@ -152,6 +152,7 @@ void add_nic_metrics(const std::string& run_dir, store::AttemptResult& result, s
     result.metrics.push_back({"nic_volume", 0, m.volume_bytes, "B", ""});
     result.metrics.push_back({"nic_throughput", 0, m.throughput_bps, "b/s", ""});
     result.provenance.emplace_back("nic_span_s", fmt::format("{:.6f}", m.span_s));
+    result.provenance.emplace_back("nic_sampled_span_s", fmt::format("{:.6f}", m.sampled_span_s));
   } catch (const Error& e) {
     warnings.push_back(fmt::format("{}: network counters: {}", run_dir, e.what()));
   }
@@ -195,7 +196,7 @@ store::AttemptResult judge(const exec::Outcome& outcome, const parse::Extraction
 }
 
 store::AttemptResult ingest(const exec::Outcome& outcome, const std::string& run_dir,
-                            const parse::Extractor& extractor, const spec::Success& success) {
+                            const parse::Extractor& extractor, const spec::Success& success, bool nic_counters) {
   std::vector<std::string> warnings;
   std::map<std::string, std::string> texts;
   std::vector<std::string> sources = extractor.sources();
@@ -219,7 +220,7 @@ store::AttemptResult ingest(const exec::Outcome& outcome, const std::string& run
   if (result.state == store::RunState::failed)
     result.failure_reason = with_output_tail(std::move(result.failure_reason), result.failure_class, run_dir);
   for (auto& kv : job_provenance(run_dir)) result.provenance.push_back(std::move(kv));
-  add_nic_metrics(run_dir, result, warnings);
+  if (nic_counters) add_nic_metrics(run_dir, result, warnings);
   write_exit_status(run_dir, outcome, result);
   if (!warnings.empty()) {
     std::string text;

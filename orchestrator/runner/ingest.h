@@ -25,8 +25,10 @@ store::AttemptResult judge(const exec::Outcome& outcome, const parse::Extraction
                            const spec::Success& success);
 
 /// Reads the attempt's output files from `run_dir`, extracts metrics, judges the attempt, and writes
-/// `run_dir`/exit_status (format 1) and, when there were any, `run_dir`/ingest_warnings.
+/// `run_dir`/exit_status (format 1) and, when there were any, `run_dir`/ingest_warnings. With
+/// `nic_counters` (runner/nic_sampling.h: nic_counters_on), adds nic_volume and nic_throughput from the
+/// run's snapshot files (runner/nic_counters.h); without, it never lists the run directory for them.
 store::AttemptResult ingest(const exec::Outcome& outcome, const std::string& run_dir,
-                            const parse::Extractor& extractor, const spec::Success& success);
+                            const parse::Extractor& extractor, const spec::Success& success, bool nic_counters);
 
 }  // namespace sweep::runner

@@ -127,28 +127,40 @@ std::vector<std::string> secret_warnings(const spec::Experiment& e) {
   return out;
 }
 
-std::string recorded_text(const spec::Experiment& e) {
-  std::string text = e.text;
-  for (const spec::EnvVar& v : e.env) {
-    if (!v.secret || v.source != spec::EnvVar::Source::literal || v.value == kMask || !from_experiment_file(v.where, e))
-      continue;
+namespace {
+
+/// `text`, the file `path` (its `what`: "experiment", "site file"), with each literal secret of `env` and
+/// `setup` that comes from that file masked in place.
+std::string masked_file_text(std::string text, const std::string& path, std::string_view what,
+                             const std::vector<spec::EnvVar>& env, const std::vector<spec::SetupLine>& setup) {
+  const auto from_file = [&](const SourceLocation& where) { return where.line > 0 && where.file == path; };
+  for (const spec::EnvVar& v : env) {
+    if (!v.secret || v.source != spec::EnvVar::Source::literal || v.value == kMask || !from_file(v.where)) continue;
     auto masked = mask_scalar_at(text, v.value_at.line, v.value_at.column, v.value);
     if (!masked)
-      fail_at(v.where, fmt::format("\"env.{}\": this literal secret cannot be masked in the stored experiment; use "
+      fail_at(v.where, fmt::format("\"env.{}\": this literal secret cannot be masked in the stored {}; use "
                                    "{{from_env: {}}}",
-                                   v.name, v.name));
+                                   v.name, what, v.name));
     text = std::move(*masked);
   }
-  for (const SecretSetup::Literal& l : secret_setup(e.setup).literals) {
-    if (l.masked || !from_experiment_file(l.where, e)) continue;
+  for (const SecretSetup::Literal& l : secret_setup(setup).literals) {
+    if (l.masked || !from_file(l.where)) continue;
     auto masked = mask_word_from(text, l.where.line, 1, l.word);
     if (!masked)
       fail_at(l.where, fmt::format("setup: the literal secret assigned to {} cannot be masked in the stored "
-                                   "experiment; use an env entry {}: {{from_env: {}}}",
-                                   l.name, l.name, l.name));
+                                   "{}; use an env entry {}: {{from_env: {}}}",
+                                   l.name, what, l.name, l.name));
     text = std::move(*masked);
   }
   return text;
+}
+
+}  // namespace
+
+std::string recorded_text(const spec::Experiment& e) { return masked_file_text(e.text, e.path, "experiment", e.env, e.setup); }
+
+std::string recorded_site_text(const spec::Site& site) {
+  return masked_file_text(site.text, site.path, "site file", site.env, site.setup);
 }
 
 }  // namespace sweep::runner

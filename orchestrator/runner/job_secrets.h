@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "spec/experiment.h"
+#include "spec/site.h"
 #include "util/secrets.h"
 
 namespace sweep::runner {
@@ -62,5 +63,9 @@ std::vector<std::string> secret_warnings(const spec::Experiment& e);
 /// file masked in place ("***"); references are kept as written. Error(invalid_experiment) at a secret
 /// that cannot be found in the text to mask.
 std::string recorded_text(const spec::Experiment& e);
+
+/// The site file's text as a campaign records it (runner/campaign_settings.h), its literal secrets
+/// masked the same way; a resume takes their values from sweep's environment, as for the experiment's.
+std::string recorded_site_text(const spec::Site& site);
 
 }  // namespace sweep::runner

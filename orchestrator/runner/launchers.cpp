@@ -1,7 +1,10 @@
 #include "runner/launchers.h"
 
+#include <fmt/core.h>
+
 #include <array>
 
+#include "sched/executors.h"
 #include "util/error.h"
 
 namespace sweep::runner {
@@ -29,21 +32,32 @@ constexpr const char* kTorchrunEnv =
 struct Launcher {
   std::string_view name;
   std::string (*prefix)(const spec::Workload&);
+  bool needs_allocation;  // starts its tasks in a batch scheduler's allocation (only a batch executor makes one)
 };
 
 constexpr std::array<Launcher, 4> kLaunchers{{
-    {"local", [](const spec::Workload&) { return std::string(); }},
-    {"srun", srun},
-    {"mpirun", [](const spec::Workload&) { return std::string("mpirun "); }},
-    {"torchrun-env", [](const spec::Workload& w) { return kMasterAddr + srun(w) + "bash -c " + kTorchrunEnv; }},
+    {"local", [](const spec::Workload&) { return std::string(); }, false},
+    {"srun", srun, true},
+    {"mpirun", [](const spec::Workload&) { return std::string("mpirun "); }, false},
+    {"torchrun-env", [](const spec::Workload& w) { return kMasterAddr + srun(w) + "bash -c " + kTorchrunEnv; }, true},
 }};
+
+const Launcher& launcher(const std::string& name) {
+  for (const Launcher& l : kLaunchers)
+    if (l.name == name) return l;
+  throw Error(ErrorKind::internal, "no launcher named " + name);
+}
 
 }  // namespace
 
-std::string launch_prefix(const spec::Workload& workload) {
-  for (const Launcher& l : kLaunchers)
-    if (l.name == workload.launcher) return l.prefix(workload);
-  throw Error(ErrorKind::internal, "no launcher named " + workload.launcher);
+std::string launch_prefix(const spec::Workload& workload) { return launcher(workload.launcher).prefix(workload); }
+
+std::optional<std::string> launcher_refusal(const spec::Workload& workload, std::string_view executor) {
+  if (!launcher(workload.launcher).needs_allocation || sched::is_batch(executor)) return std::nullopt;
+  return fmt::format("launcher {} starts the workload's tasks inside a Slurm allocation, which the {} executor "
+                     "does not make (on a login node each run would quietly become a 1-task Slurm job of its own, "
+                     "whatever its ntasks): use --executor slurm, or launcher mpirun (or local) to run here",
+                     workload.launcher, executor);
 }
 
 }  // namespace sweep::runner

@@ -2,7 +2,9 @@
 // Launchers: the words put before a workload's command so that it starts on every task of the
 // allocation. A launcher contributes only these words; the job-script templates assemble the
 // scheduler preamble, the launcher and the workload. Pure.
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "spec/experiment.h"
 
@@ -20,5 +22,12 @@ namespace sweep::runner {
 ///                 SLURM_STEP_TASKS_PER_NODE, then execs the command, which must be a simple command
 ///                 (program and arguments).
 std::string launch_prefix(const spec::Workload& workload);
+
+/// Why `workload`'s launcher cannot start it on `executor`, or nullopt when it can. srun and
+/// torchrun-env start their tasks inside a batch scheduler's allocation, which only a batch executor
+/// (sched/executors.h) makes: on the local executor, srun on a login node with SLURM_CONF set quietly
+/// becomes a one-task Slurm job of its own per run (a 2x1 point ran with WORLD_SIZE=1), and elsewhere
+/// it is not found. The local executor therefore refuses them, whatever the point's task count. Pure.
+std::optional<std::string> launcher_refusal(const spec::Workload& workload, std::string_view executor);
 
 }  // namespace sweep::runner

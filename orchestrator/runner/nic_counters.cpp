@@ -125,14 +125,15 @@ NicMeasure nic_measure(const std::vector<NicSnapshot>& snapshots) {
   std::map<std::string, std::pair<const NicSnapshot*, const NicSnapshot*>> nodes;  // start, end
   for (const NicSnapshot& s : snapshots) (s.moment == "start" ? nodes[s.node].first : nodes[s.node].second) = &s;
   NicMeasure m;
-  std::optional<double> first_start;
-  double last_end = 0;
+  std::optional<double> first_start, last_start, first_end, last_end;
   for (const auto& [node, pair] : nodes) {
     const auto [start, end] = pair;
     if (!start || !end)
       throw Error(ErrorKind::io, fmt::format("node {} has no {} network-counter snapshot", node, start ? "end" : "start"));
     first_start = std::min(first_start.value_or(start->time_s), start->time_s);
-    last_end = std::max(last_end, end->time_s);
+    last_start = std::max(last_start.value_or(start->time_s), start->time_s);
+    first_end = std::min(first_end.value_or(end->time_s), end->time_s);
+    last_end = std::max(last_end.value_or(end->time_s), end->time_s);
     for (const NicCounter& c : start->counters) {
       if (!carries_traffic(c, start->interfaces)) continue;
       const auto after = std::find_if(end->counters.begin(), end->counters.end(), [&](const NicCounter& e) { return e.name == c.name; });
@@ -143,7 +144,13 @@ NicMeasure nic_measure(const std::vector<NicSnapshot>& snapshots) {
       m.volume_bytes += static_cast<double>(after->tx_bytes - c.tx_bytes);
     }
   }
-  m.span_s = first_start ? std::max(0.0, last_end - *first_start) : 0;
+  if (!first_start) return m;
+  if (*first_end < *last_start)
+    throw Error(ErrorKind::io, fmt::format("the samples do not bracket one workload: a node's end sample ({:.6f}) is "
+                                           "earlier than another's start sample ({:.6f})",
+                                           *first_end, *last_start));
+  m.span_s = *first_end - *last_start;
+  m.sampled_span_s = std::max(0.0, *last_end - *first_start);
   m.throughput_bps = m.span_s > 0 ? m.volume_bytes * 8 / m.span_s : 0;
   return m;
 }

@@ -46,14 +46,22 @@ NicSnapshot parse_nic_snapshot(std::string_view text, const std::string& file);
 bool carries_traffic(const NicCounter& counter, const std::vector<std::string>& interfaces);
 
 struct NicMeasure {
-  double volume_bytes = 0;   // bytes transmitted, summed over nodes and chosen interfaces
-  double span_s = 0;         // latest end sample minus earliest start sample
-  double throughput_bps = 0; // volume_bytes * 8 / span_s (0 when span_s is 0)
+  double volume_bytes = 0;    // bytes transmitted, summed over nodes and chosen interfaces
+  double span_s = 0;          // the measured span: earliest end sample minus latest start sample
+  double sampled_span_s = 0;  // the whole sampled span: latest end sample minus earliest start sample
+  double throughput_bps = 0;  // volume_bytes * 8 / span_s (0 when span_s is 0)
 };
 
 /// The run's measure from its snapshots (any order). Every node needs one start and one end; a counter
-/// is counted when it carries traffic at the start and exists at the end. Throws Error when a node lacks
-/// a moment or a counter went backwards (a reset or a wrap).
+/// is counted when it carries traffic at the start and exists at the end. The throughput is over the
+/// span the workload ran in, as far as the samples tell it: from the last node's start sample (the
+/// workload starts after every node was sampled) to the first node's end sample (it ended before any
+/// was sampled again), so that the sampling steps' own start-up and wind-down (a multi-node Slurm job
+/// samples its nodes by one srun step before and one after the workload, node by node) are not in it.
+/// On one node both spans are the same. The workload's own start-up (imports, rendezvous, warm-up) is
+/// between the samples and stays in the span: the samples cannot see it. Throws Error when a node lacks
+/// a moment, a counter went backwards (a reset or a wrap), or a node's end sample is earlier than
+/// another node's start sample (the samples do not bracket one workload).
 NicMeasure nic_measure(const std::vector<NicSnapshot>& snapshots);
 
 }  // namespace sweep::runner

@@ -54,6 +54,8 @@ constexpr std::array<std::pair<std::string_view, const char*>, 2> kDispatch{{{"l
 
 }  // namespace
 
+bool nic_counters_on(const spec::Network& network) { return network.counters && !network.where.file.empty(); }
+
 NicSampling nic_sampling(const std::string& executor, bool enabled, const std::vector<std::string>& interfaces) {
   if (!enabled) return {};
   const auto* row = std::find_if(kDispatch.begin(), kDispatch.end(), [&](const auto& r) { return r.first == executor; });

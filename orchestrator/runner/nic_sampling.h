@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "spec/experiment.h"
+
 namespace sweep::runner {
 
 struct NicSampling {
@@ -25,6 +27,10 @@ struct NicSampling {
 /// The text for `executor` ("local", "slurm"); `interfaces` are the experiment's chosen names (empty:
 /// the default rule), recorded in each snapshot. Both fields empty when `enabled` is false.
 NicSampling nic_sampling(const std::string& executor, bool enabled, const std::vector<std::string>& interfaces);
+
+/// Whether the runs of an experiment with this `network` sample their counters: only when the experiment
+/// gives `network` (opt-in) and leaves `counters` on. Ingest reads snapshots only then.
+bool nic_counters_on(const spec::Network& network);
 
 /// Prefix of the snapshot files in a run directory: nic.<moment>.<node>.
 inline constexpr const char* kNicSnapshotPrefix = "nic.";

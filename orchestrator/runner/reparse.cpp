@@ -12,6 +12,7 @@
 #include "runner/controller_lock.h"
 #include "runner/ingest.h"
 #include "runner/job_secrets.h"
+#include "runner/nic_sampling.h"
 #include "runner/provenance.h"
 #include "runner/run_root.h"
 #include "spec/load.h"
@@ -148,7 +149,7 @@ ReparseSummary reparse_campaign(const ReparseOptions& o) {
       ++s.runs_skipped;
       continue;
     }
-    const store::AttemptResult fresh = ingest(recorded_outcome(run), run.run_dir, extractor, experiment.success);
+    const store::AttemptResult fresh = ingest(recorded_outcome(run), run.run_dir, extractor, experiment.success, nic_counters_on(experiment.network));
     store::ReparsedRun r = reparsed(run, fresh);
     ++s.runs_read;
     s.values_after += r.metrics.size();

@@ -24,6 +24,7 @@
 #include "runner/ingest.h"
 #include "runner/local_gpus.h"
 #include "runner/progress.h"
+#include "runner/nic_sampling.h"
 #include "runner/run_order.h"
 #include "runner/run_root.h"
 #include "runner/provenance.h"
@@ -129,7 +130,8 @@ void CampaignRunner::reconcile_interrupted() {
       if (const auto code = recorded_exit_code(run.run_dir)) {
         // The workload finished but its result was never recorded: ingest it instead of rerunning.
         store::AttemptResult result =
-            ingest(exec::Outcome{"", *code, 0, false, 0}, run.run_dir, extractor_, plan_.experiment().success);
+            ingest(exec::Outcome{"", *code, 0, false, 0}, run.run_dir, extractor_, plan_.experiment().success,
+                   nic_counters_on(plan_.experiment().network));
         result.elapsed_s.reset();
         result.ended_at = iso8601(clock_.wall());
         db_.finish_attempt(run.id, run.attempt, result);
@@ -223,7 +225,7 @@ void CampaignRunner::finish(const exec::Outcome& outcome) {
     record_failure(a.run.id, a.attempt, failure::kInterrupted, "cancelled when sweep was asked to stop");
     return;
   }
-  store::AttemptResult result = ingest(outcome, a.dir, extractor_, plan_.experiment().success);
+  store::AttemptResult result = ingest(outcome, a.dir, extractor_, plan_.experiment().success, nic_counters_on(plan_.experiment().network));
   result.ended_at = iso8601(clock_.wall());
   result.provenance.insert(result.provenance.end(), host_.run_provenance.begin(), host_.run_provenance.end());
   if (gpus_.slots) result.provenance.emplace_back("local.cuda_visible_devices", cuda_visible_devices(a.gpus));
@@ -290,12 +292,13 @@ RunSummary drive_existing(const RunOptions& options, BatchMode mode) {
     throw Error(ErrorKind::not_found, fmt::format("no results database at {}", db_path));
   store::Store db(db_path);
   Resolved resolved = resolve(options, &db, clock);
+  for (const std::string& note : resolved.notes) fmt::print(stderr, "sweep: {}\n", note);
   if (!sched::is_batch(resolved.experiment.executor))
     throw Error(ErrorKind::usage, fmt::format("campaign \"{}\" uses the {} executor; collect and cancel are for "
                                               "batch campaigns such as slurm (resume a local one with sweep run --resume {})",
                                               resolved.label, resolved.experiment.executor, resolved.label));
   // The campaign's points are recorded: the limit on a new campaign's points is not for it.
-  CampaignPlan plan(resolved.experiment, options.template_dir, PlanUse::run, UINT64_MAX);
+  CampaignPlan plan(resolved.experiment, resolved.template_dir, PlanUse::run, UINT64_MAX);
   if (mode == BatchMode::collect) {  // it may submit retries and queued runs, which need the secrets as run's did
     resolved.secrets = resolve_secrets(resolved.experiment, process_environment());
     db.mask_secrets(resolved.secrets.masker);
@@ -349,8 +352,9 @@ RunSummary run_campaign(const RunOptions& options) {
   std::unique_ptr<store::Store> db;
   if (!options.resume.empty()) db = std::make_unique<store::Store>(db_path);
   Resolved resolved = resolve(options, db.get(), clock);
+  for (const std::string& note : resolved.notes) fmt::print(stderr, "sweep: {}\n", note);
   // A resumed campaign was accepted when it was made: its points are recorded, and the limit is for typos.
-  CampaignPlan plan = checked_plan(resolved.experiment, options.template_dir, PlanUse::run,
+  CampaignPlan plan = checked_plan(resolved.experiment, resolved.template_dir, PlanUse::run,
                                    options.resume.empty() ? options.max_points : UINT64_MAX);
   resolved.secrets = resolve_secrets(resolved.experiment, process_environment());
   for (const std::string& warning : secret_warnings(resolved.experiment)) fmt::print(stderr, "sweep: {}\n", warning);

@@ -64,6 +64,7 @@ struct RunSummary {
   std::size_t queries = 0;     // Slurm only: scheduler queries of the campaign's jobs (one per poll cycle)
   std::string repetitions;     // adaptive repetitions: how the points stand against the target; "" otherwise
   std::vector<std::string> arrays;  // a Slurm dry run: one line per job array it wrote (script, tasks, options)
+  std::string array_cut;            // a Slurm dry run: the most tasks an array holds and why (runner/dry_run.h)
   std::size_t scripts_written = 0;  // a dry run: the job scripts it wrote (a sample when fewer than planned)
   std::vector<store::RunRecord> failed_runs;  // the campaign's failed runs at the end, in run order (their reasons
                                               // carry their output's tail: util/output_tail.h)

@@ -57,6 +57,7 @@ struct Limits {
   std::size_t max_array_tasks = 1001;          // tasks per array (Slurm: MaxArraySize)
   std::size_t max_job_count = 10000;           // every job the controller holds, all users (Slurm: MaxJobCount)
   std::optional<std::size_t> max_submit_jobs;  // per user, counted per array task; none = no limit
+  bool from_cluster = false;  // read from the cluster (Slurm: scontrol show config); false: the defaults above
 };
 
 /// The task ids in an array range such as "0-11%2", "1,3,5-7" or "4" (JobRecord::array_tasks).

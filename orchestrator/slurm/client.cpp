@@ -107,6 +107,7 @@ std::optional<std::vector<JobRecord>> Client::own_jobs(const std::vector<std::st
 
 ClusterConfig parse_config(std::string_view text) {
   ClusterConfig cfg;
+  cfg.limits.from_cluster = true;  // the cluster answered: its own limits, or Slurm's defaults where it names none
   std::string type;
   for (const std::string& line : split(text, '\n')) {
     const std::size_t eq = line.find('=');

@@ -2,6 +2,7 @@
 // The rows of the results database (docs/database.md), as plain values. No SQLite types leak out of
 // store/: everything else sees these structs only.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -75,6 +76,10 @@ struct CampaignRecord {
   std::string experiment_dir; // absolute directory of the experiment file when created ("" before schema 6)
   std::string launch_dir;     // absolute directory sweep was started in when created ("" before schema 6)
 };
+
+/// What a campaign was started with besides its experiment, by name (table campaign_settings, schema 9;
+/// the names and their meaning: runner/campaign_settings.h).
+using CampaignSettings = std::map<std::string, std::string>;
 
 struct BaselineRecord {
   std::string name;

@@ -171,10 +171,23 @@ CREATE TABLE campaign_changes (
 CREATE INDEX campaign_changes_by_campaign ON campaign_changes (campaign_id, id);
 )SQL";
 
+/// Version 9: the settings a campaign was started with besides its experiment (docs/database.md,
+/// "campaign_settings"): the site file (its path, how it was found, its text with literal secrets
+/// masked) and the job-script templates, which a resume or collect uses instead of today's. A campaign
+/// from before v9 has no rows, and takes today's as it always did.
+constexpr const char* kCampaignSettingsV9 = R"SQL(
+CREATE TABLE campaign_settings (
+  campaign_id INTEGER NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+  name        TEXT NOT NULL,
+  value       TEXT NOT NULL,
+  PRIMARY KEY (campaign_id, name)
+);
+)SQL";
+
 /// Migrations: migrations[i] takes version i+1 to version i+2. Version 4: the views of store/views.h;
 /// version 8: metric_values with each run's wall time, elapsed_s (store/views.h).
 const char* const kMigrations[] = {kSubmissionsV2, kBaselinesV3, kViewsV4, kDatabaseIdV5, kDirectoriesV6, kCampaignChangesV7,
-                                   kRunTimeViews};
+                                   kRunTimeViews, kCampaignSettingsV9};
 static_assert(std::size(kMigrations) == kSchemaVersion - 1, "one migration per schema version after 1");
 
 int table_count(SQLite::Database& db) {

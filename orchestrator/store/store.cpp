@@ -186,7 +186,8 @@ std::vector<CampaignRecord> Store::campaigns() const {
   });
 }
 
-std::int64_t Store::create_campaign(const CampaignRecord& c, const std::vector<PointRecord>& points) {
+std::int64_t Store::create_campaign(const CampaignRecord& c, const std::vector<PointRecord>& points,
+                                    const CampaignSettings& settings) {
   return guarded(path_, "create campaign " + c.label, [&] {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     SQLite::Statement q(*db_,
@@ -203,10 +204,28 @@ std::int64_t Store::create_campaign(const CampaignRecord& c, const std::vector<P
     for (const std::string* s : {&c.run_root, &c.experiment_dir, &c.launch_dir}) q.bind(i++, *s);
     q.exec();
     const std::int64_t id = db_->getLastInsertRowid();
+    SQLite::Statement s(*db_, "INSERT INTO campaign_settings (campaign_id, name, value) VALUES (?, ?, ?)");
+    for (const auto& [name, value] : settings) {
+      s.bind(1, id);
+      s.bind(2, name);
+      s.bind(3, value);
+      s.exec();
+      s.reset();
+    }
     insert_points(*db_, id, points, c.repetitions);
     create_campaign_view(*db_, id, c.label);
     tx.commit();
     return id;
+  });
+}
+
+CampaignSettings Store::campaign_settings(std::int64_t campaign_id) const {
+  return guarded(path_, "read campaign settings", [&] {
+    SQLite::Statement q(*db_, "SELECT name, value FROM campaign_settings WHERE campaign_id = ?");
+    q.bind(1, campaign_id);
+    CampaignSettings out;
+    while (q.executeStep()) out.emplace(q.getColumn(0).getString(), q.getColumn(1).getString());
+    return out;
   });
 }
 

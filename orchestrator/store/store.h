@@ -44,9 +44,14 @@ class Store {
   std::optional<CampaignRecord> find_campaign(std::string_view label) const;
   /// Every campaign, oldest first.
   std::vector<CampaignRecord> campaigns() const;
-  /// Inserts the campaign, its points with their parameters, and `repetitions` pending runs per point,
-  /// atomically. Returns the campaign id. Error(database) if the label exists.
-  std::int64_t create_campaign(const CampaignRecord& campaign, const std::vector<PointRecord>& points);
+  /// Inserts the campaign, its points with their parameters, `repetitions` pending runs per point, and
+  /// the settings it was started with (campaign_settings, schema 9), atomically. Returns the campaign id.
+  /// Error(database) if the label exists.
+  std::int64_t create_campaign(const CampaignRecord& campaign, const std::vector<PointRecord>& points,
+                               const CampaignSettings& settings = {});
+  /// The settings recorded with a campaign when it was created (name -> value); empty for a campaign
+  /// from before schema 9.
+  CampaignSettings campaign_settings(std::int64_t campaign_id) const;
   /// Sets ended_at; "" clears it (a campaign run again after it had ended).
   void end_campaign(std::int64_t campaign_id, const std::string& ended_at);
 

@@ -89,10 +89,11 @@ TEST_CASE("dry-run renders the job scripts and records nothing") {
   REQUIRE(run.exit_code == 0);
   CHECK_THAT(run.out, Catch::Contains("rendered 12 job scripts"));
   CHECK_FALSE(std::filesystem::exists(box.path("results/sweep.db")));
-  int scripts = 0;
+  int scripts = 0;  // each in its run directory, named as a real first attempt's, as run.sh
   for (const auto& e : std::filesystem::directory_iterator(box.path("results/dry/dry-run"))) {
     ++scripts;
-    CHECK_THAT(read_file(e.path().string()), Catch::Contains("seq 20000") || Catch::Contains("seq 200000"));
+    CHECK_THAT(e.path().filename().string(), Catch::EndsWith(".attempt1"));
+    CHECK_THAT(read_file((e.path() / "run.sh").string()), Catch::Contains("seq 20000") || Catch::Contains("seq 200000"));
   }
   CHECK(scripts == 12);
 }
@@ -106,26 +107,56 @@ TEST_CASE("a Slurm dry run writes one array script per resource shape, with its 
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   const std::string dir = box.path("results/d/dry-run");
-  CHECK_THAT(run.out, Catch::Contains("rendered 12 job scripts") && Catch::Contains("as 2 Slurm job arrays"));
+  CHECK_THAT(run.out, Catch::Contains("rendered 12 job scripts") && Catch::Contains("as 2 Slurm job arrays") &&
+                         Catch::Contains(" tasks each, "));
   CHECK_THAT(run.out, Catch::Contains(dir + "/array-1/array.sh: 6 tasks, --nodes=1 --ntasks-per-node=2 --time=10"));
   CHECK_THAT(run.out, Catch::Contains(dir + "/array-2/array.sh: 6 tasks, --nodes=2 --ntasks-per-node=2 --time=10"));
   const std::string array = read_file(dir + "/array-2/array.sh");
   CHECK_THAT(array, Catch::Contains("#SBATCH --array=0-5%2\n#SBATCH --output=") &&
                         Catch::Contains("#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=2\n#SBATCH --time=10\n") &&
                         Catch::Contains("#SBATCH --job-name=sweep-d-s2\n"));
-  // each task of the table names the run directory of a dry-run job script of that shape
+  // each task of the table names the run directory of a dry-run job script of that shape: the
+  // directory whose run.sh the array script runs
   const std::string table = read_file(dir + "/array-2/tasks.tsv");
   CHECK_THAT(table, Catch::StartsWith("# sweep task table, format 1"));
   std::size_t rows = 0;
   for (std::size_t at = table.find('\n'); at != std::string::npos && at + 1 < table.size(); at = table.find('\n', at + 1)) {
     const std::string row = table.substr(at + 1, table.find('\n', at + 1) - at - 1);
     const std::string run_dir = row.substr(row.find('\t') + 1, row.find('\t', row.find('\t') + 1) - row.find('\t') - 1);
-    CHECK(std::filesystem::exists(run_dir + ".sh"));
-    CHECK_THAT(read_file(run_dir + ".sh"), Catch::Contains("echo"));
+    CHECK(std::filesystem::exists(run_dir + "/run.sh"));
+    CHECK_THAT(read_file(run_dir + "/run.sh"), Catch::Contains("echo"));
     ++rows;
   }
   CHECK(rows == 6);
+  CHECK_THAT(array, Catch::Contains("exec \"$run_dir/run.sh\""));
   CHECK_FALSE(std::filesystem::exists(box.path("results/sweep.db")));
+}
+
+TEST_CASE("a Slurm dry run cuts its arrays at the MaxArraySize of the cluster that answers scontrol") {
+  // A real process on PATH answers `scontrol show config` as a cluster with MaxArraySize 4 would.
+  Sandbox box;
+  box.write("bin/scontrol", "#!/bin/sh\n[ \"$*\" = 'show config' ] || exit 1\n"
+                            "printf 'Configuration data as of now\\nMaxArraySize            = 4\\n'\n");
+  std::filesystem::permissions(box.path("bin/scontrol"), std::filesystem::perms::owner_all);
+  box.write("cut.yaml", "name: cut\nexecutor: slurm\nmatrix: {n: [1, 2, 3]}\nrepetitions: 2\n"
+                        "workload: {command: 'echo {{n}}'}\n");
+  const auto run = shell("cd '" + box.dir().string() + "' && PATH='" + box.path("bin") + "':$PATH '" + SWEEP_BIN +
+                         "' run cut.yaml --label c --dry-run");
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const std::string dir = box.path("results/c/dry-run");
+  CHECK_THAT(run.out, Catch::Contains("as 2 Slurm job arrays, one per resource shape, at most 4 tasks each, the "
+                                      "cluster's MaxArraySize:"));
+  CHECK_THAT(run.out, Catch::Contains(dir + "/array-1/array.sh: 4 tasks") &&
+                          Catch::Contains(dir + "/array-2/array.sh: 2 tasks"));
+  CHECK_THAT(read_file(dir + "/array-1/array.sh"), Catch::Contains("#SBATCH --array=0-3\n"));
+  // Without that cluster: Slurm's default, said as such (this machine's scontrol reaches no controller).
+  box.write("fail/scontrol", "#!/bin/sh\nexit 1\n");
+  std::filesystem::permissions(box.path("fail/scontrol"), std::filesystem::perms::owner_all);
+  const auto alone = shell("cd '" + box.dir().string() + "' && PATH='" + box.path("fail") + "':$PATH '" + SWEEP_BIN +
+                           "' run cut.yaml --label d --dry-run");
+  CHECK_THAT(alone.out, Catch::Contains("as 1 Slurm job arrays, one per resource shape, at most 1001 tasks each, "
+                                        "Slurm's default MaxArraySize: no cluster answered scontrol show config:"));
 }
 
 TEST_CASE("sweep status --watch shows each change of a running campaign and returns when it has ended") {

@@ -87,7 +87,7 @@ TEST_CASE("the job script exports each variable shell-quoted, before the workloa
   CHECK_FALSE(std::filesystem::exists(box.path("results/sweep.db")));
   std::map<std::string, std::string> greetings;  // the GREETING export of each script
   for (const auto& e : std::filesystem::directory_iterator(box.path("results/dry/dry-run"))) {
-    const std::string script = read_file(e.path().string());
+    const std::string script = read_file((e.path() / "run.sh").string());
     INFO(e.path() << ":\n" << script);
     const auto odd = script.find("\nexport ODD='a b '\\''c'\\'' $HOME `x`'\n");
     const auto threads = script.find("\nexport OMP_NUM_THREADS=3\n");
@@ -189,8 +189,8 @@ TEST_CASE("e16's transport axis gives each point its NCCL variables") {
   // nccl: 2 topologies x 3 transports; gloo reads no NCCL variable, so only its auto points remain.
   std::map<std::string, int> seen;
   for (const auto& entry : std::filesystem::directory_iterator(box.path("results/t/dry-run"))) {
-    if (!entry.is_regular_file()) continue;  // the Slurm dry run's array-<k>/ directories
-    const std::string script = e2e::read_file(entry.path().string());
+    if (!std::filesystem::exists(entry.path() / "run.sh")) continue;  // the Slurm dry run's array-<k>/ directories
+    const std::string script = e2e::read_file((entry.path() / "run.sh").string());
     const bool nccl = script.find("--backend nccl") != std::string::npos;
     const std::string ib = script.find("export NCCL_IB_DISABLE=1\n") != std::string::npos ? "ib-off" : "ib-on";
     const std::string p2p = script.find("export NCCL_P2P_DISABLE=1\n") != std::string::npos ? "p2p-off" : "p2p-on";

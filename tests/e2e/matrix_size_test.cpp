@@ -136,7 +136,7 @@ TEST_CASE("a dry run renders a bounded sample of the job scripts, and says so") 
   CHECK(count("s") == 100);
   // The first run and the last are among them.
   std::string scripts;
-  for (const auto& f : fs::directory_iterator(box.path("results/s/dry-run"))) scripts += read_file(f.path().string());
+  for (const auto& f : fs::directory_iterator(box.path("results/s/dry-run"))) scripts += read_file((f.path() / "run.sh").string());
   CHECK_THAT(scripts, Catch::Contains("echo 0 0\n") && Catch::Contains("echo 99 9\n"));
   const Result all = box.sweep({"run", "m.yaml", "--dry-run", "--dry-run-sample", "0", "--label", "all"});
   CHECK_THAT(all.out, Catch::StartsWith("dry run: rendered 3000 job scripts into "));

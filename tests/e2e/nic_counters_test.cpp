@@ -74,6 +74,7 @@ TEST_CASE("a run's TCP traffic over lo is in its nic_volume, and nic_throughput 
   const double span = std::stod(provenance(db, "nic_span_s"));
   CHECK(span > 0);
   CHECK(rate == Approx(volume * 8 / span).epsilon(1e-3));
+  CHECK(std::stod(provenance(db, "nic_sampled_span_s")) == Approx(span));  // one node: the same span
 }
 
 TEST_CASE("a local run with an empty network key has network metrics, and none without it or with the counters off") {
@@ -102,5 +103,26 @@ TEST_CASE("a local run with an empty network key has network metrics, and none w
     REQUIRE(dir.executeStep());
     for (const auto& e : std::filesystem::directory_iterator(dir.getColumn(0).getString()))
       CHECK(e.path().filename().string().rfind("nic.", 0) != 0);
+  }
+}
+
+TEST_CASE("with the counters off, ingest never reads a run's nic.* files, a workload's own are left alone") {
+  // Ingest once listed every run directory for snapshots whether or not the experiment sampled any: a
+  // workload that writes files named nic.start.* and nic.end.* got network metrics or warnings from them.
+  Sandbox box;
+  const std::string workload = "workload:\n  command: \"printf 'not a snapshot' > $SWEEP_RUN_DIR/nic.start.n1; "
+                               "printf 'not a snapshot' > $SWEEP_RUN_DIR/nic.end.n1\"\n";
+  for (const std::string& off : {std::string("network: {counters: false}\n"), std::string()}) {
+    const std::string label = off.empty() ? "none" : "off";
+    const auto run = box.sweep({"run", box.write(label + ".yaml", "name: " + label + "\nmatrix:\n  n: [1]\n" + off + workload),
+                                "--label", label});
+    INFO(run.out << run.err);
+    REQUIRE(run.exit_code == 0);
+    auto db = box.db();
+    const std::string campaign = "(SELECT id FROM campaigns WHERE label = '" + label + "')";
+    CHECK(scalar(db, "SELECT count(*) FROM metrics m JOIN runs r ON r.id = m.run_id WHERE r.campaign_id = " + campaign +
+                     " AND m.name LIKE 'nic_%'") == 0);
+    CHECK(scalar(db, "SELECT count(*) FROM run_provenance p JOIN runs r ON r.id = p.run_id WHERE r.campaign_id = " +
+                     campaign + " AND p.key = 'ingest_warnings'") == 0);
   }
 }

@@ -95,3 +95,44 @@ TEST_CASE("a report section refused from the stored copy says so, and --spec tak
   CHECK(bare.exit_code == 3);
   CHECK_THAT(bare.err, Catch::Contains("bare.yaml:1:1: the experiment has no \"report\" section"));
 }
+
+TEST_CASE("the local executor refuses srun and torchrun-env at the launcher's line, before anything is written") {
+  // On a login node with SLURM_CONF set, srun under the local executor made each run a 1-task Slurm job of
+  // its own: this 2x1 point ran with WORLD_SIZE=1. Refused by plan, run and the local dry run alike.
+  Sandbox box;
+  const std::string text =
+      "name: ddp\n"
+      "matrix:\n"
+      "  nodes: [1, 2]\n"
+      "resources: {nodes: '{{nodes}}', ntasks-per-node: 1}\n"
+      "workload:\n"
+      "  command: python3 train.py --nodes {{nodes}}\n"
+      "  launcher: srun\n";
+  box.write("ddp.yaml", text);
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"plan", "ddp.yaml"},
+                                              {"run", "ddp.yaml"},
+                                              {"run", "--dry-run", "ddp.yaml"}}) {
+    INFO(args[0] << " " << args[1]);
+    const auto r = box.sweep(args);
+    CHECK(r.exit_code == 3);
+    CHECK_THAT(first_line(r.err), Catch::StartsWith("sweep: ddp.yaml:7:13: launcher srun starts the workload's tasks "
+                                                    "inside a Slurm allocation, which the local executor does not "
+                                                    "make") &&
+                                      Catch::Contains("use --executor slurm, or launcher mpirun (or local)") &&
+                                      Catch::EndsWith("(at the point nodes=1)"));
+  }
+  CHECK_FALSE(fs::exists(box.path("results")));
+  // The same experiment on Slurm is fine; so is mpirun on the local executor.
+  CHECK(box.sweep({"plan", "ddp.yaml", "--executor", "slurm"}).exit_code == 0);
+  std::string mpirun = text;
+  mpirun.replace(mpirun.find("launcher: srun"), 14, "launcher: mpirun");
+  CHECK(box.sweep({"plan", box.write("mpirun.yaml", mpirun)}).exit_code == 0);
+  // torchrun-env on Slurm, run here with --executor local: refused at its line too.
+  std::string torchrun = text;
+  torchrun.replace(torchrun.find("launcher: srun"), 14, "launcher: torchrun-env");
+  box.write("torchrun.yaml", "executor: slurm\n" + torchrun);
+  const auto r = box.sweep({"plan", "torchrun.yaml", "--executor", "local"});
+  CHECK(r.exit_code == 3);
+  CHECK_THAT(first_line(r.err), Catch::StartsWith("sweep: torchrun.yaml:8:13: launcher torchrun-env starts"));
+  CHECK(box.sweep({"plan", "torchrun.yaml"}).exit_code == 0);
+}

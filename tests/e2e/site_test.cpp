@@ -166,3 +166,44 @@ TEST_CASE("the --timeout option is the Slurm jobs' time limit, in the dry run as
   CHECK(arrays.out.find("--time=5\n") == std::string::npos);
   CHECK_THAT(r.out, Catch::Contains("--time=00:01:30"));
 }
+
+TEST_CASE("a resumed campaign keeps the site file and the templates it started with, and names what changed") {
+  // Before schema 9, sweep run --resume applied today's site file and --templates: a rerun ran with other
+  // settings than the runs it is compared with.
+  Sandbox box;
+  const std::string site = box.write("site.yaml", "format: 1\nenv: {SITE_VAR: first}\n");
+  std::filesystem::copy(e2e::repo_file("templates"), box.path("my templates"), std::filesystem::copy_options::recursive);
+  const std::string local = box.path("my templates/local/run.sh.mustache");
+  std::string text = e2e::read_file(local);
+  text.insert(text.find("{{{command}}}"), "echo from-my-templates\n");
+  box.write("my templates/local/run.sh.mustache", text);
+  // Point n=2 fails until ok exists.
+  box.write("exp.yaml", "name: kept\nmatrix: {n: [1, 2]}\n"
+                        "workload: {command: 'test {{n}} = 1 || test -e " + box.path("ok") + " && echo \"n={{n}} v=$SITE_VAR\"'}\n");
+  const auto first = box.sweep({"run", "exp.yaml", "--label", "k", "--site", site, "--templates", box.path("my templates")});
+  INFO(first.out << first.err);
+  REQUIRE(first.exit_code == 1);
+  box.write("site.yaml", "format: 1\nenv: {SITE_VAR: second}\n");
+  box.write("ok", "");
+  const auto resumed = box.sweep({"run", "--resume", "k", "--site", site});
+  INFO(resumed.out << resumed.err);
+  REQUIRE(resumed.exit_code == 0);
+  CHECK_THAT(resumed.err, Catch::Contains("sweep: note: campaign \"k\" keeps the site file it started with, not today's "
+                                          "(env.SITE_VAR first -> second)\n"));
+  CHECK_THAT(resumed.err, Catch::Contains("sweep: note: campaign \"k\" keeps the job-script templates it started with, " +
+                                          box.path("my templates") + " (this command's are "));
+  auto db = box.db();
+  SQLite::Statement q(db, "SELECT run_dir FROM runs WHERE attempt = 2 AND state = 'succeeded'");
+  REQUIRE(q.executeStep());
+  const std::string run_dir = q.getColumn(0).getString();
+  CHECK_THAT(run_dir, Catch::EndsWith(".attempt2"));
+  CHECK(e2e::read_file(run_dir + "/stdout") == "from-my-templates\nn=2 v=first\n");
+  // Recorded with the campaign: the site's path, how it was found, its text and the templates.
+  CHECK(e2e::scalar(db, "SELECT count(*) FROM campaign_settings WHERE name IN ('site.path', 'site.found_by', "
+                        "'site.text', 'templates')") == 4);
+  // The same site again: no note.
+  box.write("site.yaml", "format: 1\nenv: {SITE_VAR: first}  # a comment is no change\n");
+  const auto same = box.sweep({"run", "--resume", "k", "--site", site, "--templates", box.path("my templates")});
+  CHECK(same.exit_code == 0);
+  CHECK(same.err.find("note:") == std::string::npos);
+}

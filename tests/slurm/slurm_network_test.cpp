@@ -49,4 +49,6 @@ workload:
   CHECK(span > 0);
   CHECK(span <= elapsed + 1);  // Slurm's elapsed time has whole seconds
   CHECK(rate == Approx(volume * 8 / span).epsilon(1e-3));
+  // The measured span (last start sample to first end sample) lies within the whole sampled one.
+  CHECK(std::stod(query(box, "SELECT value FROM run_provenance WHERE key = 'nic_sampled_span_s'")) >= span);
 }

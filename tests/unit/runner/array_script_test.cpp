@@ -44,6 +44,23 @@ TEST_CASE("launchers contribute only the words before the command") {
   CHECK_THROWS_AS(launch_prefix(w), Error);
 }
 
+TEST_CASE("the local executor refuses the launchers that need a Slurm allocation") {
+  spec::Workload w;
+  for (const char* name : {"local", "mpirun"}) {
+    w.launcher = name;
+    CHECK_FALSE(launcher_refusal(w, "local"));
+    CHECK_FALSE(launcher_refusal(w, "slurm"));
+  }
+  for (const char* name : {"srun", "torchrun-env"}) {
+    w.launcher = name;
+    CHECK_FALSE(launcher_refusal(w, "slurm"));
+    const auto refusal = launcher_refusal(w, "local");
+    REQUIRE(refusal);
+    CHECK_THAT(*refusal, Catch::StartsWith(std::string("launcher ") + name + " starts the workload's tasks inside a "
+                                           "Slurm allocation, which the local executor does not make"));
+  }
+}
+
 TEST_CASE("torchrun-env's tasks export LOCAL_WORLD_SIZE from their node's entry of the step's task counts") {
   spec::Workload w;
   w.launcher = "torchrun-env";

@@ -18,3 +18,17 @@ TEST_CASE("a dry run's sample spreads over the runs, the first and the last amon
   CHECK(big.back() == 999'999'999'999ULL);
   for (std::size_t i = 1; i < big.size(); ++i) CHECK(big[i] > big[i - 1]);
 }
+
+TEST_CASE("a dry run cuts its arrays at the cluster's MaxArraySize when the cluster answered, and says whose") {
+  sched::Limits cluster;
+  cluster.max_array_tasks = 4;
+  cluster.from_cluster = true;
+  const runner::ArrayCut c = runner::array_cut(cluster);
+  CHECK(c.max_tasks == 4);
+  CHECK(c.why == "at most 4 tasks each, the cluster's MaxArraySize");
+  const runner::ArrayCut d = runner::array_cut(sched::Limits{});  // no cluster: the defaults
+  CHECK(d.max_tasks == 1001);
+  CHECK(d.why == "at most 1001 tasks each, Slurm's default MaxArraySize: no cluster answered scontrol show config");
+  cluster.max_array_tasks = 0;  // never an empty array
+  CHECK(runner::array_cut(cluster).max_tasks == 1);
+}

@@ -69,7 +69,7 @@ TEST_CASE("the default rule: interfaces that are up except loopback and IPoIB, a
   CHECK_FALSE(carries_traffic({"eth0", false, 1, "up", 0, 0}, named));
 }
 
-TEST_CASE("volume sums transmitted bytes over nodes and chosen interfaces, throughput is over the span") {
+TEST_CASE("volume sums transmitted bytes over nodes and chosen interfaces, throughput over the measured span") {
   const std::string counters_a = "net lo 772 unknown 0 1000\nnet eth0 1 up 0 500\nnet eth1 1 down 0 0\nib mlx5_0/1 0 100\n";
   const std::string counters_b = "net lo 772 unknown 999 3000\nnet eth0 1 up 999 2500\nnet eth1 1 down 0 7000\nib mlx5_0/1 0 350\n";
   const std::vector<NicSnapshot> run{
@@ -80,8 +80,30 @@ TEST_CASE("volume sums transmitted bytes over nodes and chosen interfaces, throu
   };
   const NicMeasure m = nic_measure(run);
   CHECK(m.volume_bytes == 2000 + 1000 + 4000);  // n1: eth0 and mlx5_0/1 (250 words); n2: eth0
-  CHECK(m.span_s == Approx(4.0));
-  CHECK(m.throughput_bps == Approx(7000.0 * 8 / 4));
+  // The workload ran after n2's start sample (10.5) and before n1's end sample (12.5): the sampling
+  // steps' own node-by-node start-up and wind-down (10 to 10.5, 12.5 to 14) are not in the span.
+  CHECK(m.span_s == Approx(2.0));
+  CHECK(m.sampled_span_s == Approx(4.0));
+  CHECK(m.throughput_bps == Approx(7000.0 * 8 / 2));
+}
+
+TEST_CASE("on one node the measured span is the sampled span, and samples that bracket no workload are an error") {
+  const std::vector<NicSnapshot> one{
+      parse_nic_snapshot(snapshot("start", "n1", "100.25", "", "net eth0 1 up 0 0\n"), "a"),
+      parse_nic_snapshot(snapshot("end", "n1", "102.25", "", "net eth0 1 up 0 1000\n"), "b"),
+  };
+  const NicMeasure m = nic_measure(one);
+  CHECK(m.span_s == Approx(2.0));
+  CHECK(m.sampled_span_s == Approx(2.0));
+  CHECK(m.throughput_bps == Approx(4000.0));
+  const std::vector<NicSnapshot> apart{
+      parse_nic_snapshot(snapshot("start", "n1", "1", "", "net eth0 1 up 0 0\n"), "a"),
+      parse_nic_snapshot(snapshot("end", "n1", "2", "", "net eth0 1 up 0 10\n"), "b"),
+      parse_nic_snapshot(snapshot("start", "n2", "3", "", "net eth0 1 up 0 0\n"), "c"),
+      parse_nic_snapshot(snapshot("end", "n2", "4", "", "net eth0 1 up 0 10\n"), "d"),
+  };
+  CHECK_THROWS_WITH(nic_measure(apart), "the samples do not bracket one workload: a node's end sample (2.000000) is "
+                                        "earlier than another's start sample (3.000000)");
 }
 
 TEST_CASE("the experiment's interfaces replace the rule") {

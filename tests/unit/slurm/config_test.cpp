@@ -20,6 +20,8 @@ TEST_CASE("scontrol show config: accounting, jobcomp file, MaxArraySize and MaxJ
   CHECK(c.limits.max_array_tasks == 10001);
   CHECK(c.limits.max_job_count == 20000);
   CHECK(!c.limits.max_submit_jobs);
+  CHECK(c.limits.from_cluster);  // the dry run says whose MaxArraySize cut its arrays
+  CHECK_FALSE(sweep::sched::Limits{}.from_cluster);
 
   // Slurm's defaults when a line is missing; no jobcomp file unless the plugin is filetxt
   const ClusterConfig d = parse_config("AccountingStorageType   = (null)\nJobCompLoc = /x\nJobCompType = jobcomp/none\n");

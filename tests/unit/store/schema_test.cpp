@@ -90,7 +90,7 @@ TEST_CASE("a version 3 database gains the views, and each of its campaigns its v
   {  // back to version 3, as a sweep before the views left it
     SQLite::Database raw(path, SQLite::OPEN_READWRITE);
     raw.exec("DROP VIEW \"values:old\"; DROP VIEW metric_values; DROP VIEW parameter_values; DROP TABLE campaign_changes; "
-             "DROP TABLE schema_info; CREATE TABLE schema_info (version INTEGER NOT NULL); "
+             "DROP TABLE campaign_settings; DROP TABLE schema_info; CREATE TABLE schema_info (version INTEGER NOT NULL); "
              "INSERT INTO schema_info (version) VALUES (3); "
              "ALTER TABLE campaigns DROP COLUMN experiment_dir; ALTER TABLE campaigns DROP COLUMN launch_dir");
   }
@@ -133,7 +133,7 @@ TEST_CASE("version 6 records a campaign's experiment and launch directories and 
   {  // back to version 5, as a sweep before the directories left it
     SQLite::Database raw(path, SQLite::OPEN_READWRITE);
     raw.exec("ALTER TABLE campaigns DROP COLUMN experiment_dir; ALTER TABLE campaigns DROP COLUMN launch_dir; "
-             "DROP TABLE campaign_changes; UPDATE schema_info SET version = 5");
+             "DROP TABLE campaign_changes; DROP TABLE campaign_settings; UPDATE schema_info SET version = 5");
   }
   store::Store db(path);
   const auto old = db.find_campaign("old");
@@ -163,7 +163,8 @@ TEST_CASE("version 7 gives a version 6 database the campaign_changes table, its 
     c.spec_path = c.spec_text = c.spec_hash = c.executor = "y";
     id = db.create_campaign(c, {});
   }
-  SQLite::Database(path, SQLite::OPEN_READWRITE).exec("DROP TABLE campaign_changes; UPDATE schema_info SET version = 6");
+  SQLite::Database(path, SQLite::OPEN_READWRITE).exec("DROP TABLE campaign_changes; DROP TABLE campaign_settings; "
+                                                      "UPDATE schema_info SET version = 6");
   store::Store db(path);
   const auto old = db.find_campaign("v6");
   REQUIRE(old);
@@ -172,7 +173,7 @@ TEST_CASE("version 7 gives a version 6 database the campaign_changes table, its 
   db.record_change(store::ChangeRecord{0, old->id, "t", "me", "h", "extend", "1 repetition added", ""});
   CHECK(db.changes(old->id).size() == 1);
   SQLite::Database raw(path, SQLite::OPEN_READONLY);
-  CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == 8);
+  CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == store::kSchemaVersion);
 }
 
 TEST_CASE("version 8: metric_values and every values view gain the run's wall time elapsed_s") {
@@ -195,11 +196,12 @@ SELECT c.label AS campaign, c.experiment AS experiment, r.point_id AS point_id, 
        m.value AS value, m.unit AS unit, m.better AS better, r.id AS run_id
 FROM metrics m JOIN runs r ON r.id = m.run_id AND r.attempt = m.attempt JOIN campaigns c ON c.id = r.campaign_id
 JOIN points p ON p.campaign_id = r.campaign_id AND p.point_id = r.point_id;
+DROP TABLE campaign_settings;
 UPDATE schema_info SET version = 7)SQL");
   }
   { store::Store db(path); }
   SQLite::Database raw(path, SQLite::OPEN_READONLY);
-  CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == 8);
+  CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == store::kSchemaVersion);
   auto columns = [&](const std::string& view) {
     std::vector<std::string> out;
     SQLite::Statement q(raw, "SELECT name FROM pragma_table_info('" + view + "') ORDER BY cid");
@@ -209,4 +211,33 @@ UPDATE schema_info SET version = 7)SQL");
   CHECK(columns("metric_values").back() == "elapsed_s");
   const auto old = columns("values:old");
   CHECK(std::vector<std::string>(old.end() - 2, old.end()) == std::vector<std::string>{"elapsed_s", "param_elapsed_s"});
+}
+
+TEST_CASE("version 9 records the settings a campaign started with, and an older campaign has none") {
+  TempDir dir;
+  const auto path = dir.file("sweep.db");
+  store::CampaignRecord c;
+  c.experiment = c.spec_path = c.spec_text = c.spec_hash = c.executor = c.started_at = c.run_root = "x";
+  {
+    store::Store db(path);
+    c.label = "old";
+    db.create_campaign(c, {});
+  }
+  {  // back to version 8, as a sweep before campaign_settings left it
+    SQLite::Database raw(path, SQLite::OPEN_READWRITE);
+    raw.exec("DROP TABLE campaign_settings; UPDATE schema_info SET version = 8");
+  }
+  store::Store db(path);
+  const auto old = db.find_campaign("old");
+  REQUIRE(old);
+  CHECK(db.campaign_settings(old->id).empty());
+  c.label = "new";
+  const store::CampaignSettings settings{{"site.path", "/etc/sweep/site.yaml"}, {"site.text", "format: 1\n"},
+                                         {"templates", "/opt/sweep/templates"}};
+  const auto id = db.create_campaign(c, {}, settings);
+  CHECK(db.campaign_settings(id) == settings);
+  SQLite::Database raw(path, SQLite::OPEN_READWRITE);
+  CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == 9);
+  raw.exec("PRAGMA foreign_keys = ON; DELETE FROM campaigns WHERE label = 'new'");  // its settings go with it
+  CHECK(raw.execAndGet("SELECT count(*) FROM campaign_settings").getInt() == 0);
 }

@@ -1,0 +1,37 @@
+#pragma once
+// The settings a campaign is started with besides its experiment and --set values, recorded with it
+// (store::CampaignSettings, schema 9) so that `sweep run --resume` and `sweep collect` run it as it
+// started, whatever today's site file or --templates say. Names:
+//   site.path      the site file in use ("" when none)
+//   site.found_by  how it was found ("--site", "$SWEEP_SITE", ...; "" when none)
+//   site.text      its text, each literal secret masked as in the stored experiment (runner/job_secrets.h)
+//   templates      the job-script template directory (--templates), absolute
+// What the site file says about where results go (`results`) is read before the database is found, so
+// today's file still decides that.
+#include <string>
+#include <vector>
+
+#include "spec/site.h"
+#include "store/records.h"
+
+namespace sweep::runner {
+
+/// The settings to record for a new campaign run with `site` and `template_dir`.
+store::CampaignSettings settings_to_record(const spec::Site& site, const std::string& template_dir);
+
+/// What a resumed or collected campaign runs with.
+struct CampaignEnvironment {
+  spec::Site site;           // applied to its stored experiment
+  std::string template_dir;  // its job-script templates
+  std::vector<std::string> notes;  // one line each for stderr: a recorded setting that today's differs from
+};
+
+/// The recorded site and templates of campaign `label` when it has them (`recorded` not empty), else
+/// `today_site` and `today_templates`, as before schema 9. A note names each difference from today's:
+/// the site's (spec/site_change.h) and the template directory. Error(invalid_experiment) naming the
+/// recorded path when the recorded site text no longer validates (a newer sweep's format). Pure, but
+/// for making `today_templates` absolute to compare it.
+CampaignEnvironment recorded_environment(const store::CampaignSettings& recorded, const std::string& label,
+                                         const spec::Site& today_site, const std::string& today_templates);
+
+}  // namespace sweep::runner
