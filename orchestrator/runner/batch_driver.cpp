@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <thread>
 
 #include "runner/escalation.h"
 #include "runner/ingest.h"
@@ -27,10 +26,10 @@ namespace sweep::runner {
 namespace fs = std::filesystem;
 
 BatchDriver::BatchDriver(const RunOptions& options, CampaignPlan plan, Resolved resolved, store::Store& db,
-                         const std::atomic<bool>& stop, std::unique_ptr<sched::Scheduler> scheduler)
+                         const std::atomic<bool>& stop, std::unique_ptr<sched::Scheduler> scheduler, const Clock& clock)
     : options_(options), plan_(std::move(plan)), resolved_(std::move(resolved)), db_(db), stop_(stop),
       extractor_(extraction_rules(plan_.experiment())), scheduler_(std::move(scheduler)),
-      backoff_(options.poll_min_s, options.poll_max_s),
+      backoff_(options.poll_min_s, options.poll_max_s), clock_(clock),
       progress_(stderr, options.progress       ? ProgressMode::terminal
                         : options.progress_log ? ProgressMode::log
                                                : ProgressMode::off) {}
@@ -61,8 +60,9 @@ void BatchDriver::show_progress(bool force) {
 }
 
 void BatchDriver::sleep_interruptibly(double seconds) const {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  while (!stop_ && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const auto until = clock_.steady() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                          std::chrono::duration<double>(seconds));
+  while (!stop_ && clock_.steady() < until) clock_.sleep_for(std::chrono::milliseconds(50));
 }
 
 // --- reconciliation -------------------------------------------------------------------------------
@@ -355,7 +355,14 @@ RunSummary BatchDriver::run(BatchMode mode) {
 
 RunSummary run_batch_campaign(const RunOptions& options, CampaignPlan plan, Resolved resolved, store::Store& db,
                               const std::atomic<bool>& stop, BatchMode mode, std::unique_ptr<sched::Scheduler> scheduler) {
-  BatchDriver driver(options, std::move(plan), std::move(resolved), db, stop, std::move(scheduler));
+  const SystemClock clock;
+  return run_batch_campaign(options, std::move(plan), std::move(resolved), db, stop, mode, std::move(scheduler), clock);
+}
+
+RunSummary run_batch_campaign(const RunOptions& options, CampaignPlan plan, Resolved resolved, store::Store& db,
+                              const std::atomic<bool>& stop, BatchMode mode, std::unique_ptr<sched::Scheduler> scheduler,
+                              const Clock& clock) {
+  BatchDriver driver(options, std::move(plan), std::move(resolved), db, stop, std::move(scheduler), clock);
   return driver.run(mode);
 }
 

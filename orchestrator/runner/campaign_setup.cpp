@@ -44,7 +44,7 @@ void require_stored_experiment_intact(const store::CampaignRecord& c, const std:
                             c.label, db_path, c.spec_hash, actual));
 }
 
-Resolved resolve(const RunOptions& o, store::Store* db, const SystemClock& clock) {
+Resolved resolve(const RunOptions& o, store::Store* db, const Clock& clock) {
   Resolved r;
   if (!o.resume.empty()) {
     const auto c = db ? db->find_campaign(o.resume) : std::nullopt;
@@ -68,7 +68,7 @@ Resolved resolve(const RunOptions& o, store::Store* db, const SystemClock& clock
 }
 
 store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options, const Resolved& resolved,
-                                    const CampaignPlan& plan, const SystemClock& clock) {
+                                    const CampaignPlan& plan, const Clock& clock) {
   const auto& e = plan.experiment();
   const std::string results_dir = options.results_dir.empty() ? "." : options.results_dir;
   RunRootMarker marker{fs::absolute(db.path()).lexically_normal().string(), db.database_id(), resolved.label};

@@ -29,7 +29,7 @@ void require_stored_experiment_intact(const store::CampaignRecord& campaign, con
 
 /// Loads the experiment from options.experiment_path, or from the campaign options.resume in `db`
 /// (Error(not_found) when there is none; require_stored_experiment_intact before anything else). Applies options.executor. Validates the label.
-Resolved resolve(const RunOptions& options, store::Store* db, const SystemClock& clock);
+Resolved resolve(const RunOptions& options, store::Store* db, const Clock& clock);
 
 /// The campaign row for `resolved`: the existing one (Error(usage) when it was created from a
 /// different experiment or --set values and this is not a resume) or a new one with its points and
@@ -37,7 +37,7 @@ Resolved resolve(const RunOptions& options, store::Store* db, const SystemClock&
 /// a label that shadows the database, a run root that exists, or a results directory that is not
 /// trusted is refused, and nothing is recorded); an existing campaign's run root is claimed.
 store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options, const Resolved& resolved,
-                                    const CampaignPlan& plan, const SystemClock& clock);
+                                    const CampaignPlan& plan, const Clock& clock);
 
 /// The metric extraction rules of an experiment.
 std::vector<parse::Rule> extraction_rules(const spec::Experiment& e);
