@@ -103,3 +103,31 @@ TEST_CASE("batch: cancel cancels the queued arrays and records their attempts as
   CHECK(rig.query("SELECT group_concat(DISTINCT failure_class) FROM runs") == "cancelled");
   CHECK(rig.cluster.arrays[0].tasks[0].starts == 0);
 }
+
+TEST_CASE("batch: the user's MaxSubmitJobs caps the tasks of the campaign queued at once") {
+  Rig rig(experiment("[1, 2, 3, 4, 5, 6, 7]"));
+  rig.cluster.limits.max_submit_jobs = 3;
+  const auto s = rig.drive(BatchMode::run);
+  CHECK(s.succeeded == 7);
+  CHECK(rig.cluster.arrays.size() >= 3);
+  for (std::size_t i = 0; i < rig.cluster.arrays.size(); ++i) {
+    INFO("array " << i);
+    CHECK(rig.cluster.arrays[i].tasks.size() + rig.cluster.queued_at_submit[i] <= 3);
+  }
+  CHECK(rig.cluster.arrays[0].tasks.size() == 3);
+}
+
+TEST_CASE("batch: a stop request leaves the queued jobs alone, and a resume picks them up without submitting again") {
+  Rig rig(experiment());
+  rig.cluster.max_queries = 1;  // the stop request arrives during the first poll
+  const auto first = rig.drive(BatchMode::run);
+  CHECK(first.interrupted);
+  CHECK(rig.cluster.cancelled.empty());
+  CHECK(rig.query("SELECT count(*) FROM runs WHERE state = 'running'") == "2");
+  rig.stop = false;
+  rig.cluster.max_queries = 2000;
+  const auto second = rig.drive(BatchMode::run);
+  CHECK(second.succeeded == 2);
+  CHECK(rig.cluster.submits == 1);
+  CHECK(rig.query("SELECT count(*) FROM attempts") == "2");
+}

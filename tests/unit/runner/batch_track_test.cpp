@@ -131,3 +131,18 @@ TEST_CASE("batch: each poll cycle is one scheduler query, of one array by its jo
   CHECK(rig.cluster.queries() == s.polls);
   CHECK(rig.cluster.name_queries == 0);
 }
+
+TEST_CASE("batch: NODE_FAIL is retried as a new attempt and FAILED with an exit code is not") {
+  Rig rig(experiment("[1, 3]", "retries: {NODE_FAIL: 1}\n", "if [ {{n}} = 3 ]; then exit 3; fi; echo \"value: {{n}}\""));
+  rig.cluster.plan = [](std::size_t submission, int task) {
+    return submission == 0 && task == 0 ? std::vector<Step>{testing::started(), testing::ended("NODE_FAIL", 0)}
+                                        : std::vector<Step>{};
+  };
+  const auto s = rig.drive(BatchMode::run);
+  CHECK(s.succeeded == 1);
+  CHECK(s.failed == 1);
+  CHECK(rig.query("SELECT group_concat(attempt || ':' || state || ':' || coalesce(failure_class, ''), ' ') FROM "
+                  "(SELECT * FROM attempts ORDER BY run_id, attempt)") == "1:failed:node_fail 2:succeeded: 1:failed:exit_code");
+  CHECK(rig.query("SELECT exit_code FROM runs WHERE failure_class = 'exit_code'") == "3");
+  CHECK(rig.cluster.arrays.size() == 2);
+}
