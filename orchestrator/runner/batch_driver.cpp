@@ -94,11 +94,7 @@ void BatchDriver::settle_submission(store::SubmissionRecord& sub, const std::vec
 void BatchDriver::abandon_submission(const store::SubmissionRecord& sub, const std::string& why) {
   db_.mark_submission_failed(sub.id, why);
   for (const auto& t : sub.tasks) {
-    store::AttemptResult r;
-    r.failure_class = failure::kInterrupted;
-    r.failure_reason = "not submitted: " + why;
-    r.ended_at = iso8601(clock_.wall());
-    db_.finish_attempt(t.run_id, t.attempt, r);
+    record_failed_attempt(db_, clock_, t.run_id, t.attempt, failure::kInterrupted, "not submitted: " + why);
     for (const auto& run : db_.attempts(t.run_id))
       if (run.attempt == t.attempt) {
         store::RunRecord again = run;
@@ -142,11 +138,8 @@ void BatchDriver::reconcile(bool rerun_failed) {
   for (auto run : db_.runs(campaign_.id)) {
     if (tracked_runs.count(run.id) || queued.count(run.id) || run.state == store::RunState::succeeded) continue;
     if (run.state == store::RunState::running) {  // its submission failed or it never had one
-      store::AttemptResult r;
-      r.failure_class = failure::kInterrupted;
-      r.failure_reason = "the controller stopped while this attempt was being submitted";
-      r.ended_at = iso8601(clock_.wall());
-      db_.finish_attempt(run.id, run.attempt, r);
+      record_failed_attempt(db_, clock_, run.id, run.attempt, failure::kInterrupted,
+                            "the controller stopped while this attempt was being submitted");
       run.state = store::RunState::failed;
       run.failure_class = failure::kInterrupted;
     }
@@ -264,11 +257,8 @@ void BatchDriver::submit_group(const std::vector<store::RunRecord>& runs, const 
   } else {
     db_.mark_submission_failed(sub.id, result.error);
     for (const auto& t : sub.tasks) {
-      store::AttemptResult r;
-      r.failure_class = "submit";
-      r.failure_reason = fmt::format("{} refused the job: {}", scheduler_->submit_command(), result.error);
-      r.ended_at = iso8601(clock_.wall());
-      db_.finish_attempt(t.run_id, t.attempt, r);
+      const auto r = record_failed_attempt(db_, clock_, t.run_id, t.attempt, failure::kSubmit,
+                                           fmt::format("{} refused the job: {}", scheduler_->submit_command(), result.error));
       after_failure(t.run_id, t.attempt, r);
     }
   }
@@ -304,11 +294,8 @@ void BatchDriver::cancel_all() {
     backoff_.after_cycle(false);
   }
   for (const auto& [key, t] : tracked_) {
-    store::AttemptResult r;
-    r.failure_class = "cancelled";
-    r.failure_reason = fmt::format("cancelled by sweep cancel (job {}_{})", t.array_job_id, t.task);
-    r.ended_at = iso8601(clock_.wall());
-    db_.finish_attempt(t.run_id, t.attempt, r);
+    record_failed_attempt(db_, clock_, t.run_id, t.attempt, failure::kCancelled,
+                          fmt::format("cancelled by sweep cancel (job {}_{})", t.array_job_id, t.task));
   }
   tracked_.clear();
   queue_.clear();

@@ -84,12 +84,7 @@ store::KeyValues BatchDriver::options_provenance(const TrackedTask& t) const {
 }
 
 void BatchDriver::finish_failed(const TrackedTask& t, std::string_view cls, const std::string& reason) {
-  store::AttemptResult r;
-  r.provenance = options_provenance(t);
-  r.failure_class = cls;
-  r.failure_reason = reason;
-  r.ended_at = iso8601(clock_.wall());
-  db_.finish_attempt(t.run_id, t.attempt, r);
+  const auto r = record_failed_attempt(db_, clock_, t.run_id, t.attempt, cls, reason, options_provenance(t));
   ++finished_here_;
   after_failure(t.run_id, t.attempt, r);
 }

@@ -137,6 +137,19 @@ void write_text(const std::string& path, const std::string& text) { replace_own_
 
 void write_script(const std::string& path, const std::string& text) { replace_own_file(path, text, 0755); }
 
+store::AttemptResult record_failed_attempt(store::Store& db, const Clock& clock, std::int64_t run_id, int attempt,
+                                           std::string_view failure_class, std::string reason,
+                                           store::KeyValues provenance) {
+  store::AttemptResult r;
+  r.state = store::RunState::failed;
+  r.failure_class = failure_class;
+  r.failure_reason = std::move(reason);
+  r.provenance = std::move(provenance);
+  r.ended_at = iso8601(clock.wall());
+  db.finish_attempt(run_id, attempt, r);
+  return r;
+}
+
 std::optional<int> recorded_exit_code(const std::string& run_dir) {
   std::ifstream in(run_dir + "/exit_code");
   int code = -1;

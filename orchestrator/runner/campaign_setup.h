@@ -53,6 +53,12 @@ void write_script(const std::string& path, const std::string& text);
 /// never following a symlink); throws Error(io) naming the file when it cannot.
 void write_text(const std::string& path, const std::string& text);
 
+/// Records attempt `attempt` of run `run_id` as failed with `failure_class` (util/failure_classes.h)
+/// and `reason`, with `provenance`, ended now by `clock`; returns what it recorded (the retry policy reads it).
+store::AttemptResult record_failed_attempt(store::Store& db, const Clock& clock, std::int64_t run_id, int attempt,
+                                           std::string_view failure_class, std::string reason,
+                                           store::KeyValues provenance = {});
+
 /// The exit status a job script wrote to <run_dir>/exit_code when its workload ended, if it did.
 std::optional<int> recorded_exit_code(const std::string& run_dir);
 
