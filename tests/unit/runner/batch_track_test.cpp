@@ -105,6 +105,28 @@ TEST_CASE("batch: an unreachable controller is waited out with back-off and no r
   CHECK(rig.clock.elapsed_s() > 30);       // it backed off (poll_max 30 s) instead of hammering
 }
 
+namespace {
+const char* const kAdaptive =
+    "name: ad\nexecutor: slurm\nmatrix:\n  kind: [steady, wild]\nderived:\n  swing: \"kind == 'steady' ? 0 : 20\"\n"
+    "repetitions: {min: 3, max: 6, until: {metric: value, ci95_rel: 0.02}}\nresources: {time: 5}\n"
+    "workload:\n  command: |\n    if [ $(( {{repetition}} % 2 )) -eq 0 ]; then v=$(( 100 - {{swing}} )); "
+    "else v=$(( 100 + {{swing}} )); fi\n    echo \"value=$v\"\n"
+    "metrics: [{name: value, better: higher, regex: 'value=(?<value>\\d+)'}]\n";
+}  // namespace
+
+TEST_CASE("batch: a detached adaptive campaign's collects submit the further runs as one new array") {
+  Rig rig(kAdaptive);
+  rig.cluster.plan = always({testing::ran()});
+  CHECK(rig.drive(BatchMode::detach).unfinished == 6);
+  runner::RunSummary c;
+  for (int i = 0; i < 5 && c.succeeded < 9; ++i) c = rig.drive(BatchMode::collect);
+  CHECK(c.succeeded == 9);
+  CHECK(c.unfinished == 0);
+  REQUIRE(rig.cluster.arrays.size() == 2);
+  CHECK(rig.cluster.arrays[1].tasks.size() == 3);
+  CHECK(rig.query("SELECT count(*) FROM submissions") == "2");
+}
+
 TEST_CASE("batch: adaptive repetitions go out as a new array of the imprecise point's further runs") {
   Rig rig("name: ad\nexecutor: slurm\nmatrix:\n  kind: [steady, wild]\nderived:\n  swing: \"kind == 'steady' ? 0 : 20\"\n"
           "repetitions: {min: 3, max: 6, until: {metric: value, ci95_rel: 0.02}}\nresources: {time: 5}\n"
