@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <thread>
 
 #include "runner/escalation.h"
 #include "runner/ingest.h"
@@ -27,10 +26,10 @@ namespace sweep::runner {
 namespace fs = std::filesystem;
 
 BatchDriver::BatchDriver(const RunOptions& options, CampaignPlan plan, Resolved resolved, store::Store& db,
-                         const std::atomic<bool>& stop, std::unique_ptr<sched::Scheduler> scheduler)
+                         const std::atomic<bool>& stop, std::unique_ptr<sched::Scheduler> scheduler, const Clock& clock)
     : options_(options), plan_(std::move(plan)), resolved_(std::move(resolved)), db_(db), stop_(stop),
       extractor_(extraction_rules(plan_.experiment())), scheduler_(std::move(scheduler)),
-      backoff_(options.poll_min_s, options.poll_max_s),
+      backoff_(options.poll_min_s, options.poll_max_s), clock_(clock),
       progress_(stderr, options.progress       ? ProgressMode::terminal
                         : options.progress_log ? ProgressMode::log
                                                : ProgressMode::off) {}
@@ -61,8 +60,9 @@ void BatchDriver::show_progress(bool force) {
 }
 
 void BatchDriver::sleep_interruptibly(double seconds) const {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  while (!stop_ && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const auto until = clock_.steady() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                          std::chrono::duration<double>(seconds));
+  while (!stop_ && clock_.steady() < until) clock_.sleep_for(std::chrono::milliseconds(50));
 }
 
 // --- reconciliation -------------------------------------------------------------------------------
@@ -94,11 +94,7 @@ void BatchDriver::settle_submission(store::SubmissionRecord& sub, const std::vec
 void BatchDriver::abandon_submission(const store::SubmissionRecord& sub, const std::string& why) {
   db_.mark_submission_failed(sub.id, why);
   for (const auto& t : sub.tasks) {
-    store::AttemptResult r;
-    r.failure_class = failure::kInterrupted;
-    r.failure_reason = "not submitted: " + why;
-    r.ended_at = iso8601(clock_.wall());
-    db_.finish_attempt(t.run_id, t.attempt, r);
+    record_failed_attempt(db_, clock_, t.run_id, t.attempt, failure::kInterrupted, "not submitted: " + why);
     for (const auto& run : db_.attempts(t.run_id))
       if (run.attempt == t.attempt) {
         store::RunRecord again = run;
@@ -142,11 +138,8 @@ void BatchDriver::reconcile(bool rerun_failed) {
   for (auto run : db_.runs(campaign_.id)) {
     if (tracked_runs.count(run.id) || queued.count(run.id) || run.state == store::RunState::succeeded) continue;
     if (run.state == store::RunState::running) {  // its submission failed or it never had one
-      store::AttemptResult r;
-      r.failure_class = failure::kInterrupted;
-      r.failure_reason = "the controller stopped while this attempt was being submitted";
-      r.ended_at = iso8601(clock_.wall());
-      db_.finish_attempt(run.id, run.attempt, r);
+      record_failed_attempt(db_, clock_, run.id, run.attempt, failure::kInterrupted,
+                            "the controller stopped while this attempt was being submitted");
       run.state = store::RunState::failed;
       run.failure_class = failure::kInterrupted;
     }
@@ -269,11 +262,8 @@ void BatchDriver::submit_group(const std::vector<store::RunRecord>& runs, const 
   } else {
     db_.mark_submission_failed(sub.id, result.error);
     for (const auto& t : sub.tasks) {
-      store::AttemptResult r;
-      r.failure_class = "submit";
-      r.failure_reason = fmt::format("{} refused the job: {}", scheduler_->submit_command(), result.error);
-      r.ended_at = iso8601(clock_.wall());
-      db_.finish_attempt(t.run_id, t.attempt, r);
+      const auto r = record_failed_attempt(db_, clock_, t.run_id, t.attempt, failure::kSubmit,
+                                           fmt::format("{} refused the job: {}", scheduler_->submit_command(), result.error));
       after_failure(t.run_id, t.attempt, r);
     }
   }
@@ -311,11 +301,8 @@ void BatchDriver::cancel_all() {
   cancelled_arrays_ = ids.size();
   cancelled_tasks_ = tracked_.size();
   for (const auto& [key, t] : tracked_) {
-    store::AttemptResult r;
-    r.failure_class = "cancelled";
-    r.failure_reason = fmt::format("cancelled by sweep cancel (job {}_{})", t.array_job_id, t.task);
-    r.ended_at = iso8601(clock_.wall());
-    db_.finish_attempt(t.run_id, t.attempt, r);
+    record_failed_attempt(db_, clock_, t.run_id, t.attempt, failure::kCancelled,
+                          fmt::format("cancelled by sweep cancel (job {}_{})", t.array_job_id, t.task));
   }
   tracked_.clear();
   queue_.clear();
@@ -370,7 +357,14 @@ RunSummary BatchDriver::run(BatchMode mode) {
 
 RunSummary run_batch_campaign(const RunOptions& options, CampaignPlan plan, Resolved resolved, store::Store& db,
                               const std::atomic<bool>& stop, BatchMode mode, std::unique_ptr<sched::Scheduler> scheduler) {
-  BatchDriver driver(options, std::move(plan), std::move(resolved), db, stop, std::move(scheduler));
+  const SystemClock clock;
+  return run_batch_campaign(options, std::move(plan), std::move(resolved), db, stop, mode, std::move(scheduler), clock);
+}
+
+RunSummary run_batch_campaign(const RunOptions& options, CampaignPlan plan, Resolved resolved, store::Store& db,
+                              const std::atomic<bool>& stop, BatchMode mode, std::unique_ptr<sched::Scheduler> scheduler,
+                              const Clock& clock) {
+  BatchDriver driver(options, std::move(plan), std::move(resolved), db, stop, std::move(scheduler), clock);
   return driver.run(mode);
 }
 

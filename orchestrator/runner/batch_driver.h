@@ -17,6 +17,7 @@
 #include "runner/run_options.h"
 #include "sched/scheduler.h"
 #include "store/store.h"
+#include "util/clock.h"
 
 namespace sweep::runner {
 
@@ -31,5 +32,10 @@ enum class BatchMode {
 /// runs: a second controller of the same campaign gets Error(usage).
 RunSummary run_batch_campaign(const RunOptions& options, CampaignPlan plan, Resolved resolved, store::Store& db,
                               const std::atomic<bool>& stop, BatchMode mode, std::unique_ptr<sched::Scheduler> scheduler);
+/// The same with `clock` for every time it reads and every wait between polls (tests drive a clock
+/// whose waits pass at once: tests/support/manual_clock.h); the one above uses the system clock.
+RunSummary run_batch_campaign(const RunOptions& options, CampaignPlan plan, Resolved resolved, store::Store& db,
+                              const std::atomic<bool>& stop, BatchMode mode, std::unique_ptr<sched::Scheduler> scheduler,
+                              const Clock& clock);
 
 }  // namespace sweep::runner

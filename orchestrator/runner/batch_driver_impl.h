@@ -46,7 +46,7 @@ struct EndedTask {
 class BatchDriver {
  public:
   BatchDriver(const RunOptions& options, CampaignPlan plan, Resolved resolved, store::Store& db,
-              const std::atomic<bool>& stop, std::unique_ptr<sched::Scheduler> scheduler);
+              const std::atomic<bool>& stop, std::unique_ptr<sched::Scheduler> scheduler, const Clock& clock);
   ~BatchDriver();
   RunSummary run(BatchMode mode);
 
@@ -97,7 +97,7 @@ class BatchDriver {
   parse::Extractor extractor_;
   std::unique_ptr<sched::Scheduler> scheduler_;
   PollBackoff backoff_;
-  SystemClock clock_;
+  const Clock& clock_;  // every time read and every wait (a test's clock advances at once)
   store::CampaignRecord campaign_;
   std::optional<ControllerLock> lock_;  // held from open_campaign on
 

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -51,6 +52,21 @@ store::KeyValues job_provenance(std::string_view prefix, const TrackedTask& t, c
           {k("end"), rec.end}};
 }
 
+/// Whether the run directory holds the files of the task's last start. The executor's job script
+/// (templates/<executor>/run.sh.mustache) clears them when a requeued job starts again and records
+/// <NAME>_RESTART_COUNT in provenance/<name>_env; a restart that ended before its script ran (a failed
+/// prolog or launch) leaves an earlier start's files, which say nothing of how the job ended.
+bool files_of_last_start(std::string_view scheduler, const std::string& run_dir, int restarts) {
+  if (restarts <= 0) return true;
+  std::string upper(scheduler);
+  std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  std::ifstream env(fmt::format("{}/provenance/{}_env", run_dir, scheduler));
+  const std::string recorded = fmt::format("{}_RESTART_COUNT={}", upper, restarts);
+  for (std::string line; std::getline(env, line);)
+    if (line == recorded) return true;
+  return false;
+}
+
 }  // namespace
 
 void BatchDriver::after_failure(std::int64_t run_id, int attempt, const store::AttemptResult& result) {
@@ -75,12 +91,7 @@ store::KeyValues BatchDriver::options_provenance(const TrackedTask& t) const {
 }
 
 void BatchDriver::finish_failed(const TrackedTask& t, std::string_view cls, const std::string& reason) {
-  store::AttemptResult r;
-  r.provenance = options_provenance(t);
-  r.failure_class = cls;
-  r.failure_reason = reason;
-  r.ended_at = iso8601(clock_.wall());
-  db_.finish_attempt(t.run_id, t.attempt, r);
+  const auto r = record_failed_attempt(db_, clock_, t.run_id, t.attempt, cls, reason, options_provenance(t));
   ++finished_here_;
   after_failure(t.run_id, t.attempt, r);
 }
@@ -91,11 +102,19 @@ void BatchDriver::finish(const TrackedTask& t, const sched::JobRecord& rec) {
   outcome.exit_code = rec.exit_code.value_or(-1);
   outcome.signal = rec.signal.value_or(0);
   // A workload killed by a signal shows as exit 0 with the signal; one that ended by itself left its
-  // status in ./exit_code, which is more precise than the batch step's.
-  if (const auto code = recorded_exit_code(t.run_dir); code && outcome.signal == 0) outcome.exit_code = *code;
+  // status in ./exit_code, which is more precise than the batch step's, unless an earlier start left it.
+  const int restarts = std::max(t.restarts, rec.restarts.value_or(0));
+  const bool fresh = files_of_last_start(scheduler_->name(), t.run_dir, restarts);
+  if (const auto code = recorded_exit_code(t.run_dir); code && outcome.signal == 0 && fresh) outcome.exit_code = *code;
   outcome.timed_out = info.failure_class == failure::kTimeout;
   outcome.elapsed_s = rec.elapsed_s.value_or(0);
   store::AttemptResult result = ingest(outcome, t.run_dir, extractor_, plan_.experiment().success, nic_counters_on(plan_.experiment().network));
+  if (!fresh && result.state == store::RunState::failed) {  // judged by the scheduler's word alone
+    result.metrics.clear();
+    result.failure_reason = fmt::format("{} ended job {}_{} as {} (exit code {}) after restart {}, before its job script "
+                                        "ran again (the run directory holds an earlier start's files)",
+                                        scheduler_->controller(), t.array_job_id, t.task, rec.state, outcome.exit_code, restarts);
+  }
   if (!info.failure_class.empty()) {
     result.state = store::RunState::failed;
     result.failure_class = std::string(info.failure_class);
@@ -105,7 +124,7 @@ void BatchDriver::finish(const TrackedTask& t, const sched::JobRecord& rec) {
   }
   if (rec.elapsed_s) result.elapsed_s = rec.elapsed_s;
   result.ended_at = iso8601(clock_.wall());
-  for (auto& kv : job_provenance(scheduler_->name(), t, rec, std::max(t.restarts, rec.restarts.value_or(0))))
+  for (auto& kv : job_provenance(scheduler_->name(), t, rec, restarts))
     result.provenance.push_back(std::move(kv));
   for (auto& kv : options_provenance(t)) result.provenance.push_back(std::move(kv));
   db_.finish_attempt(t.run_id, t.attempt, result);

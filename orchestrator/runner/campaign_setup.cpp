@@ -45,7 +45,7 @@ void require_stored_experiment_intact(const store::CampaignRecord& c, const std:
                             c.label, db_path, c.spec_hash, actual));
 }
 
-Resolved resolve(const RunOptions& o, store::Store* db, const SystemClock& clock) {
+Resolved resolve(const RunOptions& o, store::Store* db, const Clock& clock) {
   Resolved r;
   if (!o.resume.empty()) {
     const auto c = db ? db->find_campaign(o.resume) : std::nullopt;
@@ -75,7 +75,7 @@ Resolved resolve(const RunOptions& o, store::Store* db, const SystemClock& clock
 }
 
 store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options, const Resolved& resolved,
-                                    const CampaignPlan& plan, const SystemClock& clock) {
+                                    const CampaignPlan& plan, const Clock& clock) {
   const auto& e = plan.experiment();
   const std::string results_dir = options.results_dir.empty() ? "." : options.results_dir;
   RunRootMarker marker{fs::absolute(db.path()).lexically_normal().string(), db.database_id(), resolved.label};
@@ -143,6 +143,19 @@ std::string attempt_dir(const std::string& run_root, const store::RunRecord& run
 void write_text(const std::string& path, const std::string& text) { replace_own_file(path, text, 0644); }
 
 void write_script(const std::string& path, const std::string& text) { replace_own_file(path, text, 0755); }
+
+store::AttemptResult record_failed_attempt(store::Store& db, const Clock& clock, std::int64_t run_id, int attempt,
+                                           std::string_view failure_class, std::string reason,
+                                           store::KeyValues provenance) {
+  store::AttemptResult r;
+  r.state = store::RunState::failed;
+  r.failure_class = failure_class;
+  r.failure_reason = std::move(reason);
+  r.provenance = std::move(provenance);
+  r.ended_at = iso8601(clock.wall());
+  db.finish_attempt(run_id, attempt, r);
+  return r;
+}
 
 std::optional<int> recorded_exit_code(const std::string& run_dir) {
   std::ifstream in(run_dir + "/exit_code");

@@ -34,7 +34,7 @@ void require_stored_experiment_intact(const store::CampaignRecord& campaign, con
 /// (Error(not_found) when there is none; require_stored_experiment_intact before anything else). Applies options.executor. Validates the label.
 /// Applies the site: options.site, or for a resume the site recorded with the campaign (runner/campaign_settings.h),
 /// with a note for each difference from today's.
-Resolved resolve(const RunOptions& options, store::Store* db, const SystemClock& clock);
+Resolved resolve(const RunOptions& options, store::Store* db, const Clock& clock);
 
 /// The campaign row for `resolved`: the existing one (Error(usage) when it was created from a
 /// different experiment or --set values and this is not a resume) or a new one with its points and
@@ -43,7 +43,7 @@ Resolved resolve(const RunOptions& options, store::Store* db, const SystemClock&
 /// trusted is refused, and nothing is recorded); an existing campaign's run root is claimed. A new one
 /// records resolved.site and resolved.template_dir with it (runner/campaign_settings.h).
 store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options, const Resolved& resolved,
-                                    const CampaignPlan& plan, const SystemClock& clock);
+                                    const CampaignPlan& plan, const Clock& clock);
 
 /// The metric extraction rules of an experiment.
 std::vector<parse::Rule> extraction_rules(const spec::Experiment& e);
@@ -58,6 +58,12 @@ void write_script(const std::string& path, const std::string& text);
 /// Writes `text` to `path` (mode 0644 under the umask; replacing only the user's own regular file,
 /// never following a symlink); throws Error(io) naming the file when it cannot.
 void write_text(const std::string& path, const std::string& text);
+
+/// Records attempt `attempt` of run `run_id` as failed with `failure_class` (util/failure_classes.h)
+/// and `reason`, with `provenance`, ended now by `clock`; returns what it recorded (the retry policy reads it).
+store::AttemptResult record_failed_attempt(store::Store& db, const Clock& clock, std::int64_t run_id, int attempt,
+                                           std::string_view failure_class, std::string reason,
+                                           store::KeyValues provenance = {});
 
 /// The exit status a job script wrote to <run_dir>/exit_code when its workload ended, if it did.
 std::optional<int> recorded_exit_code(const std::string& run_dir);

@@ -115,12 +115,7 @@ class CampaignRunner {
 void CampaignRunner::open_campaign() { campaign_ = runner::open_campaign(db_, options_, resolved_, plan_, clock_); }
 
 void CampaignRunner::record_failure(std::int64_t run_id, int attempt, std::string_view cls, const std::string& reason) {
-  store::AttemptResult r;
-  r.state = store::RunState::failed;
-  r.failure_class = cls;
-  r.failure_reason = reason;
-  r.ended_at = iso8601(clock_.wall());
-  db_.finish_attempt(run_id, attempt, r);
+  record_failed_attempt(db_, clock_, run_id, attempt, cls, reason);
 }
 
 void CampaignRunner::reconcile_interrupted() {

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "util/error.h"
+#include "util/failure_classes.h"
 
 namespace sweep::spec {
 
@@ -27,9 +28,9 @@ struct EscalatingResource {
   std::string_view retry_key;  // as written in `retries`
 };
 inline constexpr std::array<EscalatingResource, 3> kEscalatingResources{{
-    {"time", "timeout", "TIMEOUT"},
-    {"mem", "out_of_memory", "OUT_OF_MEMORY"},
-    {"mem-per-cpu", "out_of_memory", "OUT_OF_MEMORY"},
+    {"time", failure::kTimeout, failure::retry_key_of(failure::kTimeout)},
+    {"mem", failure::kOutOfMemory, failure::retry_key_of(failure::kOutOfMemory)},
+    {"mem-per-cpu", failure::kOutOfMemory, failure::retry_key_of(failure::kOutOfMemory)},
 }};
 
 /// MiB in an sbatch --mem value: a number with an optional unit K, M (the default), G or T.

@@ -4,8 +4,11 @@
 
 #include <cstdio>
 #include <ctime>
+#include <thread>
 
 namespace sweep {
+
+void Clock::sleep_for(std::chrono::duration<double> d) const { std::this_thread::sleep_for(d); }
 
 std::string iso8601(std::chrono::system_clock::time_point t) {
   const auto ms = std::chrono::time_point_cast<std::chrono::milliseconds>(t);

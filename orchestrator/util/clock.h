@@ -14,6 +14,8 @@ class Clock {
   virtual std::chrono::system_clock::time_point wall() const = 0;
   /// Monotonic time, for durations and deadlines.
   virtual std::chrono::steady_clock::time_point steady() const = 0;
+  /// Waits `d` of this clock's time (the real clocks sleep; a test's clock advances itself at once).
+  virtual void sleep_for(std::chrono::duration<double> d) const;
 };
 
 /// The real clocks.

@@ -52,4 +52,11 @@ inline constexpr std::array<FailureClass, 17> kFailureClasses{{
      "a metric rule without `reduce` matched more than once in the run's output, so its value is ambiguous"},
 }};
 
+/// The `retries:` key of the class stored as `name` ("TIMEOUT" for kTimeout); "" for a name not in the table.
+constexpr std::string_view retry_key_of(std::string_view name) {
+  for (const FailureClass& c : kFailureClasses)
+    if (c.name == name) return c.retry_key;
+  return {};
+}
+
 }  // namespace sweep::failure
