@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include "cli/command.h"
+#include "cli/stop_signals.h"
 #include "cli/summary.h"
 #include "runner/run_campaign.h"
 
@@ -38,6 +39,7 @@ void add_collect(CLI::App& sub, Action& action) {
                "without it, collect retries only what the experiment's retries allow, so a cron job never loops");
   sub.callback([o, &action] {
     action = [o] {
+      install_stop_signals();
       prepare(*o);
       o->run.collect = true;
       return print_summary(runner::collect_campaign(o->run));

@@ -3,6 +3,7 @@
 
 #include <malloc.h>
 
+#include <cstdio>
 #include <filesystem>
 
 #include "cli/command.h"
@@ -27,6 +28,15 @@ int run_main(int argc, char** argv) {
   return action();
 }
 
+/// The last word on stderr, which never throws: stderr may be a hung-up terminal (fmt::print throws
+/// std::system_error on a failed write, which a catch block would turn into std::terminate).
+void say_error(const char* prefix, const char* what) {
+  std::fputs("sweep: ", stderr);
+  std::fputs(prefix, stderr);
+  std::fputs(what, stderr);
+  std::fputs("\n", stderr);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -37,13 +47,13 @@ int main(int argc, char** argv) {
   try {
     return run_main(argc, argv);
   } catch (const sweep::Error& e) {
-    fmt::print(stderr, "sweep: {}\n", e.what());
+    say_error("", e.what());
     return sweep::exit_code_for(e.kind());
   } catch (const std::filesystem::filesystem_error& e) {
-    fmt::print(stderr, "sweep: {}\n", e.what());
+    say_error("", e.what());
     return static_cast<int>(sweep::ExitCode::io);
   } catch (const std::exception& e) {
-    fmt::print(stderr, "sweep: internal error: {}\n", e.what());
+    say_error("internal error: ", e.what());
     return static_cast<int>(sweep::ExitCode::internal);
   }
 }

@@ -6,6 +6,7 @@
 
 
 #include "cli/command.h"
+#include "cli/stop_signals.h"
 #include "cli/overrides.h"
 #include "cli/summary.h"
 #include "nightly/nightly.h"
@@ -59,6 +60,7 @@ void add_nightly(CLI::App& sub, Action& action) {
   sub.callback([o, threshold, &action] {
     o->nightly.threshold_given = threshold->count() > 0;
     action = [o] {
+      install_stop_signals();
       nightly::NightlyOptions n = o->nightly;
       n.run.overrides = parse_overrides(o->sets);
       n.run.results_dir = o->paths.results();

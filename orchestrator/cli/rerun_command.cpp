@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "cli/command.h"
+#include "cli/stop_signals.h"
 #include "cli/summary.h"
 #include "runner/rerun.h"
 
@@ -50,6 +51,7 @@ void add_rerun(CLI::App& sub, Action& action) {
   o->paths.add_to(sub);
   sub.callback([o, &action] {
     action = [o] {
+      install_stop_signals();
       for (const auto& w : o->where) o->selection.where.push_back(runner::parse_where(w));
       o->selection.state = !o->state.empty() ? o->state : o->selection.runs.empty() ? "failed" : "all";
       prepare_drive(o->run, o->paths);
@@ -74,6 +76,7 @@ void add_extend(CLI::App& sub, Action& action) {
   o->paths.add_to(sub);
   sub.callback([o, &action] {
     action = [o] {
+      install_stop_signals();
       runner::RunSelection selection;
       for (const auto& w : o->where) selection.where.push_back(runner::parse_where(w));
       prepare_drive(o->run, o->paths);

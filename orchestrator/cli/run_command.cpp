@@ -7,6 +7,7 @@
 
 #include "cli/command.h"
 #include "cli/overrides.h"
+#include "cli/stop_signals.h"
 #include "cli/summary.h"
 #include "report/report_check.h"
 #include "runner/run_campaign.h"
@@ -16,15 +17,9 @@
 namespace sweep::cli {
 namespace {
 
-volatile std::sig_atomic_t g_signal = 0;  // the signal that stopped the run, 0 when none did
-void on_stop_signal(int signal) {
-  g_signal = signal;
-  runner::request_stop();
-}
-
 /// The summary, after a line saying that a closed terminal (SIGHUP) stopped the run.
 int summarize(const runner::RunSummary& s, bool dry_run) {
-  if (s.interrupted && g_signal == SIGHUP)
+  if (s.interrupted && stop_signal() == SIGHUP)
     fmt::print(stderr, "sweep: the terminal closed (SIGHUP); stopping as on Ctrl-C (run a long campaign under tmux, "
                        "screen or nohup, or with --detach: docs/slurm.md#leaving-a-campaign-running)\n");
   return print_summary(s, dry_run);
@@ -74,10 +69,7 @@ void add_run(CLI::App& sub, Action& action) {
   sub.callback([o, &action] {
     action = [o] {
       // First of all: a signal stops planning too (runner/stop.h), so a huge matrix can be interrupted.
-      runner::clear_stop();
-      std::signal(SIGINT, on_stop_signal);
-      std::signal(SIGTERM, on_stop_signal);
-      std::signal(SIGHUP, on_stop_signal);  // a closed ssh session: stop as on Ctrl-C, saying what stays queued
+      install_stop_signals();  // SIGHUP too (a closed ssh session): stop as on Ctrl-C, saying what stays queued
       if (o->run.experiment_path.empty() == o->run.resume.empty())
         throw Error(ErrorKind::usage, "give either an experiment file or --resume <label>");
       if (!o->run.resume.empty() && (!o->sets.empty() || !o->run.label.empty() || !o->order.empty()))
@@ -91,7 +83,6 @@ void add_run(CLI::App& sub, Action& action) {
       if (o->timeout_s > 0) o->run.timeout_s = o->timeout_s;
       o->run.progress = ::isatty(STDERR_FILENO) != 0;
       o->run.progress_log = !o->run.progress;
-      g_signal = 0;
       return summarize(runner::run_campaign(o->run), o->run.dry_run);
     };
   });

@@ -69,9 +69,9 @@ int print_summary(const runner::RunSummary& s, bool dry_run) {
   fmt::print("database: {}\nruns:     {}\n", s.db_path, s.run_root);
   if (s.interrupted) {
     if (s.on_scheduler > 0)  // the queue is the cluster's: stopping the controller cancels nothing
-      fmt::print(stderr, "sweep: interrupted; the campaign's {1} tasks on the scheduler stay queued and run; follow them "
-                         "with sweep collect {0} (or sweep run --resume {0}), or take them out with sweep cancel {0}\n",
-                 s.label, s.on_scheduler);
+      fmt::print(stderr, "sweep: interrupted; the campaign's {1} task{2} on the scheduler stay{3} queued and run{3}; follow "
+                         "them with sweep collect {0} (or sweep run --resume {0}), or take them out with sweep cancel {0}\n",
+                 s.label, s.on_scheduler, s.on_scheduler == 1 ? "" : "s", s.on_scheduler == 1 ? "s" : "");
     fmt::print(stderr, "sweep: interrupted; resume with: sweep run --resume {}\n", s.label);
     return static_cast<int>(ExitCode::interrupted);
   }
@@ -80,11 +80,14 @@ int print_summary(const runner::RunSummary& s, bool dry_run) {
 }
 
 int print_cancelled(const runner::RunSummary& s) {
-  if (s.cancelled_tasks == 0)
+  if (s.cancelled_tasks == 0 && s.cancelled_unsubmitted == 0)
     fmt::print("campaign {}: nothing was queued, nothing cancelled\n", s.label);
-  else
+  if (s.cancelled_tasks > 0)
     fmt::print("campaign {}: cancelled {} job array{} ({} task{}); those attempts are recorded as cancelled\n", s.label,
                s.cancelled_arrays, s.cancelled_arrays == 1 ? "" : "s", s.cancelled_tasks, s.cancelled_tasks == 1 ? "" : "s");
+  if (s.cancelled_unsubmitted > 0)
+    fmt::print("campaign {}: {} run{} not submitted yet recorded as cancelled (sweep collect will not submit them)\n",
+               s.label, s.cancelled_unsubmitted, s.cancelled_unsubmitted == 1 ? "" : "s");
   fmt::print("{} runs planned, {} succeeded, {} failed (cancelled included), {} unfinished\ndatabase: {}\nruns:     {}\n",
              s.planned, s.succeeded, s.failed, s.unfinished, s.db_path, s.run_root);
   const std::string db = db_flag(s);

@@ -246,6 +246,9 @@ void BatchDriver::submit_group(const std::vector<store::RunRecord>& runs, const 
   const sched::SubmitResult result = scheduler_->submit(write_array_script(sub, attempts, options_text), dir, resolved_.secrets.env);
   if (result.ok()) {
     db_.mark_submitted(sub.id, result.job_id, iso8601(clock_.wall()));
+    std::vector<store::AttemptValue> queued;  // `sweep status` right after --detach: queued until a poll says more
+    for (const auto& t : sub.tasks) queued.push_back({t.run_id, t.attempt, key("phase"), "queued"});
+    db_.set_provenance(queued);
     sub.state = "submitted";
     sub.job_id = result.job_id;
     track(sub);
@@ -305,6 +308,15 @@ void BatchDriver::cancel_all() {
                           fmt::format("cancelled by sweep cancel (job {}_{})", t.array_job_id, t.task));
   }
   tracked_.clear();
+  // Runs not submitted yet (held back by --max-queued or a submit limit) are cancelled too: a later
+  // `sweep collect` (from cron) must not submit what the user cancelled. `run --resume` reruns them.
+  for (const auto& run : queue_) {
+    const std::string dir = attempt_dir(campaign_.run_root, run, run.attempt + 1);
+    make_attempt_directory(dir);
+    const int attempt = db_.begin_attempt(run.id, dir, iso8601(clock_.wall()));
+    record_failed_attempt(db_, clock_, run.id, attempt, failure::kCancelled, "cancelled by sweep cancel before it was submitted");
+  }
+  cancelled_unsubmitted_ = queue_.size();
   queue_.clear();
 }
 
@@ -323,6 +335,7 @@ RunSummary BatchDriver::run(BatchMode mode) {
     s.batch = true;
     s.cancelled_arrays = cancelled_arrays_;
     s.cancelled_tasks = cancelled_tasks_;
+    s.cancelled_unsubmitted = cancelled_unsubmitted_;
     return s;
   }
   if (mode == BatchMode::collect) poll_every_array();

@@ -116,6 +116,7 @@ class BatchDriver {
   double refused_time_ = 0;                // ... and when (now())
   std::size_t cancelled_arrays_ = 0;       // cancel_all: the arrays and tasks it cancelled
   std::size_t cancelled_tasks_ = 0;
+  std::size_t cancelled_unsubmitted_ = 0;  // ... and the runs it cancelled before they were submitted
 };
 
 }  // namespace sweep::runner

@@ -40,6 +40,7 @@ std::map<Key, const sched::JobRecord*> index_records(const std::vector<sched::Jo
 store::KeyValues job_provenance(std::string_view prefix, const TrackedTask& t, const sched::JobRecord& rec, int restarts) {
   const auto k = [&](std::string_view name) { return fmt::format("{}.{}", prefix, name); };
   return {{k("phase"), "ended"},  // it was "queued" or "running" while under way (note_state)
+          {k("reason"), rec.reason},  // what squeue last said while it waited is history now
           {k("restarts"), std::to_string(restarts)},
           {k("array_job_id"), t.array_job_id},
           {k("array_task_id"), std::to_string(t.task)},

@@ -73,6 +73,7 @@ struct RunSummary {
   std::size_t on_scheduler = 0;        // batch: tasks the scheduler still held (queued or running) when the driver returned
   std::size_t cancelled_tasks = 0;     // `sweep cancel`: array tasks it cancelled ...
   std::size_t cancelled_arrays = 0;    // ... in this many job arrays
+  std::size_t cancelled_unsubmitted = 0;  // ... and runs it cancelled that were not submitted yet
 };
 
 }  // namespace sweep::runner

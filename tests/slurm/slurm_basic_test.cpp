@@ -148,10 +148,11 @@ TEST_CASE("cancel removes a detached campaign's jobs from the queue and records 
   REQUIRE(box.sweep({"run", "long.yaml", "--label", L, "--detach"}).exit_code == 0);
   const std::string jobcomp = state_dir() + "/jobcomp.txt";
   wait_until([&] { return shell("grep -c ' Name=sweep-" + L + "-s1 .*JobState=COMPLETED' " + jobcomp).out == "1\n"; },
-             std::chrono::seconds(30), "the short run to complete");
+             std::chrono::seconds(120), "the short run to complete");  // another case may hold the nodes
   const auto c = box.sweep({"cancel", L});
   INFO(c.out << c.err);
-  CHECK(c.exit_code == 1);  // the campaign has failed (cancelled) runs
+  CHECK(c.exit_code == 0);  // cancelling succeeded; the cancelled runs are failed runs of the campaign
+  CHECK_THAT(c.out, Catch::Contains("cancelled 1 job array (2 tasks)"));
   CHECK(query(box, "SELECT count(*) FROM runs WHERE failure_class = 'cancelled'") == "2");
   CHECK(query(box, "SELECT count(*) FROM runs WHERE state = 'succeeded'") == "1");  // ended before: ingested
   wait_until([&] { return squeue_field("sweep-" + L + "-", "%i").empty(); }, std::chrono::seconds(20),

@@ -30,7 +30,7 @@ void drain_n1(const std::string& reason) {
 
 }  // namespace
 
-TEST_CASE("a job held pending by a drained node is queued with its reason, then cancelled and resumed detached") {
+TEST_CASE("a job held pending by a drained node is queued with its reason, then cancelled and resumed detached", "[solo]") {
   NodesRestored restore;
   drain_n1("sweep-user-path-test");
   e2e::Sandbox box;
@@ -94,7 +94,7 @@ TEST_CASE("a job held pending by a drained node is queued with its reason, then 
   }
 }
 
-TEST_CASE("a closed terminal (SIGHUP) stops an attached run and says that its jobs stay queued") {
+TEST_CASE("a closed terminal (SIGHUP) stops an attached run and says that its jobs stay queued", "[solo]") {
   NodesRestored restore;
   drain_n1("sweep-sighup-test");
   e2e::Sandbox box;
@@ -111,7 +111,7 @@ TEST_CASE("a closed terminal (SIGHUP) stops an attached run and says that its jo
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 130);
   CHECK_THAT(err, Catch::Contains("the terminal closed (SIGHUP)") &&
-                      Catch::Contains("1 tasks on the scheduler stay queued and run") && Catch::Contains("sweep cancel " + L));
+                      Catch::Contains("1 task on the scheduler stays queued and runs") && Catch::Contains("sweep cancel " + L));
   CHECK_FALSE(squeue_field("sweep-" + L + "-", "%i").empty());  // nothing was cancelled
   const auto cancelled = box.sweep({"cancel", L});
   CHECK(cancelled.exit_code == 0);

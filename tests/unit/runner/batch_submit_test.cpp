@@ -104,6 +104,20 @@ TEST_CASE("batch: cancel cancels the queued arrays and records their attempts as
   CHECK(rig.cluster.arrays[0].tasks[0].starts == 0);
 }
 
+TEST_CASE("batch: cancel also cancels the runs not submitted yet, so that a later collect submits nothing") {
+  Rig rig(experiment("[1, 2, 3]"));
+  rig.options.max_queued = 1;  // two runs wait in the campaign's own queue
+  rig.cluster.plan = [](std::size_t, int) { return std::vector<testing::Step>{testing::pending("Priority")}; };
+  rig.drive(BatchMode::detach);
+  REQUIRE(rig.cluster.arrays.size() == 1);
+  const auto c = rig.drive(BatchMode::cancel);
+  CHECK(c.cancelled_tasks == 1);
+  CHECK(c.cancelled_unsubmitted == 2);
+  CHECK(rig.query("SELECT count(*) FROM runs WHERE failure_class = 'cancelled'") == "3");
+  rig.drive(BatchMode::collect);
+  CHECK(rig.cluster.arrays.size() == 1);  // nothing submitted after the cancel
+}
+
 TEST_CASE("batch: the user's MaxSubmitJobs caps the tasks of the campaign queued at once") {
   Rig rig(experiment("[1, 2, 3, 4, 5, 6, 7]"));
   rig.cluster.limits.max_submit_jobs = 3;
