@@ -18,7 +18,8 @@ std::shared_ptr<Options> add_common(CLI::App& sub) {
   auto o = std::make_shared<Options>();
   o->run.template_dir = default_template_dir();
   sub.add_option("campaign", o->run.resume, "Campaign label")->required();
-  sub.add_option("--templates", o->run.template_dir, "Job-script template directory")->capture_default_str();
+  sub.add_option("--templates", o->run.template_dir, "Job-script template directory")
+      ->capture_default_str()->each([&r = o->run](const std::string&) { r.templates_given = true; });
   o->paths.add_to(sub);
   return o;
 }

@@ -16,7 +16,8 @@ namespace {
 void add_drive_options(CLI::App& sub, runner::RunOptions& run) {
   run.template_dir = default_template_dir();
   sub.add_option("--jobs,-j", run.jobs, "Local runs in parallel")->capture_default_str()->check(CLI::PositiveNumber);
-  sub.add_option("--templates", run.template_dir, "Job-script template directory")->capture_default_str();
+  sub.add_option("--templates", run.template_dir, "Job-script template directory")
+      ->capture_default_str()->each([&r = run](const std::string&) { r.templates_given = true; });
   add_slurm_options(sub, run);
   sub.add_flag("--detach", run.detach, "Slurm: submit and exit; follow up with sweep collect / status / cancel");
 }

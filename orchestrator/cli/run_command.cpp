@@ -4,6 +4,7 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <memory>
 
 #include "cli/command.h"
 #include "cli/overrides.h"
@@ -25,17 +26,16 @@ int summarize(const runner::RunSummary& s, bool dry_run) {
   return print_summary(s, dry_run);
 }
 
-}  // namespace
+struct Options {
+  runner::RunOptions run;
+  Paths paths;
+  std::vector<std::string> sets;
+  double timeout_s = 0;
+  std::string order;  // --order: the same as --set order=...
+};
 
-void add_run(CLI::App& sub, Action& action) {
-  struct Options {
-    runner::RunOptions run;
-    Paths paths;
-    std::vector<std::string> sets;
-    double timeout_s = 0;
-    std::string order;  // --order: the same as --set order=...
-  };
-  auto o = std::make_shared<Options>();
+/// `sweep run`'s options, into `o` (which outlives the parse).
+void add_options(CLI::App& sub, const std::shared_ptr<Options>& o) {
   o->run.template_dir = default_template_dir();
   sub.add_option("experiment", o->run.experiment_path, "Experiment YAML file");
   sub.add_option("--set", o->sets, "Override a matrix key or top-level value: key=value (repeatable)");
@@ -53,7 +53,8 @@ void add_run(CLI::App& sub, Action& action) {
                  "Per-run time limit in seconds (overrides resources.time; on Slurm, the time limit (#SBATCH --time) "
                  "of the jobs this invocation submits)")
       ->check(CLI::PositiveNumber);
-  sub.add_option("--templates", o->run.template_dir, "Job-script template directory")->capture_default_str();
+  sub.add_option("--templates", o->run.template_dir, "Job-script template directory")
+      ->capture_default_str()->each([&r = o->run](const std::string&) { r.templates_given = true; });
   sub.add_flag("--dry-run", o->run.dry_run, "Render the job scripts and exit without running or recording anything");
   sub.add_option("--dry-run-sample", o->run.dry_run_sample,
                  "--dry-run renders at most N job scripts, spread evenly over the runs (0: every one)")
@@ -66,6 +67,13 @@ void add_run(CLI::App& sub, Action& action) {
   add_slurm_options(sub, o->run);
   sub.add_flag("--detach", o->run.detach, "Slurm: submit and exit; follow up with sweep collect / status / cancel");
   o->paths.add_to(sub);
+}
+
+}  // namespace
+
+void add_run(CLI::App& sub, Action& action) {
+  auto o = std::make_shared<Options>();
+  add_options(sub, o);
   sub.callback([o, &action] {
     action = [o] {
       // First of all: a signal stops planning too (runner/stop.h), so a huge matrix can be interrupted.

@@ -244,6 +244,12 @@ void BatchDriver::submit_group(const std::vector<store::RunRecord>& runs, const 
   for (const auto& t : sub.tasks) asked.push_back({t.run_id, t.attempt, key("options"), join(split(options_text, '\n'), " ")});
   db_.set_provenance(asked);
   const sched::SubmitResult result = scheduler_->submit(write_array_script(sub, attempts, options_text), dir, resolved_.secrets.env);
+  settle_submit(std::move(sub), result);
+}
+
+/// What a submit's answer means for its submission: tracked, waiting for room, asked about again next
+/// cycle (it may have got through), or failed as `submit` with the scheduler's message.
+void BatchDriver::settle_submit(store::SubmissionRecord sub, const sched::SubmitResult& result) {
   if (result.ok()) {
     db_.mark_submitted(sub.id, result.job_id, iso8601(clock_.wall()));
     std::vector<store::AttemptValue> queued;  // `sweep status` right after --detach: queued until a poll says more

@@ -64,6 +64,7 @@ class BatchDriver {
   /// A provenance key of this scheduler's: "slurm.state".
   std::string key(std::string_view name) const;
   void submit_group(const std::vector<store::RunRecord>& runs, const std::string& options_text);
+  void settle_submit(store::SubmissionRecord sub, const sched::SubmitResult& result);
   std::string write_array_script(const store::SubmissionRecord& sub, const std::vector<store::NewAttempt>& attempts,
                                  const std::string& options_text) const;
   std::string job_name(std::int64_t submission_id) const;
@@ -74,6 +75,7 @@ class BatchDriver {
 
   // batch_tracking.cpp
   bool poll();
+  std::optional<std::vector<sched::JobRecord>> ask_scheduler(std::optional<std::string>& array);
   void poll_every_array();
   std::vector<std::string> watched_names() const;
   std::string next_array();

@@ -255,10 +255,9 @@ void BatchDriver::poll_every_array() {
 /// (the controller's cost stays flat however busy the cluster is; with several arrays each is seen
 /// every few cycles). While a submission is unconfirmed (its submission failed transiently), the query is instead
 /// this user's jobs with the campaign's watched names, which settles it. Returns whether anything changed.
-bool BatchDriver::poll() {
-  if (tracked_.empty() && unconfirmed_.empty()) return false;
-  ++polls_;
-  std::optional<std::string> array;  // the one array asked about; none = every watched name
+/// The one query of a poll cycle: one array by its id (`array` set), or, while a submission is
+/// unconfirmed, every watched name. Says once when the scheduler cannot be reached and when it answers again.
+std::optional<std::vector<sched::JobRecord>> BatchDriver::ask_scheduler(std::optional<std::string>& array) {
   std::optional<std::vector<sched::JobRecord>> live;
   if (unconfirmed_.empty()) {
     array = next_array();
@@ -271,10 +270,19 @@ bool BatchDriver::poll() {
       fmt::print(stderr, "sweep: cannot reach {}; still waiting (next try in {:.0f} s)\n", scheduler_->controller(),
                  backoff_.interval());
     reported_unreachable_ = true;
-    return false;
+    return live;
   }
   if (reported_unreachable_) fmt::print(stderr, "sweep: {} answers again\n", scheduler_->controller());
   reported_unreachable_ = false;
+  return live;
+}
+
+bool BatchDriver::poll() {
+  if (tracked_.empty() && unconfirmed_.empty()) return false;
+  ++polls_;
+  std::optional<std::string> array;  // the one array asked about; none = every watched name
+  const std::optional<std::vector<sched::JobRecord>> live = ask_scheduler(array);
+  if (!live) return false;
   for (auto it = unconfirmed_.begin(); !array && it != unconfirmed_.end();) {
     if (scheduler_->submitting_in(it->dir)) {
       ++it;

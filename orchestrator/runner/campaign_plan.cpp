@@ -121,9 +121,14 @@ std::vector<sched::Resource> CampaignPlan::resources_at(std::span<const Value> v
 }
 
 void CampaignPlan::check_launcher(const spec::Workload& w, std::span<const Value> values) const {
+  // From cron the usual cause is a site file not found, the executor then the default: say so.
+  const char* defaulted = experiment_.executor_where.file.empty()
+                              ? "; the executor is the default, as neither the experiment nor a site file names one "
+                                "(`sweep site` shows where sweep looks)"
+                              : "";
   if (const auto refusal = launcher_refusal(w, experiment_.executor))
     fail_at(w.launcher_where.file.empty() ? w.where : w.launcher_where,
-            fmt::format("{} (at the point {})", *refusal, matrix::describe_point(schema_, values)));
+            fmt::format("{} (at the point {}){}", *refusal, matrix::describe_point(schema_, values), defaulted));
 }
 
 void CampaignPlan::check_resources(std::span<const Value> values) const {

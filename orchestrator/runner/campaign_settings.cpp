@@ -29,7 +29,8 @@ store::CampaignSettings settings_to_record(const spec::Site& site, const std::st
 }
 
 CampaignEnvironment recorded_environment(const store::CampaignSettings& recorded, const std::string& label,
-                                         const spec::Site& today_site, const std::string& today_templates) {
+                                         const spec::Site& today_site, const std::string& today_templates,
+                                         bool templates_given) {
   if (recorded.empty()) return {today_site, today_templates, {}};
   CampaignEnvironment out;
   const std::string path = setting(recorded, "site.path");
@@ -40,12 +41,21 @@ CampaignEnvironment recorded_environment(const store::CampaignSettings& recorded
   if (const std::string change = spec::site_change(out.site, today_site); !change.empty())
     out.notes.push_back(fmt::format("note: campaign \"{}\" keeps the site file it started with, not today's ({})",
                                     label, change));
-  out.template_dir = setting(recorded, "templates");
-  if (out.template_dir.empty()) out.template_dir = today_templates;
-  if (absolute(today_templates) != out.template_dir)
+  const std::string kept = setting(recorded, "templates");
+  out.template_dir = kept.empty() ? today_templates : kept;
+  if (kept.empty() || absolute(today_templates) == kept) return out;
+  if (templates_given) {
+    out.template_dir = today_templates;
+    out.notes.push_back(fmt::format("note: campaign \"{}\" runs with this command's --templates {}, not the templates "
+                                    "it started with ({})", label, absolute(today_templates), kept));
+  } else if (!std::filesystem::is_directory(kept)) {
+    out.template_dir = today_templates;
+    out.notes.push_back(fmt::format("note: campaign \"{}\" started with the job-script templates {}, which are gone; "
+                                    "it runs with {}", label, kept, absolute(today_templates)));
+  } else {
     out.notes.push_back(fmt::format("note: campaign \"{}\" keeps the job-script templates it started with, {} "
-                                    "(this command's are {})",
-                                    label, out.template_dir, absolute(today_templates)));
+                                    "(this command's are {}; --templates chooses)", label, kept, absolute(today_templates)));
+  }
   return out;
 }
 

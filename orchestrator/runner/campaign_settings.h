@@ -27,11 +27,14 @@ struct CampaignEnvironment {
 };
 
 /// The recorded site and templates of campaign `label` when it has them (`recorded` not empty), else
-/// `today_site` and `today_templates`, as before schema 9. A note names each difference from today's:
-/// the site's (spec/site_change.h) and the template directory. Error(invalid_experiment) naming the
-/// recorded path when the recorded site text no longer validates (a newer sweep's format). Pure, but
-/// for making `today_templates` absolute to compare it.
+/// `today_site` and `today_templates`, as before schema 9. The templates: `today_templates` instead when
+/// `templates_given` (an explicit --templates) or when the recorded directory is gone. A note names each
+/// difference from today's: the site's (spec/site_change.h) and the template directory's.
+/// Error(invalid_experiment) naming the recorded path when the recorded site text no longer validates (a
+/// newer sweep's format). Pure, but for making `today_templates` absolute and asking whether the recorded
+/// directory exists.
 CampaignEnvironment recorded_environment(const store::CampaignSettings& recorded, const std::string& label,
-                                         const spec::Site& today_site, const std::string& today_templates);
+                                         const spec::Site& today_site, const std::string& today_templates,
+                                         bool templates_given = false);
 
 }  // namespace sweep::runner

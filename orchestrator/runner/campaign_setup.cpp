@@ -54,7 +54,8 @@ Resolved resolve(const RunOptions& o, store::Store* db, const Clock& clock) {
     r = {spec::load_stored(c->spec_text, c->spec_path, c->overrides), c->label, c->overrides};
     r.experiment.executor = c->executor;
     r.experiment.executor_where = SourceLocation{"the campaign's record"};
-    CampaignEnvironment recorded = recorded_environment(db->campaign_settings(c->id), c->label, o.site, o.template_dir);
+    CampaignEnvironment recorded = recorded_environment(db->campaign_settings(c->id), c->label, o.site, o.template_dir,
+                                                          o.templates_given);
     r.site = std::move(recorded.site);
     r.template_dir = std::move(recorded.template_dir);
     r.notes = std::move(recorded.notes);

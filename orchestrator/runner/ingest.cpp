@@ -153,6 +153,7 @@ void add_nic_metrics(const std::string& run_dir, store::AttemptResult& result, s
     result.metrics.push_back({"nic_throughput", 0, m.throughput_bps, "b/s", ""});
     result.provenance.emplace_back("nic_span_s", fmt::format("{:.6f}", m.span_s));
     result.provenance.emplace_back("nic_sampled_span_s", fmt::format("{:.6f}", m.sampled_span_s));
+    if (!m.note.empty()) warnings.push_back(fmt::format("{}: network counters: {}", run_dir, m.note));
   } catch (const Error& e) {
     warnings.push_back(fmt::format("{}: network counters: {}", run_dir, e.what()));
   }

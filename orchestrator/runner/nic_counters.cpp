@@ -145,12 +145,19 @@ NicMeasure nic_measure(const std::vector<NicSnapshot>& snapshots) {
     }
   }
   if (!first_start) return m;
-  if (*first_end < *last_start)
+  m.sampled_span_s = std::max(0.0, *last_end - *first_start);
+  if (*first_end < *last_start - kClockSkewS)
     throw Error(ErrorKind::io, fmt::format("the samples do not bracket one workload: a node's end sample ({:.6f}) is "
                                            "earlier than another's start sample ({:.6f})",
                                            *first_end, *last_start));
-  m.span_s = *first_end - *last_start;
-  m.sampled_span_s = std::max(0.0, *last_end - *first_start);
+  if (*first_end <= *last_start) {  // a short workload, and nodes' clocks that disagree by about as much
+    m.span_s = m.sampled_span_s;
+    m.note = fmt::format("a node's end sample ({:.6f}) is not later than another's start sample ({:.6f}): the "
+                         "nodes' clocks disagree by about the workload's time, so the throughput is over the whole "
+                         "sampled span", *first_end, *last_start);
+  } else {
+    m.span_s = *first_end - *last_start;
+  }
   m.throughput_bps = m.span_s > 0 ? m.volume_bytes * 8 / m.span_s : 0;
   return m;
 }

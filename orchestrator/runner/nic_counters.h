@@ -50,7 +50,12 @@ struct NicMeasure {
   double span_s = 0;          // the measured span: earliest end sample minus latest start sample
   double sampled_span_s = 0;  // the whole sampled span: latest end sample minus earliest start sample
   double throughput_bps = 0;  // volume_bytes * 8 / span_s (0 when span_s is 0)
+  std::string note;           // why span_s is the sampled span, when the nodes' clocks made it so; "" otherwise
 };
+
+/// How far apart two nodes' clocks may be (NTP keeps a cluster's within milliseconds) before samples
+/// whose order they contradict are taken as not bracketing one workload.
+inline constexpr double kClockSkewS = 0.5;
 
 /// The run's measure from its snapshots (any order). Every node needs one start and one end; a counter
 /// is counted when it carries traffic at the start and exists at the end. The throughput is over the
@@ -59,9 +64,11 @@ struct NicMeasure {
 /// was sampled again), so that the sampling steps' own start-up and wind-down (a multi-node Slurm job
 /// samples its nodes by one srun step before and one after the workload, node by node) are not in it.
 /// On one node both spans are the same. The workload's own start-up (imports, rendezvous, warm-up) is
-/// between the samples and stays in the span: the samples cannot see it. Throws Error when a node lacks
-/// a moment, a counter went backwards (a reset or a wrap), or a node's end sample is earlier than
-/// another node's start sample (the samples do not bracket one workload).
+/// between the samples and stays in the span: the samples cannot see it. When a node's end sample is no
+/// later than another's start sample by less than kClockSkewS (a workload shorter than the clocks'
+/// disagreement), the span is the sampled span and `note` says why. Throws Error when a node lacks a
+/// moment, a counter went backwards (a reset or a wrap), or a node's end sample is earlier than another
+/// node's start sample by more than kClockSkewS (the samples do not bracket one workload).
 NicMeasure nic_measure(const std::vector<NicSnapshot>& snapshots);
 
 }  // namespace sweep::runner

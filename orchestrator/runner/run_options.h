@@ -23,6 +23,7 @@ struct RunOptions {
   std::string results_dir{store::kDefaultResultsDir};  // run directories go under <results_dir>/<label>/
   std::string db_path;                    // "" = <results_dir>/sweep.db (store::database_path)
   std::string template_dir;               // holds <executor>/run.sh.mustache
+  bool templates_given = false;           // --templates was given: it wins over a campaign's recorded templates
   std::size_t jobs = 1;                   // local runs in parallel
   std::optional<double> timeout_s;        // overrides resources.time
   bool dry_run = false;                   // render scripts, print where, run nothing, touch no database

@@ -119,7 +119,9 @@ TEST_CASE("the local executor refuses srun and torchrun-env at the launcher's li
                                                     "inside a Slurm allocation, which the local executor does not "
                                                     "make") &&
                                       Catch::Contains("use --executor slurm, or launcher mpirun (or local)") &&
-                                      Catch::EndsWith("(at the point nodes=1)"));
+                                      Catch::EndsWith("(at the point nodes=1); the executor is the default, as "
+                                                      "neither the experiment nor a site file names one (`sweep "
+                                                      "site` shows where sweep looks)"));
   }
   CHECK_FALSE(fs::exists(box.path("results")));
   // The same experiment on Slurm is fine; so is mpirun on the local executor.
@@ -134,5 +136,6 @@ TEST_CASE("the local executor refuses srun and torchrun-env at the launcher's li
   const auto r = box.sweep({"plan", "torchrun.yaml", "--executor", "local"});
   CHECK(r.exit_code == 3);
   CHECK_THAT(first_line(r.err), Catch::StartsWith("sweep: torchrun.yaml:8:13: launcher torchrun-env starts"));
+  CHECK(r.err.find("the executor is the default") == std::string::npos);  // --executor chose it
   CHECK(box.sweep({"plan", "torchrun.yaml"}).exit_code == 0);
 }

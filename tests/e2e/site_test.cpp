@@ -206,4 +206,15 @@ TEST_CASE("a resumed campaign keeps the site file and the templates it started w
   const auto same = box.sweep({"run", "--resume", "k", "--site", site, "--templates", box.path("my templates")});
   CHECK(same.exit_code == 0);
   CHECK(same.err.find("note:") == std::string::npos);
+  // An explicit --templates wins, with a note; recorded templates that are gone give way to today's.
+  const auto given = box.sweep({"run", "--resume", "k", "--site", site, "--templates", e2e::repo_file("templates")});
+  INFO(given.err);
+  CHECK(given.exit_code == 0);
+  CHECK_THAT(given.err, Catch::Contains("sweep: note: campaign \"k\" runs with this command's --templates "));
+  std::filesystem::remove_all(box.path("my templates"));
+  const auto gone = box.sweep({"run", "--resume", "k", "--site", site});
+  INFO(gone.err);
+  CHECK(gone.exit_code == 0);
+  CHECK_THAT(gone.err, Catch::Contains("started with the job-script templates " + box.path("my templates") +
+                                       ", which are gone; it runs with "));
 }

@@ -123,7 +123,7 @@ TEST_CASE("a detached campaign: run --detach submits and exits, collect runs unt
   CHECK(query(box, "SELECT count(*) FROM submission_tasks") == "2");  // --max-queued 2 holds the third back
   CHECK(!squeue_field("sweep-" + L + "-", "%i").empty());
   const auto st = box.sweep({"status", L});
-  CHECK_THAT(st.out, Catch::Contains("running 2, pending 1"));
+  CHECK_THAT(st.out, Catch::Contains("running 0, queued 2, pending 1"));  // submitted: queued until Slurm runs them
   e2e::Result c;
   wait_until([&] {
     c = box.sweep({"collect", L, "--max-queued", "2"});

@@ -104,6 +104,18 @@ TEST_CASE("on one node the measured span is the sampled span, and samples that b
   };
   CHECK_THROWS_WITH(nic_measure(apart), "the samples do not bracket one workload: a node's end sample (2.000000) is "
                                         "earlier than another's start sample (3.000000)");
+  // A workload of a few milliseconds on nodes whose clocks disagree by more: the whole sampled span, said.
+  const std::vector<NicSnapshot> skewed{
+      parse_nic_snapshot(snapshot("start", "n1", "10.000", "", "net eth0 1 up 0 0\n"), "a"),
+      parse_nic_snapshot(snapshot("end", "n1", "10.004", "", "net eth0 1 up 0 10\n"), "b"),
+      parse_nic_snapshot(snapshot("start", "n2", "10.020", "", "net eth0 1 up 0 0\n"), "c"),
+      parse_nic_snapshot(snapshot("end", "n2", "10.030", "", "net eth0 1 up 0 10\n"), "d"),
+  };
+  const NicMeasure s = nic_measure(skewed);
+  CHECK(s.span_s == Approx(0.030));
+  CHECK(s.throughput_bps == Approx(20.0 * 8 / 0.030));
+  CHECK_THAT(s.note, Catch::Contains("the nodes' clocks disagree"));
+  CHECK(m.note.empty());
 }
 
 TEST_CASE("the experiment's interfaces replace the rule") {
