@@ -109,7 +109,7 @@ std::vector<std::map<std::string, std::string>> csv_rows(const std::string& path
 }  // namespace
 
 TEST_CASE("e15 and e16 at scale=ci: every run succeeds, the seed's tables and figures, DP scales at most linearly, "
-          "and e16's report recalculates e15's epochs with the measured all-reduce", "[solo]") {
+          "and e16's report recalculates e15's epochs with the measured all-reduce", "[solo][timing]") {
   slurm_conf();
   e2e::Sandbox box;
   const std::string L = unique_label(box, "e15");
@@ -242,7 +242,7 @@ TEST_CASE("nanocluster-gpt2 at scale=ci: TP moves the most bytes, and the bytes 
 
 TEST_CASE("seed 003's findings at scale=ci: DP's scaling factor is throughput over n single-GPU runs, falls when "
           "nodes are added and is below 1 on 2x2, TP moves the most bytes, PP's counted volume lies between DP's and TP's but PP puts the fewest bytes between two nodes, and "
-          "the network cards carry what the communicators sent", "[solo]") {
+          "the network cards carry what the communicators sent", "[solo][timing]") {
   slurm_conf();
   e2e::Sandbox box;
   // nanocluster-gpt2 with the development cluster's interface named: its emulated nodes talk over lo.

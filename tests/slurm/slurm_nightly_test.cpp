@@ -10,7 +10,7 @@
 #include "e2e/harness.h"
 #include "slurm/slurm_harness.h"
 
-TEST_CASE("sweep nightly on the cluster: a one-value axis added between nights still lines up, the drop regresses, and a failed night is FAILED", "[solo]") {
+TEST_CASE("sweep nightly on the cluster: a one-value axis added between nights still lines up, the drop regresses, and a failed night is FAILED", "[solo][timing]") {
   e2e::Sandbox box;
   e2e::write_speed_experiment(box, 3);
   box.write("shift-1.txt", "0\n");
