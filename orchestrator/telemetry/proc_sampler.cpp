@@ -54,8 +54,8 @@ ProcSampler::ProcSampler(std::string proc_root, std::string marker, int root_pid
 bool ProcSampler::has_marker(const Key& key) {
   if (marker_.empty()) return false;
   if (const auto it = marker_cache_.find(key); it != marker_cache_.end()) return it->second;
-  const auto environ = read_whole(proc_root_ + "/" + std::to_string(key.first) + "/environ");
-  const bool found = environ && environ_has(*environ, marker_);
+  const auto env_block = read_whole(proc_root_ + "/" + std::to_string(key.first) + "/environ");
+  const bool found = env_block && environ_has(*env_block, marker_);
   marker_cache_[key] = found;
   return found;
 }
