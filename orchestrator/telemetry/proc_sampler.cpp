@@ -1,14 +1,12 @@
 #include "telemetry/proc_sampler.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <vector>
 
 #include "telemetry/proc_stat.h"
@@ -16,10 +14,16 @@
 namespace sweep::telemetry {
 namespace {
 
+/// A /proc file's content (read(2) to its end: /proc files have no size to ask for), or nullopt.
 std::optional<std::string> read_whole(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  std::string text;
+  char buffer[4096];
+  ssize_t n = 0;
+  while ((n = ::read(fd, buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<std::size_t>(n));
+  ::close(fd);
+  if (n < 0) return std::nullopt;
   return text;
 }
 
