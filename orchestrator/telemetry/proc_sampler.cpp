@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "telemetry/proc_stat.h"
+#include "telemetry/sampler_stop.h"
 
 namespace sweep::telemetry {
 namespace {
@@ -46,12 +47,11 @@ std::vector<int> own_pids(const std::string& proc_root, unsigned uid) {
 
 }  // namespace
 
-ProcSampler::ProcSampler(std::string proc_root, std::string marker, int root_pid, int exclude_pid)
+ProcSampler::ProcSampler(std::string proc_root, std::string marker, int root_pid)
     : proc_root_(std::move(proc_root)),
       marker_(std::move(marker)),
       root_pid_(root_pid),
       self_pid_(static_cast<int>(::getpid())),
-      exclude_pid_(exclude_pid),
       uid_(::getuid()),
       ticks_per_s_(static_cast<double>(::sysconf(_SC_CLK_TCK))) {}
 
@@ -68,10 +68,10 @@ ProcReading ProcSampler::sample() {
   std::map<int, ProcStat> alive;
   std::map<int, int> parent_of;
   for (const int pid : own_pids(proc_root_, uid_)) {
-    if (pid == self_pid_ || pid == exclude_pid_) continue;
+    if (pid == self_pid_) continue;
     const auto text = read_whole(proc_root_ + "/" + std::to_string(pid) + "/stat");
     const auto st = text ? parse_proc_stat(*text) : std::nullopt;
-    if (!st) continue;
+    if (!st || st->comm == kSamplerComm) continue;  // no sampler counts: this one, its launcher, another run's
     parent_of[pid] = st->ppid;
     alive.emplace(pid, *st);
   }

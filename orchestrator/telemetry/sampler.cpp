@@ -50,8 +50,7 @@ Sampler::Sampler(const SamplerOptions& options, const SamplerEnvironment& enviro
   const std::vector<std::pair<std::string, std::function<std::string()>>> starts{
       {"proc",
        [&] {
-         proc_ = std::make_unique<ProcSampler>(environment.proc_root, options.marker, options.root_pid,
-                                               environment.exclude_pid);
+         proc_ = std::make_unique<ProcSampler>(environment.proc_root, options.marker, options.root_pid);
          return std::string();
        }},
       {"rapl",

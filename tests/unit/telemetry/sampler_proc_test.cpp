@@ -107,3 +107,23 @@ TEST_CASE("telemetry sampler proc: another user's process with the marker is not
   CHECK(peak_rss(log) == 0.0);
   CHECK(log.proc.back().nprocs == 0);
 }
+
+TEST_CASE("telemetry sampler proc: no sampler is counted, another one with the marker included") {
+  TempDir dir;
+  const std::string out = dir.file("telemetry.n1");
+  const std::string marker = unique_marker("samplers");
+  const auto eq = marker.find('=');
+  const pid_t sampler = start_sampler(out, {"--marker", marker});
+  const pid_t other = spawn({kSampler, "--out", dir.file("telemetry.n2"), "--interval-ms", "50", "--sources", "proc"},
+                            {{marker.substr(0, eq), marker.substr(eq + 1)}});
+  REQUIRE(wait_for_line(dir.file("telemetry.n2"), "proc "));
+  const pid_t marked = spawn({kWorkload, "hold", "16", "0.5"}, {{marker.substr(0, eq), marker.substr(eq + 1)}});
+  REQUIRE(wait_for(marked).exit_code == 0);
+  ::kill(other, SIGTERM);
+  CHECK(wait_for(other).exit_code == 0);
+  const Log log = stop_and_read(sampler, out);
+  int most = 0;
+  for (const auto& p : log.proc) most = std::max(most, p.nprocs);
+  CHECK(most == 1);  // the marked holder only
+  CHECK(peak_rss(log) >= 16.0);
+}
