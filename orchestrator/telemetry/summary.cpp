@@ -200,11 +200,14 @@ std::vector<Metric> per_joule(const Summary& summary, const std::map<std::string
   if (!energy || !span || *energy <= 0 || *span <= 0) return {};
   const double watts = *energy / *span;
   std::vector<Metric> out;
-  constexpr std::array<std::pair<const char*, const char*>, 2> kRates{{{"samples_per_s", "samples_per_joule"},
-                                                                        {"tokens_per_s", "tokens_per_joule"}}};
-  for (const auto& [rate, name] : kRates)
+  struct Rate {
+    const char *rate, *name, *unit;
+  };
+  constexpr std::array<Rate, 2> kRates{{{"samples_per_s", "samples_per_joule", "samples/J"},
+                                        {"tokens_per_s", "tokens_per_joule", "tokens/J"}}};
+  for (const auto& [rate, name, unit] : kRates)
     if (const auto it = workload_metrics.find(rate); it != workload_metrics.end())
-      out.push_back({name, it->second / watts, "1/J", "higher"});
+      out.push_back({name, it->second / watts, unit, "higher"});
   return out;
 }
 

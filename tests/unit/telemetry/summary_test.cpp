@@ -120,7 +120,8 @@ TEST_CASE("telemetry summary: samples and tokens per joule over the average powe
   REQUIRE(m.size() == 2);
   CHECK(m[0].name == "samples_per_joule");
   CHECK(m[0].value == Approx(2));  // 400 samples/s at 200 W
-  CHECK(m[0].unit == "1/J");
+  CHECK(m[0].unit == "samples/J");
+  CHECK(m[1].unit == "tokens/J");
   CHECK(m[0].better == "higher");
   CHECK(m[1].name == "tokens_per_joule");
   CHECK(m[1].value == Approx(2048));
