@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "sampler_process.h"
+#include "telemetry/summary.h"
 #include "temp_dir.h"
 #include "util/error.h"
 
@@ -94,6 +95,17 @@ TEST_CASE("telemetry nvml stand-in: 100 W for 2 s through the program: about 200
   CHECK(energy == Approx(200).epsilon(0.10));
   CHECK(energy == Approx(integral).epsilon(0.05));
   CHECK(*log.gpu.back().throttle == 0x4u);
+  // The run's metrics from this file (the summary of docs/telemetry.md) take the counter's joules.
+  const Summary summary = summarize({log});
+  const auto metric = [&](const std::string& name) {
+    for (const auto& m : summary.metrics) {
+      if (m.name == name) return m.value;
+    }
+    FAIL("no metric " << name);
+    return 0.0;
+  };
+  CHECK(metric("gpu_energy_j") == Approx(energy));
+  CHECK(metric("avg_gpu_power_w") == Approx(100).epsilon(0.05));
 }
 
 TEST_CASE("telemetry nvml stand-in: absent library through the program: source nvml unavailable, the rest sampled") {
