@@ -64,12 +64,13 @@ bool running(pid_t pid) {
   return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z';
 }
 
-bool wait_for_line(const std::string& path, const std::string& prefix) {
+bool wait_for_line(const std::string& path, const std::string& prefix, int count) {
   for (int i = 0; i < 1000; ++i) {
     std::istringstream lines(read_text(path));
     std::string line;
+    int found = 0;
     while (std::getline(lines, line)) {
-      if (line.rfind(prefix, 0) == 0) return true;
+      if (line.rfind(prefix, 0) == 0 && ++found == count) return true;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
