@@ -80,14 +80,19 @@ void NvmlSource::find_gpus(const std::string& library, const std::optional<std::
   std::vector<std::string> uuids(count);
   std::vector<std::string> names(count);
   for (unsigned int i = 0; i < count; ++i) {
-    check(api_.handle_by_index(i, &all[i]), library, "nvmlDeviceGetHandleByIndex_v2");
+    // A GPU this process may not open (a device cgroup) is left out; the others are still sampled.
     char uuid[nvml::kUuidBufferSize] = {};
-    check(api_.uuid(all[i], uuid, nvml::kUuidBufferSize), library, "nvmlDeviceGetUUID");
+    if (api_.handle_by_index(i, &all[i]) != nvml::kSuccess ||
+        api_.uuid(all[i], uuid, nvml::kUuidBufferSize) != nvml::kSuccess) {
+      all[i] = nullptr;
+      continue;
+    }
     uuids[i] = uuid;
     char name[nvml::kNameBufferSize] = {};
     names[i] = api_.name(all[i], name, nvml::kNameBufferSize) == nvml::kSuccess ? name : "unknown";
   }
   for (const int index : select_gpus(visible, uuids)) {
+    if (all[index] == nullptr) continue;
     gpus_.push_back({index, uuids[index], names[index]});
     devices_.push_back(all[index]);
   }

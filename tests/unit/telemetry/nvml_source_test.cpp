@@ -65,6 +65,17 @@ TEST_CASE("telemetry nvml stand-in: a failing call leaves its field empty, the o
   CHECK(*s[0].throttle == 0x4u);
 }
 
+TEST_CASE("telemetry nvml stand-in: a GPU NVML will not give this process is left out, the others sampled") {
+  NvmlScript script(std::string(kTwoGpus) + "fail nvmlDeviceGetUUID 0\n");
+  NvmlSource nvml(kNvmlStandin, std::nullopt);
+  REQUIRE(nvml.gpus().size() == 1);
+  CHECK(nvml.gpus()[0].index == 1);
+  CHECK(nvml.sample(0).size() == 1);
+  const NvmlSource named(kNvmlStandin, std::string("0,1"));  // 0 named but not given: 1 still sampled
+  REQUIRE(named.gpus().size() == 1);
+  CHECK(named.gpus()[0].uuid == "GPU-1b2c2222");
+}
+
 TEST_CASE("telemetry nvml stand-in: a missing library or a failed init is an error with the reason") {
   using Catch::Contains;
   CHECK_THROWS_WITH(NvmlSource("/nonexistent/libnvidia-ml.so.1", std::nullopt), Contains("/nonexistent/libnvidia-ml.so.1"));
