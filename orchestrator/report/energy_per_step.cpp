@@ -68,11 +68,14 @@ std::string line_at(const PointResult& r) {
 }  // namespace
 
 std::vector<EnergyLine> energy_lines(const std::vector<PointResult>& results) {
-  bool any = false;
-  for (const auto& r : results)
-    any = any || mean_of(r, kJoules[0]) || mean_of(r, kJoules[1]) || mean_of(r, "model:epoch_time");
+  bool joules = false, model = false;
+  for (const auto& r : results) {
+    joules = joules || mean_of(r, kJoules[0]) || mean_of(r, kJoules[1]);
+    model = model || mean_of(r, "model:epoch_time");
+  }
   std::vector<EnergyLine> lines;
-  if (!any) return lines;
+  if (!joules && model) lines.push_back({"every point", model::energy_line(std::nullopt) + " (no run has energy_j or gpu_energy_j)"});
+  if (!joules) return lines;
   for (const auto& r : results) lines.push_back({point_label(*r.point), line_at(r)});
   return lines;
 }

@@ -21,8 +21,8 @@ struct EnergyLine {
   std::string text;   // model::energy_line's
 };
 
-/// One line per point, in point order; empty when no point has joules nor a model's prediction (a
-/// campaign without telemetry and without a model gets no section).
+/// One line per point, in point order, when some point has joules; one line "every point: energy: not
+/// measured ..." when none has but the model predicted; else empty (no section).
 std::vector<EnergyLine> energy_lines(const std::vector<PointResult>& results);
 
 std::string energy_markdown(const std::vector<EnergyLine>& lines);

@@ -51,9 +51,14 @@ TEST_CASE("energy per step: energy_j over steps_per_epoch x epochs, communicatio
   CHECK_THAT(energy_html(lines), Catch::Contains("<li>nodes=4: energy: not measured</li>"));
 }
 
-TEST_CASE("energy per step: joules without steps say so, and no joules and no model: no section") {
+TEST_CASE("energy per step: joules without steps say so, no joules is said once, and no joules and no model: no section") {
   Fixture f;
   CHECK(energy_lines(f.results).empty());
+  f.results[2].metrics["model:epoch_time"] = metric(4);  // a model, but no joules anywhere: one line
+  const auto none = energy_lines(f.results);
+  REQUIRE(none.size() == 1);
+  CHECK(none[0].point == "every point");
+  CHECK(none[0].text == "energy: not measured (no run has energy_j or gpu_energy_j)");
   f.results[0].metrics["energy_j"] = metric(100);
   const auto lines = energy_lines(f.results);
   CHECK_THAT(lines[0].text, Catch::StartsWith("energy: not measured per step (energy_j 100 J, but no steps"));
