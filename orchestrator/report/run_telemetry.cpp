@@ -26,7 +26,7 @@ struct Fd {
 };
 
 /// The file's text, or throws Error(io) saying why it is not read.
-std::string read_checked(const std::string& path, std::uintmax_t max_bytes) {
+std::string read_checked(const std::string& path, TelemetryBudget& budget) {
   const Fd f{::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)};
   if (f.fd < 0) {
     const int e = errno;
@@ -37,8 +37,12 @@ std::string read_checked(const std::string& path, std::uintmax_t max_bytes) {
   if (!S_ISREG(st.st_mode)) throw Error(ErrorKind::io, "not a regular file");
   if (const std::string why = untrusted_reason(st, ::geteuid(), group_sharing_allowed()); !why.empty())
     throw Error(ErrorKind::io, "not trusted: " + why);
-  if (static_cast<std::uintmax_t>(st.st_size) > max_bytes)
-    throw Error(ErrorKind::io, fmt::format("{} bytes, more than the {} a telemetry file may have: not read", st.st_size, max_bytes));
+  const auto size = static_cast<std::uintmax_t>(st.st_size);
+  if (size > budget.file_bytes)
+    throw Error(ErrorKind::io, fmt::format("{} bytes, more than the {} a telemetry file may have: not read", size, budget.file_bytes));
+  if (size > budget.bytes_left)
+    throw Error(ErrorKind::io, fmt::format("{} bytes, more than the {} left of what one report reads: not read", size, budget.bytes_left));
+  budget.bytes_left -= size;
   std::string text(static_cast<std::size_t>(st.st_size), '\0');
   std::size_t got = 0;
   while (got < text.size()) {
@@ -65,8 +69,12 @@ std::string telemetry_name_problem(std::string_view name) {
   return "";
 }
 
-RunTelemetry read_run_telemetry(const std::string& run_dir, std::string_view files, std::uintmax_t max_bytes) {
+RunTelemetry read_run_telemetry(const std::string& run_dir, std::string_view files, TelemetryBudget& budget) {
   RunTelemetry out;
+  if (run_dir.empty()) {
+    out.problems.push_back("the run has no run directory: its telemetry files are not read");
+    return out;
+  }
   std::size_t count = 0;
   for (const auto& name : split(std::string(files), ' ')) {
     if (name.empty()) continue;
@@ -80,7 +88,7 @@ RunTelemetry read_run_telemetry(const std::string& run_dir, std::string_view fil
       continue;
     }
     try {
-      out.logs.push_back(telemetry::parse_telemetry(read_checked(path, max_bytes), path));
+      out.logs.push_back(telemetry::parse_telemetry(read_checked(path, budget), path));
     } catch (const Error& e) {
       out.problems.push_back(e.where().str().empty() ? path + ": " + e.message() : e.what());
     }

@@ -18,7 +18,8 @@ struct PanelInfo {
 constexpr std::array<PanelInfo, kPanels> kPanelTitles{{{Panel::power, "Power (W)"},
                                                       {Panel::gpu_util, "GPU utilisation (%)"},
                                                       {Panel::cpu_cores, "CPU cores used"},
-                                                      {Panel::memory, "Memory (MiB)"}}};
+                                                      {Panel::gpu_memory, "GPU memory used (MiB)"},
+                                                      {Panel::rss, "Workload's resident memory (MiB)"}}};
 
 Keep keep_of(Panel p) { return p == Panel::gpu_util || p == Panel::cpu_cores ? Keep::mean : Keep::max; }
 
@@ -49,7 +50,7 @@ struct GpuField {
 };
 constexpr std::array<GpuField, 3> kGpuFields{{{&telemetry::GpuSample::power_w, "power", Panel::power},
                                              {&telemetry::GpuSample::util_pct, "utilisation", Panel::gpu_util},
-                                             {&telemetry::GpuSample::mem_mib, "memory", Panel::memory}}};
+                                             {&telemetry::GpuSample::mem_mib, "memory", Panel::gpu_memory}}};
 
 void add(std::vector<Series>& out, std::string label, Panel panel, std::vector<SeriesPoint> points) {
   if (!points.empty()) out.push_back({std::move(label), panel, std::move(points)});
@@ -62,7 +63,7 @@ std::vector<Series> node_series(const Log& log) {
   std::vector<SeriesPoint> cpu, rss;
   for (const auto& s : log.proc) cpu.push_back({s.t, s.cpu_s}), rss.push_back({s.t, s.rss_mib});
   add(out, log.node + " CPU cores", Panel::cpu_cores, rate(cpu));
-  add(out, log.node + " RSS", Panel::memory, std::move(rss));
+  add(out, log.node + " RSS", Panel::rss, std::move(rss));
   for (const auto& zone : log.zones) {
     std::vector<SeriesPoint> energy;
     for (const auto& s : log.rapl)

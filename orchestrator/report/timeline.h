@@ -33,8 +33,8 @@ enum class Keep { max, mean };
 std::vector<SeriesPoint> downsample(const std::vector<SeriesPoint>& points, std::size_t max_points, Keep keep);
 
 /// The timeline's panels, top to bottom, and the unit of each.
-enum class Panel { power, gpu_util, cpu_cores, memory };
-inline constexpr std::size_t kPanels = 4;
+enum class Panel { power, gpu_util, cpu_cores, gpu_memory, rss };
+inline constexpr std::size_t kPanels = 5;
 const char* panel_title(Panel p);  // "Power (W)", ...
 
 struct Series {

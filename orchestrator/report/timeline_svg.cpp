@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "util/escape.h"
 
@@ -28,15 +29,24 @@ std::string polyline(const Series& s, const Scale& sc, const char* colour) {
   return fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.2\" points=\"{}\"/>\n", colour, pts);
 }
 
+/// A round tick step (1, 2 or 5 times a power of ten) giving at most about `ticks` steps up to `max` > 0.
+double nice_step(double max, double ticks) {
+  const double raw = max / ticks, magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+  for (const double m : {1.0, 2.0, 5.0})
+    if (m * magnitude >= raw) return m * magnitude;
+  return 10 * magnitude;
+}
+
 std::string axes(const Scale& sc, const char* title) {
   std::string out = fmt::format("<text x=\"{}\" y=\"{:.1f}\" font-weight=\"bold\">{}</text>\n", kLeft, sc.top - 8, xml_text(title));
   out += fmt::format("<rect x=\"{}\" y=\"{:.1f}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#444\"/>\n", kLeft, sc.top,
                      kWidth - kLeft - kRight, kPlot);
-  for (int i = 0; i <= 4; ++i) {
-    const double v = sc.y_max * i / 4, t = sc.t_max * i / 4;
-    out += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{:.4g}</text>\n", kLeft - 4, sc.y(v) + 4, v);
-    out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{:.4g} s</text>\n", sc.x(t), sc.top + kPlot + 14, t);
-  }
+  const double y_step = nice_step(sc.y_max, 4), t_step = nice_step(sc.t_max, 6);
+  for (int i = 0; i * y_step <= sc.y_max * (1 + 1e-9); ++i)
+    out += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{:g}</text>\n", kLeft - 4, sc.y(i * y_step) + 4, i * y_step);
+  for (int i = 0; i * t_step <= sc.t_max * (1 + 1e-9); ++i)
+    out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{:g} s</text>\n", sc.x(i * t_step), sc.top + kPlot + 14,
+                       i * t_step);
   return out;
 }
 
@@ -82,7 +92,9 @@ std::string timeline_svg(const Timeline& tl, const std::string& title) {
       }
     if (in.empty()) continue;
     top += kTitle;
-    const Scale sc{t_max, y_max > 0 ? y_max * 1.05 : 1, top};
+    // The y axis ends at the first round tick at or above the largest value.
+    const double y_top = y_max > 0 ? std::ceil(y_max * 1.02 / nice_step(y_max, 4)) * nice_step(y_max, 4) : 1;
+    const Scale sc{t_max, y_top, top};
     body += axes(sc, panel_title(static_cast<Panel>(p)));
     for (std::size_t i = 0; i < in.size(); ++i) body += polyline(*in[i], sc, kColours[i % kColours.size()]);
     body += marks(tl, sc);

@@ -39,6 +39,7 @@ Timelines load_timelines(const store::Store& db, const CampaignData& data) {
   for (const auto& p : data.points) points[p.point_id] = &p;
   Timelines out;
   std::set<std::string> done;
+  TelemetryBudget budget;
   for (const auto& run : data.runs) {  // in run order: the first succeeded run of each point
     const auto f = files.find(run.id);
     if (run.state != store::RunState::succeeded || f == files.end() || !done.insert(run.point_id).second) continue;
@@ -48,7 +49,7 @@ Timelines load_timelines(const store::Store& db, const CampaignData& data) {
     }
     const auto p = points.find(run.point_id);
     PointTimeline t{p == points.end() ? run.point_id : point_label(*p->second), run.point_id, run.id, run.repetition, {}, {}};
-    RunTelemetry read = read_run_telemetry(run.run_dir, f->second);
+    RunTelemetry read = read_run_telemetry(run.run_dir, f->second, budget);
     if (!read.logs.empty()) t.timeline = build_timeline(std::move(read.logs));
     t.problems = std::move(read.problems);
     out.points.push_back(std::move(t));

@@ -43,8 +43,9 @@ TEST_CASE("a run's telemetry: good files read, hostile ones refused with a line 
   }
   std::filesystem::resize_file(run + "/telemetry.huge", kMaxTelemetryBytes + 1);  // sparse: cheap
 
+  TelemetryBudget budget;
   const RunTelemetry t = read_run_telemetry(
-      run, "telemetry.n1 ../../etc/passwd telemetry.link telemetry.bad telemetry.dir telemetry.huge telemetry.gone");
+      run, "telemetry.n1 ../../etc/passwd telemetry.link telemetry.bad telemetry.dir telemetry.huge telemetry.gone", budget);
   REQUIRE(t.logs.size() == 1);
   CHECK(t.logs[0].node == "n1");
   REQUIRE(t.problems.size() == 6);
@@ -60,8 +61,25 @@ TEST_CASE("a run's telemetry: a file others may write is not trusted") {
   TempDir dir;
   write(dir.file("telemetry.n1"), kGood);
   std::filesystem::permissions(dir.file("telemetry.n1"), std::filesystem::perms::others_write, std::filesystem::perm_options::add);
-  const RunTelemetry t = read_run_telemetry(dir.path.string(), "telemetry.n1");
+  TelemetryBudget budget;
+  const RunTelemetry t = read_run_telemetry(dir.path.string(), "telemetry.n1", budget);
   CHECK(t.logs.empty());
   REQUIRE(t.problems.size() == 1);
   CHECK_THAT(t.problems[0], Catch::Contains("telemetry.n1: not trusted: "));
+}
+
+TEST_CASE("a run's telemetry: what one report reads is bounded, and a run without a directory reads nothing") {
+  TempDir dir;
+  write(dir.file("telemetry.a"), kGood);
+  write(dir.file("telemetry.b"), kGood);
+  const std::uintmax_t size = std::string(kGood).size();
+  TelemetryBudget budget{kMaxTelemetryBytes, size + 10};
+  const RunTelemetry t = read_run_telemetry(dir.path.string(), "telemetry.a telemetry.b", budget);
+  CHECK(t.logs.size() == 1);
+  REQUIRE(t.problems.size() == 1);
+  CHECK(t.problems[0] == dir.file("telemetry.b") + ": " + std::to_string(size) + " bytes, more than the 10 left of what one report reads: not read");
+  CHECK(budget.bytes_left == 10);
+  const RunTelemetry none = read_run_telemetry("", "telemetry.a", budget);
+  CHECK(none.logs.empty());
+  CHECK(none.problems == std::vector<std::string>{"the run has no run directory: its telemetry files are not read"});
 }

@@ -43,6 +43,8 @@ TEST_CASE("timeline: power from energy differences, cores from CPU-seconds diffe
   CHECK(find(t, "n1 GPU 0 power").points == std::vector<SeriesPoint>{{0, 100}, {1, 300}});
   CHECK(find(t, "n1 GPU 0 utilisation").panel == Panel::gpu_util);
   CHECK(find(t, "n1 GPU 0 memory").points.back() == SeriesPoint{2, 2500});
+  CHECK(find(t, "n1 GPU 0 memory").panel == Panel::gpu_memory);
+  CHECK(find(t, "n1 RSS").panel == Panel::rss);  // its own panel: MiB of a host process beside 80 GB GPUs would be a flat line
   REQUIRE(t.ends.size() == 1);
   CHECK(t.ends[0].t == 2.5);
   CHECK_FALSE(t.ends[0].cut_short);
