@@ -6,7 +6,8 @@
 // Series, per node (labels "<node> ..."): each GPU's power (W), SM utilisation (%) and memory used (MiB);
 // the workload's CPU cores used (the difference of its cpu_s between samples over their time, cores) and
 // its resident memory (MiB); each RAPL zone's power (the difference of its energy over time, W). A
-// difference over a time that does not advance is skipped; a negative one (a counter that went back) is 0.
+// difference over a time that does not advance is skipped; a negative one (a counter that went back, which
+// parse_telemetry refuses) is 0.
 // Power and memory keep the largest value of each bucket (a short peak stays seen), utilisation and cores
 // the mean.
 #include <cstddef>

@@ -6,11 +6,16 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <map>
 
 #include "util/error.h"
 
 namespace sweep::telemetry {
 namespace {
+
+/// The largest value a field may hold: 1e15 seconds, joules or MiB is beyond any run, and keeps every sum
+/// of a campaign's values finite.
+constexpr double kLargest = 1e15;
 
 /// One line being read, for messages that name file:line:column.
 struct Line {
@@ -43,8 +48,9 @@ std::vector<std::string_view> fields(std::string_view text, std::size_t n = SIZE
 double number(const Line& line, std::string_view word, const char* what) {
   double v = 0;
   const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), v);
-  if (word.empty() || ec != std::errc() || end != word.data() + word.size() || !std::isfinite(v) || v < 0)
-    line.fail(word, what);
+  if (word.empty() || ec != std::errc() || end != word.data() + word.size() || !std::isfinite(v) || v < 0 ||
+      v > kLargest)
+    line.fail(word, fmt::format("{} (a number from 0 to 1e15)", what));
   return v;
 }
 
@@ -75,10 +81,19 @@ void expect_count(const Line& line, const std::vector<std::string_view>& f, std:
     line.fail(line.text, fmt::format("\"{}\"", layout));
 }
 
-/// Reading state: the log so far and the latest sample time, which may not go backwards.
+/// Reading state: the log so far and the latest sample time, which may not go backwards, nor may a
+/// cumulative counter (CPU seconds, a zone's or a GPU's joules).
 struct Reader {
   Log log;
   double last_t = 0;
+  std::map<std::string, double, std::less<>> last_count;  // "proc", "rapl <zone>", "gpu <index>"
+
+  void cumulative(const Line& line, std::string_view word, const std::string& key, double value) {
+    auto [it, fresh] = last_count.emplace(key, value);
+    if (!fresh && value < it->second)
+      line.fail(word, fmt::format("a cumulative value no smaller than the previous sample's {}", it->second));
+    it->second = value;
+  }
 
   double time(const Line& line, std::string_view word) {
     const double t = number(line, word, "seconds since the first sample");
@@ -141,6 +156,7 @@ void read_proc(const Line& line, Reader& r) {
   ProcSample s;
   s.t = r.time(line, f[1]);
   s.cpu_s = number(line, f[2], "CPU seconds");
+  r.cumulative(line, f[2], "proc", s.cpu_s);
   s.rss_mib = number(line, f[3], "resident MiB");
   s.nprocs = index(line, f[4], "a process count");
   r.log.proc.push_back(s);
@@ -152,7 +168,9 @@ void read_rapl(const Line& line, Reader& r) {
   const double t = r.time(line, f[1]);
   if (std::none_of(r.log.zones.begin(), r.log.zones.end(), [&](const RaplZone& z) { return z.zone == f[2]; }))
     line.fail(f[2], "a zone declared by an earlier rapl_zone record");
-  r.log.rapl.push_back({t, std::string(f[2]), number(line, f[3], "joules")});
+  const double joules = number(line, f[3], "joules");
+  r.cumulative(line, f[3], "rapl " + std::string(f[2]), joules);
+  r.log.rapl.push_back({t, std::string(f[2]), joules});
 }
 
 void read_gpu(const Line& line, Reader& r) {
@@ -165,6 +183,7 @@ void read_gpu(const Line& line, Reader& r) {
   if (std::none_of(r.log.gpus.begin(), r.log.gpus.end(), [&](const GpuDevice& g) { return g.index == s.index; }))
     line.fail(f[2], "a GPU declared by an earlier gpu_device record");
   s.energy_j = maybe(line, f[3], "joules or -");
+  if (s.energy_j) r.cumulative(line, f[3], "gpu " + std::string(f[2]), *s.energy_j);
   s.power_w = maybe(line, f[4], "watts or -");
   s.util_pct = maybe(line, f[5], "a percentage or -");
   s.mem_util_pct = maybe(line, f[6], "a percentage or -");

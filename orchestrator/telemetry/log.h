@@ -87,8 +87,9 @@ struct Log {
 };
 
 /// Reads one telemetry file's text. Throws Error(io) naming `file`:line:column and what was expected
-/// at the first malformed record (wrong first line, unknown record, a field that is not a number, a
-/// time that goes backwards, a sample of a GPU or zone not declared before it, a record after `end`).
+/// at the first malformed record (wrong first line, unknown record, a field that is not a number from 0
+/// to 1e15, a time that goes backwards, a cumulative value (cpu_s, a zone's or a GPU's energy_j) that
+/// goes backwards, a sample of a GPU or zone not declared before it, a record after `end`).
 Log parse_telemetry(std::string_view text, const std::string& file);
 
 }  // namespace sweep::telemetry

@@ -156,25 +156,25 @@ Summary summarize(const std::vector<Log>& logs) {
     if (log.proc.size() >= 2) cpu_s.add(log.proc.back().cpu_s - log.proc.front().cpu_s);
     for (const auto& s : log.proc) rss.add(s.rss_mib);
   }
-  auto put = [&](const char* name, std::optional<double> v, const char* unit) {
-    if (v) out.metrics.push_back({name, *v, unit});
+  auto put = [&](const char* name, std::optional<double> v, const char* unit, const char* better = "") {
+    if (v) out.metrics.push_back({name, *v, unit, better});
   };
   auto per_span = [&](std::optional<double> v) { return v && span > 0 ? std::optional(*v / span) : std::nullopt; };
-  put("telemetry_span_s", span, "s");
-  put("gpu_energy_j", gpu_j.sum, "J");
+  put("telemetry_span_s", span, "s", "lower");
+  put("gpu_energy_j", gpu_j.sum, "J", "lower");
   put("avg_gpu_power_w", per_span(gpu_j.sum), "W");
   put("gpu_util_mean", util.mean(), "%");
   put("gpu_mem_util_mean", mem_util.mean(), "%");
-  put("peak_gpu_mem_mib", gpu_mem.max, "MiB");
+  put("peak_gpu_mem_mib", gpu_mem.max, "MiB", "lower");
   put("max_gpu_temp_c", temp.max, "C");
-  put("throttled_s", throttle_s.max, "s");
-  put("cpu_energy_j", cpu_j.sum, "J");
-  put("dram_energy_j", dram_j.sum, "J");
+  put("throttled_s", throttle_s.max, "s", "lower");
+  put("cpu_energy_j", cpu_j.sum, "J", "lower");
+  put("dram_energy_j", dram_j.sum, "J", "lower");
   if (gpu_j.sum || cpu_j.sum || dram_j.sum)
-    put("energy_j", gpu_j.sum.value_or(0) + cpu_j.sum.value_or(0) + dram_j.sum.value_or(0), "J");
-  put("cpu_time_s", cpu_s.sum, "s");
+    put("energy_j", gpu_j.sum.value_or(0) + cpu_j.sum.value_or(0) + dram_j.sum.value_or(0), "J", "lower");
+  put("cpu_time_s", cpu_s.sum, "s", "lower");
   put("cpu_cores_used_mean", per_span(cpu_s.sum), "cores");
-  put("peak_rss_mib", rss.max, "MiB");
+  put("peak_rss_mib", rss.max, "MiB", "lower");
 
   out.provenance.emplace_back("telemetry.sources", sources_line(logs));
   if (counter_gpus || integral_gpus)
@@ -200,11 +200,14 @@ std::vector<Metric> per_joule(const Summary& summary, const std::map<std::string
   if (!energy || !span || *energy <= 0 || *span <= 0) return {};
   const double watts = *energy / *span;
   std::vector<Metric> out;
-  constexpr std::array<std::pair<const char*, const char*>, 2> kRates{{{"samples_per_s", "samples_per_joule"},
-                                                                        {"tokens_per_s", "tokens_per_joule"}}};
-  for (const auto& [rate, name] : kRates)
+  struct Rate {
+    const char *rate, *name, *unit;
+  };
+  constexpr std::array<Rate, 2> kRates{{{"samples_per_s", "samples_per_joule", "samples/J"},
+                                        {"tokens_per_s", "tokens_per_joule", "tokens/J"}}};
+  for (const auto& [rate, name, unit] : kRates)
     if (const auto it = workload_metrics.find(rate); it != workload_metrics.end())
-      out.push_back({name, it->second / watts, "1/J"});
+      out.push_back({name, it->second / watts, unit, "higher"});
   return out;
 }
 

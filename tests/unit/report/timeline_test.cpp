@@ -52,12 +52,15 @@ TEST_CASE("timeline: power from energy differences, cores from CPU-seconds diffe
 }
 
 TEST_CASE("timeline: a file without end is cut short at its last sample, and a counter that goes back is 0 W") {
-  const auto cut = telemetry::parse_telemetry(std::string(kNode) + "rapl 3 0 10\n", "run/telemetry.n1");
-  const Timeline t = build_timeline({cut});
+  auto cut = telemetry::parse_telemetry(std::string(kNode) + "rapl 3 0 100\n", "run/telemetry.n1");
+  Timeline t = build_timeline({cut});
   REQUIRE(t.ends.size() == 1);
   CHECK(t.ends[0].cut_short);
   CHECK(t.ends[0].t == 3);
-  CHECK(find(t, "n1 RAPL package-0 power").points.back() == SeriesPoint{3, 0});
+  CHECK(find(t, "n1 RAPL package-0 power").points.back() == SeriesPoint{3, 30});
+  // The parser refuses a cumulative counter that goes back; a log that holds one anyway draws 0 W there.
+  cut.rapl.back().energy_j = 10;
+  CHECK(find(build_timeline({cut}), "n1 RAPL package-0 power").points.back() == SeriesPoint{3, 0});
   const std::string svg = timeline_svg(t, "p");
   CHECK_THAT(svg, Catch::Contains("n1 cut short"));
   CHECK_THAT(svg, Catch::Contains(">start</text>"));

@@ -111,6 +111,11 @@ TEST_CASE("telemetry log: malformed records name file:line:column and what was e
       {"sweep-telemetry format=1\nrapl_zone 0 gpu x\n", 2, 13, "package, dram or other"},
       {"sweep-telemetry format=1\nend 1\nproc 2 0 1 1\n", 3, 1, "nothing after the end"},
       {"sweep-telemetry format=1\nproc  0 0 1 1\n", 2, 1, "proc <t>"},
+      {"sweep-telemetry format=1\nproc 0 1e16 1 1\n", 2, 8, "from 0 to 1e15"},
+      {"sweep-telemetry format=1\nproc 0 5 1 1\nproc 1 4 1 1\n", 3, 8, "no smaller than the previous sample's 5"},
+      {"sweep-telemetry format=1\nrapl_zone 0 package p\nrapl 0 0 9\nrapl 1 0 8\n", 4, 10, "no smaller"},
+      {"sweep-telemetry format=1\ngpu_device 0 U a\ngpu 0 0 9 - - - - - - -\ngpu 1 0 8 - - - - - - -\n", 4, 9,
+       "no smaller"},
   };
   for (const auto& c : cases) {
     INFO(c.text);

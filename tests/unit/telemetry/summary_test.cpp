@@ -61,6 +61,9 @@ TEST_CASE("telemetry summary: two nodes, GPUs by counter, CPUs by RAPL, the work
   CHECK(metric(s, "telemetry_span_s")->value == 5);
   CHECK(metric(s, "gpu_energy_j")->value == 1100 + 1120 + 1000);
   CHECK(metric(s, "gpu_energy_j")->unit == "J");
+  CHECK(metric(s, "gpu_energy_j")->better == "lower");
+  CHECK(metric(s, "gpu_util_mean")->better.empty());
+  CHECK(metric(s, "peak_rss_mib")->better == "lower");
   CHECK(metric(s, "avg_gpu_power_w")->value == Approx(3220.0 / 5));
   CHECK(metric(s, "gpu_util_mean")->value == Approx((0 + 0 + 90 + 80 + 100 + 70 + 0 + 60) / 8.0));
   CHECK(metric(s, "peak_gpu_mem_mib")->value == 9500);
@@ -112,12 +115,14 @@ TEST_CASE("telemetry summary: a source off or unavailable gives no metric, not z
 
 TEST_CASE("telemetry summary: samples and tokens per joule over the average power") {
   Summary s;
-  s.metrics = {{"telemetry_span_s", 10, "s"}, {"energy_j", 2000, "J"}};
+  s.metrics = {{"telemetry_span_s", 10, "s", "lower"}, {"energy_j", 2000, "J", "lower"}};
   const auto m = per_joule(s, {{"samples_per_s", 400}, {"tokens_per_s", 400 * 1024}, {"step_time_mean", 1}});
   REQUIRE(m.size() == 2);
   CHECK(m[0].name == "samples_per_joule");
   CHECK(m[0].value == Approx(2));  // 400 samples/s at 200 W
-  CHECK(m[0].unit == "1/J");
+  CHECK(m[0].unit == "samples/J");
+  CHECK(m[1].unit == "tokens/J");
+  CHECK(m[0].better == "higher");
   CHECK(m[1].name == "tokens_per_joule");
   CHECK(m[1].value == Approx(2048));
 }
