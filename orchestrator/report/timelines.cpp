@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -54,6 +55,8 @@ Timelines load_timelines(const store::Store& db, const CampaignData& data) {
     t.problems = std::move(read.problems);
     out.points.push_back(std::move(t));
   }
+  const auto ordinal = [&](const PointTimeline& t) { return points.contains(t.point_id) ? points[t.point_id]->ordinal : 0; };
+  std::stable_sort(out.points.begin(), out.points.end(), [&](const auto& a, const auto& b) { return ordinal(a) < ordinal(b); });
   return out;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// The report's telemetry timelines (docs/reports.md#telemetry-timeline): one per point, of its first
-// succeeded run (in run order) whose provenance names telemetry files, at most kMaxTimelines points;
+// The report's telemetry timelines (docs/reports.md#telemetry-timeline): one per point, in point order, of
+// its first succeeded run (in run order) whose provenance names telemetry files, at most kMaxTimelines points;
 // each drawn by report/timeline_svg.h and shown inline in the HTML report as an <img> of a data: URI
 // (as the figures are: nothing in it can run). Files refused or malformed are lines in the report.
 #include <cstdint>
