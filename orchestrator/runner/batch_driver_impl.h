@@ -83,7 +83,7 @@ class BatchDriver {
                std::vector<std::string>& cancel);
   void finish_ended(std::vector<EndedTask>& ended);
   void note_state(TrackedTask& t, sched::Phase phase, const sched::JobRecord& rec);
-  void finish(const TrackedTask& t, const sched::JobRecord& rec);
+  void finish(const TrackedTask& t, const sched::JobRecord& rec, const sched::JobUsage* usage = nullptr);
   void finish_failed(const TrackedTask& t, std::string_view cls, const std::string& reason);
   store::KeyValues options_provenance(const TrackedTask& t) const;
   void after_failure(std::int64_t run_id, int attempt, const store::AttemptResult& result);
