@@ -16,8 +16,8 @@ TEST_CASE("sweep show --efficiency: a local campaign's use against its request, 
             "name: eff\nmatrix:\n  x: [1, 2]\nrepetitions: 2\n"
             "resources: {time: \"00:05:00\", mem: 1G, cpus-per-task: 2}\n"
             "workload:\n  command: python3 -c 'print(\"rss=\" + str(100 * {{x}})); print(\"cpu=0.5\")'\n"
-            "metrics:\n  - {name: peak_rss_mib, unit: MiB, regex: 'rss=(?<value>[0-9]+)'}\n"
-            "  - {name: cpu_time_s, unit: s, regex: 'cpu=(?<value>[0-9.]+)'}\n");
+            "metrics:\n  - {name: peak_rss_mib, unit: MiB, better: lower, regex: 'rss=(?<value>[0-9]+)'}\n"
+            "  - {name: cpu_time_s, unit: s, better: lower, regex: 'cpu=(?<value>[0-9.]+)'}\n");
   const auto run = box.sweep({"run", "eff.yaml", "--label", "eff"});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);

@@ -8,7 +8,7 @@
 
 using namespace slurmtest;
 
-TEST_CASE("sacct's MaxRSS and TotalCPU of a job of known memory and CPU time become metrics; show --efficiency shows them") {
+TEST_CASE("sacct's MaxRSS and TotalCPU of a job of known memory and CPU time become metrics that show --efficiency shows") {
   slurm_conf();
   INFO("needs accounting: scripts/slurm-dev-cluster up --accounting (scripts/test starts it so)");
   REQUIRE(shell("sacctmgr -n -P show cluster format=cluster").exit_code == 0);
