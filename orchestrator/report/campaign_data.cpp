@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "report/hardware.h"
+#include "store/requested_resources.h"
 #include "store/store.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -31,8 +32,7 @@ std::vector<store::ProvenanceCount> hardware_counts(const store::Store& db, std:
 /// What the ended runs asked for (CampaignData::requests).
 std::vector<store::AttemptValue> request_values(const store::Store& db, std::int64_t campaign, const std::string& executor) {
   std::vector<std::string> keys;
-  for (const char* k : {"time", "mem", "mem-per-cpu", "nodes", "ntasks", "ntasks-per-node", "cpus-per-task", "gpus", "gpus-per-node"})
-    keys.push_back(std::string("resources.") + k);
+  for (std::string_view k : store::kRequestedResources) keys.push_back("resources." + std::string(k));
   for (const char* k : {".req_mem", ".timelimit", ".alloc_cpus", ".alloc_gpus"}) keys.push_back(executor + k);
   auto out = db.latest_provenance(campaign, keys, store::RunState::succeeded);
   for (auto& v : db.latest_provenance(campaign, keys, store::RunState::failed)) out.push_back(std::move(v));

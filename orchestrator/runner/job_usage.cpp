@@ -25,7 +25,8 @@ void add_usage(std::string_view scheduler, const sched::JobUsage& usage, store::
 store::KeyValues requested_provenance(const std::vector<sched::Resource>& resources) {
   store::KeyValues out;
   for (const auto& r : resources)
-    if (std::find(std::begin(kRequestedKeys), std::end(kRequestedKeys), r.key) != std::end(kRequestedKeys))
+    if (std::find(std::begin(store::kRequestedResources), std::end(store::kRequestedResources), r.key) !=
+        std::end(store::kRequestedResources))
       out.emplace_back("resources." + r.key, r.value);
   return out;
 }

@@ -8,6 +8,7 @@
 #include "sched/resources.h"
 #include "sched/usage.h"
 #include "store/records.h"
+#include "store/requested_resources.h"
 
 namespace sweep::runner {
 
@@ -16,10 +17,7 @@ namespace sweep::runner {
 /// accounting gave it; nothing is invented.
 void add_usage(std::string_view scheduler, const sched::JobUsage& usage, store::AttemptResult& result);
 
-/// The resources the efficiency view compares against, in the attempt's effective (escalated) values.
-inline constexpr std::string_view kRequestedKeys[] = {"time", "mem", "mem-per-cpu", "nodes", "ntasks",
-                                                      "ntasks-per-node", "cpus-per-task", "gpus", "gpus-per-node"};
-/// Provenance `resources.<key>` = value of each of `resources` among kRequestedKeys.
+/// Provenance `resources.<key>` = value of each of `resources` among store::kRequestedResources.
 store::KeyValues requested_provenance(const std::vector<sched::Resource>& resources);
 
 }  // namespace sweep::runner
