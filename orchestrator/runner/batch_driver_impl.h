@@ -35,6 +35,7 @@ struct TrackedTask {
   int restarts = 0;         // times the scheduler requeued it, as last seen (accounting may not say)
   bool started = false;     // the scheduler said it runs (last seen; false again after a requeue)
   std::string recorded{};   // the phase, state and reason last recorded as its provenance (note_state)
+  int usage_waits = 0;      // cycles it ended while accounting did not yet have its end (finish_ended)
 };
 
 /// A task that left the scheduler's list or ended, with what the scheduler last said of it (if anything).
@@ -82,6 +83,7 @@ class BatchDriver {
   bool examine(TrackedTask& t, const sched::JobRecord* rec, std::vector<EndedTask>& ended,
                std::vector<std::string>& cancel);
   void finish_ended(std::vector<EndedTask>& ended);
+  bool ended_in(const std::vector<sched::JobRecord>& accounting, const TrackedTask& t) const;
   void note_state(TrackedTask& t, sched::Phase phase, const sched::JobRecord& rec);
   void finish(const TrackedTask& t, const sched::JobRecord& rec, const sched::JobUsage* usage = nullptr);
   void finish_failed(const TrackedTask& t, std::string_view cls, const std::string& reason);

@@ -136,6 +136,13 @@ void BatchDriver::finish(const TrackedTask& t, const sched::JobRecord& rec, cons
   if (result.state == store::RunState::failed) after_failure(t.run_id, t.attempt, result);
 }
 
+/// Whether accounting's records hold the task's end (and so its steps' usage figures).
+bool BatchDriver::ended_in(const std::vector<sched::JobRecord>& accounting, const TrackedTask& t) const {
+  return std::any_of(accounting.begin(), accounting.end(), [&](const sched::JobRecord& r) {
+    return r.array_job_id == t.array_job_id && r.task_id() == t.task && scheduler_->state_info(r.state).phase == sched::Phase::finished;
+  });
+}
+
 /// The ended task's final record, in a state that ends it: from accounting when it exists, else the
 /// controller's (`live`, while it still knows the job), else the completion log. nullopt when no
 /// source knows it (yet).
@@ -217,11 +224,16 @@ void BatchDriver::finish_ended(std::vector<EndedTask>& ended) {
   std::vector<sched::JobRecord> accounting;
   std::set<std::string> ids;
   for (const auto& e : ended) ids.insert(e.task.array_job_id);
-  if (auto acct = scheduler_->accounting({ids.begin(), ids.end()})) accounting = std::move(*acct);
+  const auto acct = scheduler_->accounting({ids.begin(), ids.end()});
+  if (acct) accounting = *acct;
   std::vector<sched::JobUsage> usage;
   if (!ids.empty()) usage = scheduler_->usage({ids.begin(), ids.end()}).value_or(std::vector<sched::JobUsage>{});
   std::optional<std::vector<sched::JobRecord>> completions;
   for (auto& [t, rec] : ended) {
+    if (acct && rec && !ended_in(accounting, t) && t.usage_waits++ < 2) {
+      tracked_[{t.array_job_id, t.task}] = t;  // accounting has not stored its end (nor its steps' usage) yet
+      continue;
+    }
     if (const auto final = final_record(t, rec, accounting, completions)) {
       const auto u = std::find_if(usage.begin(), usage.end(), [&](const sched::JobUsage& j) {
         return j.array_job_id == t.array_job_id && j.task == t.task;

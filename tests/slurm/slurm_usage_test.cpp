@@ -22,6 +22,8 @@ TEST_CASE("sacct's MaxRSS and TotalCPU of a job of known memory and CPU time bec
   const auto r = box.sweep({"run", "usage.yaml", "--label", L, "--poll-max", "1"});
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
+  const std::string job = query(box, "SELECT value FROM run_provenance WHERE key = 'slurm.job_id'");
+  INFO("sacct now: " << shell("sacct -n -P -j " + job + " --format=JobID,State,ElapsedRaw,TotalCPU,MaxRSS").out);
   const auto metric = [&](const std::string& name) {
     const std::string v = query(box, "SELECT value FROM metrics WHERE name = '" + name + "'");
     INFO(name << " = " << v);

@@ -64,6 +64,7 @@ class ScriptedCluster {
   std::function<std::vector<Step>(std::size_t submission, int task)> plan;
   std::size_t unreachable_polls = 0;  // the next this many array_jobs/own_jobs calls answer nullopt
   bool accounting_enabled = true;     // accounting() answers (sacct), else nullopt
+  std::size_t accounting_lag = 0;     // the next this many accounting() calls (of some job) answer without any ended task
   /// What usage() answers while accounting is enabled: the records of the arrays asked about.
   std::vector<sched::JobUsage> usage_records;
   bool completions_enabled = false;   // completions() lists ended tasks (a jobcomp log)

@@ -193,3 +193,21 @@ TEST_CASE("batch: the scheduler's usage figures become metrics and provenance, a
   CHECK(off.drive(BatchMode::run).succeeded == 1);
   CHECK(off.query("SELECT count(*) FROM metrics WHERE name LIKE 'slurm_%'") == "0");
 }
+
+TEST_CASE("batch: a task whose end accounting has not stored yet waits at most two cycles for its usage figures") {
+  sched::JobUsage u;
+  u.array_job_id = "1000";
+  u.task = 0;
+  u.max_rss_mib = 100;
+  Rig rig(experiment("[1]"));
+  rig.cluster.usage_records = {u};
+  rig.cluster.accounting_lag = 1;
+  CHECK(rig.drive(BatchMode::run).succeeded == 1);
+  CHECK(rig.cluster.usage_calls == 2);  // asked again the next cycle, when accounting had it
+  CHECK(rig.query("SELECT value FROM metrics WHERE name = 'slurm_max_rss_mib'") == "100.0");
+
+  Rig behind(experiment("[1]"));
+  behind.cluster.accounting_lag = 100;  // never catches up: the run is finished on squeue's word
+  CHECK(behind.drive(BatchMode::run).succeeded == 1);
+  CHECK(behind.cluster.usage_calls == 3);
+}
