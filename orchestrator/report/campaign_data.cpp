@@ -30,7 +30,8 @@ std::vector<store::ProvenanceCount> hardware_counts(const store::Store& db, std:
 }
 
 /// What the ended runs asked for (CampaignData::requests).
-std::vector<store::AttemptValue> request_values(const store::Store& db, std::int64_t campaign, const std::string& executor) {
+std::vector<store::AttemptValue> request_values(const store::Store& db, std::int64_t campaign,
+                                                const std::string& executor) {
   std::vector<std::string> keys;
   for (std::string_view k : store::kRequestedResources) keys.push_back("resources." + std::string(k));
   for (const char* k : {".req_mem", ".timelimit", ".alloc_cpus", ".alloc_gpus"}) keys.push_back(executor + k);

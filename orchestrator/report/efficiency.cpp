@@ -55,7 +55,9 @@ Requested requested_mem(const Keys& k, const std::string& exec) {
   }
   if (k.count("resources.mem-per-cpu")) {
     const auto per = spec::slurm_memory_mib(k.at("resources.mem-per-cpu"));
-    if (per) return {*per * count_of(k, "resources.cpus-per-task").value_or(1), k.at("resources.mem-per-cpu"), "resources.mem-per-cpu"};
+    if (per)
+      return {*per * count_of(k, "resources.cpus-per-task").value_or(1), k.at("resources.mem-per-cpu"),
+              "resources.mem-per-cpu"};
   }
   return {};
 }
@@ -65,8 +67,9 @@ Requested requested_cpus(const Keys& k, const std::string& exec) {
   if (const auto n = count_of(k, exec + ".alloc_cpus")) return from_key(k, exec + ".alloc_cpus", n);
   const auto per_task = count_of(k, "resources.cpus-per-task");
   if (!per_task) return {};
-  const double tasks = count_of(k, "resources.ntasks")
-                           .value_or(count_of(k, "resources.ntasks-per-node").value_or(1) * count_of(k, "resources.nodes").value_or(1));
+  const double tasks =
+      count_of(k, "resources.ntasks")
+          .value_or(count_of(k, "resources.ntasks-per-node").value_or(1) * count_of(k, "resources.nodes").value_or(1));
   return {*per_task * tasks, fmt::format("{:g}", *per_task * tasks), "resources.cpus-per-task"};
 }
 
@@ -92,9 +95,9 @@ Used used_of(std::vector<double> values, std::string from) {
 }
 
 /// Values of the first of `names` that some run measured, over `runs`, with its name.
-std::pair<std::vector<double>, std::string> measured(const std::map<std::int64_t, std::map<std::string, double>>& by_run,
-                                                     const std::vector<const store::RunRecord*>& runs,
-                                                     std::initializer_list<const char*> names) {
+std::pair<std::vector<double>, std::string> measured(
+    const std::map<std::int64_t, std::map<std::string, double>>& by_run,
+    const std::vector<const store::RunRecord*>& runs, std::initializer_list<const char*> names) {
   for (const char* name : names) {
     std::vector<double> values;
     for (const auto* r : runs)
@@ -106,7 +109,8 @@ std::pair<std::vector<double>, std::string> measured(const std::map<std::int64_t
 }
 
 /// Cores used per run: CPU seconds over elapsed seconds.
-Used cores_used(const std::map<std::int64_t, std::map<std::string, double>>& by_run, const std::vector<const store::RunRecord*>& runs) {
+Used cores_used(const std::map<std::int64_t, std::map<std::string, double>>& by_run,
+                const std::vector<const store::RunRecord*>& runs) {
   for (const char* name : {"cpu_time_s", "slurm_cpu_time_s"}) {
     std::vector<double> values;
     for (const auto* r : runs)
@@ -125,13 +129,16 @@ std::vector<std::string> escalate_lines(const PointEfficiency& e) {
   std::vector<std::string> out{fmt::format("retries: {{{}{}{}}}", time ? "TIMEOUT: 2" : "", time && mem ? ", " : "",
                                            mem ? "OUT_OF_MEMORY: 2" : ""),
                                "escalate:"};
-  if (time) out.push_back(fmt::format("  time: {{factor: 2, max: \"{}\"}}", spec::slurm_time_text(std::ceil(*e.time.value * 4 / 60) * 60)));
+  if (time)
+    out.push_back(fmt::format("  time: {{factor: 2, max: \"{}\"}}",
+                              spec::slurm_time_text(std::ceil(*e.time.value * 4 / 60) * 60)));
   if (mem) out.push_back(fmt::format("  mem: {{factor: 2, max: \"{}\"}}", spec::slurm_memory_text(*e.mem.value * 4)));
   return out;
 }
 
-PointEfficiency point_efficiency(const store::PointRecord& p, const std::vector<const store::RunRecord*>& runs, const Keys& keys,
-                                 const std::map<std::int64_t, std::map<std::string, double>>& by_run, const std::string& exec) {
+PointEfficiency point_efficiency(const store::PointRecord& p, const std::vector<const store::RunRecord*>& runs,
+                                 const Keys& keys, const std::map<std::int64_t, std::map<std::string, double>>& by_run,
+                                 const std::string& exec) {
   PointEfficiency e;
   e.point_id = p.point_id;
   e.label = point_label(p);
@@ -198,7 +205,8 @@ std::vector<PointEfficiency> efficiency(const CampaignData& data) {
   std::map<std::int64_t, std::map<std::string, double>> by_run;
   for (const auto& m : data.usage) by_run[m.run_id][m.name] = m.value;
   std::vector<PointEfficiency> out;
-  for (const auto& p : data.points) out.push_back(point_efficiency(p, runs[p.point_id], keys[p.point_id], by_run, data.campaign.executor));
+  for (const auto& p : data.points)
+    out.push_back(point_efficiency(p, runs[p.point_id], keys[p.point_id], by_run, data.campaign.executor));
   return out;
 }
 

@@ -113,6 +113,7 @@ class BatchDriver {
   std::size_t finished_here_ = 0;     // attempts ended in this invocation (the ETA's rate)
   Progress progress_;
   std::string last_polled_;           // the array the last poll asked about
+  bool wait_for_accounting_ = false;  // an ended task waits (a cycle or two) for accounting's end record: run mode
   std::vector<store::AttemptValue> noted_;  // scheduler states to record at the end of this poll (note_state)
   bool reported_unreachable_ = false;
   bool reported_limit_ = false;

@@ -139,7 +139,8 @@ void BatchDriver::finish(const TrackedTask& t, const sched::JobRecord& rec, cons
 /// Whether accounting's records hold the task's end (and so its steps' usage figures).
 bool BatchDriver::ended_in(const std::vector<sched::JobRecord>& accounting, const TrackedTask& t) const {
   return std::any_of(accounting.begin(), accounting.end(), [&](const sched::JobRecord& r) {
-    return r.array_job_id == t.array_job_id && r.task_id() == t.task && scheduler_->state_info(r.state).phase == sched::Phase::finished;
+    return r.array_job_id == t.array_job_id && r.task_id() == t.task &&
+           scheduler_->state_info(r.state).phase == sched::Phase::finished;
   });
 }
 
@@ -230,7 +231,7 @@ void BatchDriver::finish_ended(std::vector<EndedTask>& ended) {
   if (!ids.empty()) usage = scheduler_->usage({ids.begin(), ids.end()}).value_or(std::vector<sched::JobUsage>{});
   std::optional<std::vector<sched::JobRecord>> completions;
   for (auto& [t, rec] : ended) {
-    if (acct && rec && !ended_in(accounting, t) && t.usage_waits++ < 2) {
+    if (wait_for_accounting_ && acct && rec && !ended_in(accounting, t) && t.usage_waits++ < 2) {
       tracked_[{t.array_job_id, t.task}] = t;  // accounting has not stored its end (nor its steps' usage) yet
       continue;
     }

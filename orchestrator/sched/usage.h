@@ -9,9 +9,9 @@
 namespace sweep::sched {
 
 struct JobUsage {
-  std::string job_id;        // the allocation's id: the array task's "123_4", or a plain job's "123"
-  std::string array_job_id;  // "123"; "" when not part of an array
-  std::optional<int> task;   // the array task id; nullopt for a plain job
+  std::string job_id;                 // the allocation's id: the array task's "123_4", or a plain job's "123"
+  std::string array_job_id;           // "123"; "" when not part of an array
+  std::optional<int> task;            // the array task id; nullopt for a plain job
   std::optional<double> elapsed_s;    // the allocation's wall time
   std::optional<double> cpu_time_s;   // user + system CPU seconds of every step and task together
   std::optional<double> max_rss_mib;  // the largest resident memory of one task, over every step

@@ -6,7 +6,7 @@
 
 namespace sweep::store {
 
-inline constexpr std::string_view kRequestedResources[] = {"time", "mem", "mem-per-cpu", "nodes", "ntasks",
-                                                           "ntasks-per-node", "cpus-per-task", "gpus", "gpus-per-node"};
+inline constexpr std::string_view kRequestedResources[] = {
+    "time", "mem", "mem-per-cpu", "nodes", "ntasks", "ntasks-per-node", "cpus-per-task", "gpus", "gpus-per-node"};
 
 }  // namespace sweep::store

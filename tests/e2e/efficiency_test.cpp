@@ -30,7 +30,8 @@ TEST_CASE("sweep show --efficiency: a local campaign's use against its request, 
   CHECK_THAT(text.out, Catch::Contains("memory  used mean 100, max 100 MiB (peak_rss_mib over 2 runs); requested 1G "
                                        "(resources.mem), max used 10% of it"));
   CHECK_THAT(text.out, Catch::Contains("requested 00:05:00 (resources.time)"));
-  CHECK_THAT(text.out, Catch::Contains("cpus    used mean") && Catch::Contains("requested 2 (resources.cpus-per-task)"));
+  CHECK_THAT(text.out,
+             Catch::Contains("cpus    used mean") && Catch::Contains("requested 2 (resources.cpus-per-task)"));
   CHECK_THAT(text.out, Catch::Contains("gpus    used not measured; requested not requested"));
   CHECK_THAT(text.out, Catch::Contains("suggested time: \"00:01:00\", mem: 128M (p95 of 2 runs + 25%)"));
   const auto json = box.sweep({"show", "eff", "--efficiency", "--format", "json"});

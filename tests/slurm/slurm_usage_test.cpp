@@ -8,7 +8,8 @@
 
 using namespace slurmtest;
 
-TEST_CASE("sacct's MaxRSS and TotalCPU of a job of known memory and CPU time become metrics that show --efficiency shows") {
+TEST_CASE(
+    "sacct's MaxRSS and TotalCPU of a job of known memory and CPU time become metrics that show --efficiency shows") {
   slurm_conf();
   INFO("needs accounting: scripts/slurm-dev-cluster up --accounting (scripts/test starts it so)");
   REQUIRE(shell("sacctmgr -n -P show cluster format=cluster").exit_code == 0);
@@ -43,6 +44,7 @@ TEST_CASE("sacct's MaxRSS and TotalCPU of a job of known memory and CPU time bec
   REQUIRE(show.exit_code == 0);
   CHECK_THAT(show.out, Catch::Contains("(slurm_max_rss_mib of the one run); requested 1G (resources.mem)"));
   CHECK_THAT(show.out, Catch::Contains("requested 00:05:00 (slurm.timelimit)"));
-  CHECK_THAT(show.out, Catch::Contains("(slurm_cpu_time_s / elapsed_s of the one run); requested 2 (slurm.alloc_cpus)"));
+  CHECK_THAT(show.out,
+             Catch::Contains("(slurm_cpu_time_s / elapsed_s of the one run); requested 2 (slurm.alloc_cpus)"));
   CHECK_THAT(show.out, Catch::Contains("the one run (its p95 is that run)"));
 }

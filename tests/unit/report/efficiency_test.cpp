@@ -37,11 +37,14 @@ TEST_CASE("efficiency: used against requested, Slurm's figures where telemetry i
   const auto ok = store::RunState::succeeded;
   d.runs = {run(1, "p0", ok, 100), run(2, "p0", ok, 120), run(3, "p0", ok, 110), run(4, "p1", ok, 50)};
   for (std::int64_t id : {1, 2, 3})
-    for (auto [k, v] : {std::pair{"resources.time", "00:10:00"}, {"resources.mem", "2G"}, {"slurm.alloc_cpus", "4"}, {"resources.gpus", "2"}})
+    for (auto [k, v] : {std::pair{"resources.time", "00:10:00"},
+                        {"resources.mem", "2G"},
+                        {"slurm.alloc_cpus", "4"},
+                        {"resources.gpus", "2"}})
       d.requests.push_back({id, 1, k, v});
   d.usage = {{1, "slurm_max_rss_mib", 500}, {2, "slurm_max_rss_mib", 700}, {3, "slurm_max_rss_mib", 600},
-             {1, "slurm_cpu_time_s", 200}, {2, "slurm_cpu_time_s", 240}, {3, "peak_rss_mib", 650},
-             {1, "gpu_util_mean", 80}, {2, "gpu_util_mean", 90}};
+             {1, "slurm_cpu_time_s", 200},  {2, "slurm_cpu_time_s", 240},  {3, "peak_rss_mib", 650},
+             {1, "gpu_util_mean", 80},      {2, "gpu_util_mean", 90}};
   const auto e = efficiency(d);
   REQUIRE(e.size() == 2);
   const PointEfficiency& p = e[0];
@@ -83,8 +86,8 @@ TEST_CASE("efficiency: used against requested, Slurm's figures where telemetry i
 TEST_CASE("efficiency: timed-out and out-of-memory runs give starting values for escalate") {
   CampaignData d = campaign();
   d.points.pop_back();
-  d.runs = {run(1, "p0", store::RunState::failed, 600, "timeout"), run(2, "p0", store::RunState::failed, 30, "out_of_memory"),
-            run(3, "p0", store::RunState::succeeded, 400)};
+  d.runs = {run(1, "p0", store::RunState::failed, 600, "timeout"),
+            run(2, "p0", store::RunState::failed, 30, "out_of_memory"), run(3, "p0", store::RunState::succeeded, 400)};
   for (std::int64_t id : {1, 2, 3}) {
     d.requests.push_back({id, 1, "slurm.timelimit", "00:10:00"});
     d.requests.push_back({id, 1, "slurm.req_mem", "4000M"});
@@ -95,8 +98,9 @@ TEST_CASE("efficiency: timed-out and out-of-memory runs give starting values for
   CHECK(e[0].out_of_memory == 1);
   CHECK(e[0].time.from == "slurm.timelimit");
   CHECK(e[0].mem.value == 4000);
-  CHECK(e[0].escalate == std::vector<std::string>{"retries: {TIMEOUT: 2, OUT_OF_MEMORY: 2}", "escalate:",
-                                                  "  time: {factor: 2, max: \"00:40:00\"}", "  mem: {factor: 2, max: \"16000M\"}"});
+  CHECK(e[0].escalate == std::vector<std::string>{"retries: {TIMEOUT: 2, OUT_OF_MEMORY: 2}",
+                                                  "escalate:", "  time: {factor: 2, max: \"00:40:00\"}",
+                                                  "  mem: {factor: 2, max: \"16000M\"}"});
   CHECK(e[0].time_s.runs == 1);  // the killed runs' times are not a measure of what they needed
 }
 

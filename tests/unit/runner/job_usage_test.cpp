@@ -20,7 +20,8 @@ TEST_CASE("job usage: figures given become metrics with units, absent ones stay 
   CHECK(r.metrics[1].name == "slurm_max_rss_mib");
   CHECK(r.metrics[1].unit == "MiB");
   CHECK(r.metrics[1].value == 216.25);
-  CHECK(r.provenance == store::KeyValues{{"slurm.req_mem", "1G"}, {"slurm.timelimit", "00:05:00"}, {"slurm.alloc_cpus", "2"}});
+  CHECK(r.provenance ==
+        store::KeyValues{{"slurm.req_mem", "1G"}, {"slurm.timelimit", "00:05:00"}, {"slurm.alloc_cpus", "2"}});
   store::AttemptResult none;
   runner::add_usage("slurm", sched::JobUsage{}, none);
   CHECK(none.metrics.empty());
@@ -34,8 +35,13 @@ TEST_CASE("job usage: figures given become metrics with units, absent ones stay 
 }
 
 TEST_CASE("job usage: the requested resources recorded are those the efficiency view compares") {
-  const auto p = runner::requested_provenance(
-      {{"time", "00:10:00", {}}, {"partition", "debug", {}}, {"mem", "2G", {}}, {"cpus-per-task", "4", {}}, {"gpus", "2", {}}});
-  CHECK(p == store::KeyValues{{"resources.time", "00:10:00"}, {"resources.mem", "2G"}, {"resources.cpus-per-task", "4"},
+  const auto p = runner::requested_provenance({{"time", "00:10:00", {}},
+                                               {"partition", "debug", {}},
+                                               {"mem", "2G", {}},
+                                               {"cpus-per-task", "4", {}},
+                                               {"gpus", "2", {}}});
+  CHECK(p == store::KeyValues{{"resources.time", "00:10:00"},
+                              {"resources.mem", "2G"},
+                              {"resources.cpus-per-task", "4"},
                               {"resources.gpus", "2"}});
 }

@@ -20,10 +20,13 @@ constexpr const char* kDevCluster =
     "1_1.batch|3|00:01.504||0|energy=0||2|cpu=2,mem=1G,node=1|\n"
     "1_1.0|0|00:00.131||0|energy=0||2|cpu=2,mem=1G,node=1|\n"
     "3|4|00:01.907||0||1G|2|billing=2,cpu=2,mem=1G,node=1|00:05:00\n"
-    "3.batch|4|00:01.770|12480K|0|cpu=00:00:01,energy=0,fs/disk=419477052,mem=12480K,pages=0,vmem=221344K||2|cpu=2,mem=1G,node=1|\n"
-    "3.0|2|00:00.137|1684K|0|cpu=00:00:00,energy=0,fs/disk=209743937,mem=1684K,pages=0,vmem=2920K||2|cpu=2,mem=1G,node=1|\n"
+    "3.batch|4|00:01.770|12480K|0|cpu=00:00:01,energy=0,fs/"
+    "disk=419477052,mem=12480K,pages=0,vmem=221344K||2|cpu=2,mem=1G,node=1|\n"
+    "3.0|2|00:00.137|1684K|0|cpu=00:00:00,energy=0,fs/"
+    "disk=209743937,mem=1684K,pages=0,vmem=2920K||2|cpu=2,mem=1G,node=1|\n"
     "4|4|00:02.074||||1G|2|billing=2,cpu=2,mem=1G,node=1|00:05:00\n"
-    "4.batch|4|00:02.074|221436K|0|cpu=00:00:01,energy=0,fs/disk=1694139,mem=221436K,pages=0,vmem=225732K||2|cpu=2,mem=1G,node=1|\n";
+    "4.batch|4|00:02.074|221436K|0|cpu=00:00:01,energy=0,fs/"
+    "disk=1694139,mem=221436K,pages=0,vmem=225732K||2|cpu=2,mem=1G,node=1|\n";
 }  // namespace
 
 TEST_CASE("sacct usage: array tasks, steps, MaxRSS over steps, no energy plugin") {
@@ -35,12 +38,12 @@ TEST_CASE("sacct usage: array tasks, steps, MaxRSS over steps, no energy plugin"
   CHECK(u[1].task == 1);
   CHECK(u[0].elapsed_s == 3);
   CHECK(u[0].cpu_time_s.value() == Approx(1.563));  // the allocation's TotalCPU: its steps together
-  CHECK_FALSE(u[0].max_rss_mib);                     // no step sampled: not measured, not 0
-  CHECK_FALSE(u[0].energy_j);                        // 0 everywhere: no energy plugin
+  CHECK_FALSE(u[0].max_rss_mib);                    // no step sampled: not measured, not 0
+  CHECK_FALSE(u[0].energy_j);                       // 0 everywhere: no energy plugin
   CHECK(u[0].req_mem == "1G");
   CHECK(u[0].timelimit == "00:05:00");
   CHECK(u[0].alloc_cpus == 2);
-  CHECK_FALSE(u[0].alloc_gpus);                      // AllocTRES without gres/gpu
+  CHECK_FALSE(u[0].alloc_gpus);  // AllocTRES without gres/gpu
   CHECK(u[2].job_id == "3");
   CHECK(u[2].array_job_id.empty());
   CHECK_FALSE(u[2].task);
