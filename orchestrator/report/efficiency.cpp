@@ -132,7 +132,12 @@ std::vector<std::string> escalate_lines(const PointEfficiency& e) {
   if (time)
     out.push_back(fmt::format("  time: {{factor: 2, max: \"{}\"}}",
                               spec::slurm_time_text(std::ceil(*e.time.value * 4 / 60) * 60)));
-  if (mem) out.push_back(fmt::format("  mem: {{factor: 2, max: \"{}\"}}", spec::slurm_memory_text(*e.mem.value * 4)));
+  if (mem) {  // the resource that was asked for escalates: mem, or mem-per-cpu (its own value, per CPU)
+    const bool per_cpu = e.mem.from == "resources.mem-per-cpu";
+    const double base = per_cpu ? spec::slurm_memory_mib(e.mem.text).value_or(0) : *e.mem.value;
+    out.push_back(fmt::format("  {}: {{factor: 2, max: \"{}\"}}", per_cpu ? "mem-per-cpu" : "mem",
+                              spec::slurm_memory_text(base * 4)));
+  }
   return out;
 }
 

@@ -116,3 +116,17 @@ TEST_CASE("efficiency: percentiles and rounding of suggestions") {
   CHECK(suggested_mem(1000) == "2G");
   CHECK(suggested_mem(4096) == "5G");
 }
+
+TEST_CASE("efficiency: memory asked per CPU is compared in total and escalates per CPU") {
+  CampaignData d = campaign();
+  d.points.pop_back();
+  d.runs = {run(1, "p0", store::RunState::failed, 30, "out_of_memory")};
+  d.requests = {{1, 1, "resources.mem-per-cpu", "1G"}, {1, 1, "resources.cpus-per-task", "4"}};
+  const auto e = efficiency(d);
+  REQUIRE(e.size() == 1);
+  CHECK(e[0].mem.value == 4096);
+  CHECK(e[0].cpus.value == 4);
+  CHECK_FALSE(e[0].time.value);
+  CHECK(e[0].escalate == std::vector<std::string>{"retries: {OUT_OF_MEMORY: 2}",
+                                                  "escalate:", "  mem-per-cpu: {factor: 2, max: \"4096M\"}"});
+}
