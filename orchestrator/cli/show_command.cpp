@@ -1,9 +1,10 @@
-// sweep show <campaign> [--format text|json]
+// sweep show <campaign> [--format text|json] [--efficiency]
 #include <fmt/core.h>
 
 #include "cli/command.h"
 #include "report/campaign_json.h"
 #include "report/campaign_view.h"
+#include "report/efficiency_render.h"
 #include "store/store.h"
 #include "util/sinks.h"
 
@@ -24,16 +25,26 @@ void add_show(CLI::App& sub, Action& action) {
   struct Options {
     std::string label;
     std::string format = "text";
+    bool efficiency = false;
     Paths paths;
   };
   auto o = std::make_shared<Options>();
   sub.add_option("campaign", o->label, "Campaign label")->required();
   sub.add_option("--format", o->format, "text or json (versioned)")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  sub.add_flag("--efficiency", o->efficiency,
+               "Per point: time, memory, CPUs and GPUs used against requested, and suggested time/mem/escalate");
   o->paths.add_to(sub);
   sub.callback([o, &action] {
     action = [o] {
       const store::Store db(o->paths.db());
       const auto data = report::load_campaign(db, o->label);
+      if (o->efficiency) {
+        const auto points = report::efficiency(data);
+        fmt::print("{}", terminal_text(o->format == "json" ? report::efficiency_json(data.campaign.label, points)
+                                                           : report::efficiency_text(points),
+                                       true));
+        return 0;
+      }
       store::KeyValues provenance;
       for (auto it = data.runs.rbegin(); it != data.runs.rend() && provenance.empty(); ++it)
         if (it->attempt > 0) provenance = db.provenance(it->id, it->attempt);

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "report/hardware.h"
+#include "store/requested_resources.h"
 #include "store/store.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -28,6 +29,17 @@ std::vector<store::ProvenanceCount> hardware_counts(const store::Store& db, std:
   return out;
 }
 
+/// What the ended runs asked for (CampaignData::requests).
+std::vector<store::AttemptValue> request_values(const store::Store& db, std::int64_t campaign,
+                                                const std::string& executor) {
+  std::vector<std::string> keys;
+  for (std::string_view k : store::kRequestedResources) keys.push_back("resources." + std::string(k));
+  for (const char* k : {".req_mem", ".timelimit", ".alloc_cpus", ".alloc_gpus"}) keys.push_back(executor + k);
+  auto out = db.latest_provenance(campaign, keys, store::RunState::succeeded);
+  for (auto& v : db.latest_provenance(campaign, keys, store::RunState::failed)) out.push_back(std::move(v));
+  return out;
+}
+
 CampaignData load_snapshot(const store::Store& db, const std::string& label) {
   auto campaign = db.find_campaign(label);
   if (!campaign) {
@@ -41,10 +53,15 @@ CampaignData load_snapshot(const store::Store& db, const std::string& label) {
   data.campaign = *campaign;
   data.points = db.points(campaign->id);
   data.runs = db.runs(campaign->id);
-  db.for_each_metric(campaign->id, [&](const store::MetricRowView& row) { data.metrics.push_back(row); });
+  db.for_each_metric(campaign->id, [&](const store::MetricRowView& row) {
+    data.metrics.push_back(row);
+    if (std::find(std::begin(kUsageMetrics), std::end(kUsageMetrics), row.name) != std::end(kUsageMetrics))
+      data.usage.push_back({row.run_id, std::string(row.name), row.value});
+  });
   data.hardware = hardware_counts(db, campaign->id);
   const std::string& e = campaign->executor;
   data.scheduler_states = db.latest_provenance(campaign->id, {e + ".phase", e + ".state", e + ".reason"}, store::RunState::running);
+  data.requests = request_values(db, campaign->id, e);
   return data;
 }
 

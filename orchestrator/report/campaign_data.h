@@ -2,6 +2,7 @@
 // Everything a report needs about one campaign, read from the database in one go.
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "report/metric_samples.h"
@@ -14,6 +15,16 @@ class Store;
 
 namespace sweep::report {
 
+/// The metrics the efficiency view (report/efficiency.h) reads per run, of every run: what a run used.
+inline constexpr std::string_view kUsageMetrics[] = {"cpu_time_s", "peak_rss_mib", "gpu_util_mean", "slurm_cpu_time_s",
+                                                     "slurm_max_rss_mib"};
+/// One metric value of one run (its latest attempt).
+struct RunMetric {
+  std::int64_t run_id = 0;
+  std::string name;
+  double value = 0;
+};
+
 struct CampaignData {
   store::CampaignRecord campaign;
   std::vector<store::PointRecord> points;
@@ -25,6 +36,10 @@ struct CampaignData {
   // What a batch scheduler last said of the running runs' attempts ("<executor>.phase", ".state",
   // ".reason": runner/batch_driver.h), by run id; none for the local executor.
   std::vector<store::AttemptValue> scheduler_states;
+  // What the runs asked for (runner/job_usage.h: "resources.<key>", "<executor>.req_mem", ".timelimit",
+  // ".alloc_cpus", ".alloc_gpus") and what they used (kUsageMetrics), of the runs that ended.
+  std::vector<store::AttemptValue> requests;
+  std::vector<RunMetric> usage;
 };
 
 /// Reads the campaign labelled `label` from one snapshot of the database (a campaign may be writing);

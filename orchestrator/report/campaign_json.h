@@ -1,7 +1,8 @@
 #pragma once
 // `--format json` of `sweep ls`, `status` and `show`: the text views' content as JSON objects, each
-// with "version": 4 (docs/database.md "JSON views"; 2 added show's "run_matches", 3 status's "running" and
-// show's "changes", 4 each running run's "queued", "scheduler_state" and "reason"). Pure.
+// with "version": 5 (docs/database.md "JSON views"; 2 added show's "run_matches", 3 status's "running" and
+// show's "changes", 4 each running run's "queued", "scheduler_state" and "reason", 5 `show --efficiency`).
+// Pure.
 #include <string>
 #include <vector>
 
@@ -9,7 +10,7 @@
 
 namespace sweep::report {
 
-inline constexpr int kCampaignJsonVersion = 4;
+inline constexpr int kCampaignJsonVersion = 5;
 
 /// {"version", "campaigns": [{label, experiment, executor, started_at, ended_at, runs: {state: n}}]}
 std::string campaign_list_json(const std::vector<CampaignSummary>& campaigns);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "report/efficiency_render.h"
 #include "report/failure_groups.h"
 #include "report/hardware.h"
 #include "util/sinks.h"
@@ -102,6 +103,8 @@ std::string markdown_report(const CampaignData& data, const std::vector<Table>& 
                      data.runs.size(), count_state(data, store::RunState::succeeded),
                      count_state(data, store::RunState::failed), spread_phrase(kDefaultSpread));
   for (const auto& t : tables) out += markdown_table(t) + "\n";
+  if (!data.requests.empty() || !data.usage.empty())
+    out += efficiency_markdown(efficiency(data));  // report/efficiency.h
   if (count_state(data, store::RunState::failed) == 0) return out;
   out += "## Failed runs\n\n| point | repetition | attempt | class | reason | run directory |\n| --- | ---: | ---: | --- | --- | --- |\n";
   for (const auto& r : data.runs)

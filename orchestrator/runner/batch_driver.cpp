@@ -330,6 +330,7 @@ void BatchDriver::cancel_all() {
 
 RunSummary BatchDriver::run(BatchMode mode) {
   if (!scheduler_->installed()) throw Error(ErrorKind::usage, scheduler_->install_hint());
+  wait_for_accounting_ = mode == BatchMode::run;  // a one-pass collect or cancel takes what is known now
   campaign_ = open_campaign(db_, options_, resolved_, plan_, clock_);
   lock_.emplace(campaign_.run_root, campaign_.label);
   // Like the local executor, running again (attached or --detach) reruns failures; collect only when asked.

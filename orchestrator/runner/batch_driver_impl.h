@@ -35,6 +35,7 @@ struct TrackedTask {
   int restarts = 0;         // times the scheduler requeued it, as last seen (accounting may not say)
   bool started = false;     // the scheduler said it runs (last seen; false again after a requeue)
   std::string recorded{};   // the phase, state and reason last recorded as its provenance (note_state)
+  int usage_waits = 0;      // cycles it ended while accounting did not yet have its end (finish_ended)
 };
 
 /// A task that left the scheduler's list or ended, with what the scheduler last said of it (if anything).
@@ -82,8 +83,9 @@ class BatchDriver {
   bool examine(TrackedTask& t, const sched::JobRecord* rec, std::vector<EndedTask>& ended,
                std::vector<std::string>& cancel);
   void finish_ended(std::vector<EndedTask>& ended);
+  bool ended_in(const std::vector<sched::JobRecord>& accounting, const TrackedTask& t) const;
   void note_state(TrackedTask& t, sched::Phase phase, const sched::JobRecord& rec);
-  void finish(const TrackedTask& t, const sched::JobRecord& rec);
+  void finish(const TrackedTask& t, const sched::JobRecord& rec, const sched::JobUsage* usage = nullptr);
   void finish_failed(const TrackedTask& t, std::string_view cls, const std::string& reason);
   store::KeyValues options_provenance(const TrackedTask& t) const;
   void after_failure(std::int64_t run_id, int attempt, const store::AttemptResult& result);
@@ -111,6 +113,7 @@ class BatchDriver {
   std::size_t finished_here_ = 0;     // attempts ended in this invocation (the ETA's rate)
   Progress progress_;
   std::string last_polled_;           // the array the last poll asked about
+  bool wait_for_accounting_ = false;  // an ended task waits (a cycle or two) for accounting's end record: run mode
   std::vector<store::AttemptValue> noted_;  // scheduler states to record at the end of this poll (note_state)
   bool reported_unreachable_ = false;
   bool reported_limit_ = false;

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "runner/job_usage.h"
 #include "runner/ingest.h"
 #include "runner/nic_sampling.h"
 #include "runner/batch_driver_impl.h"
@@ -88,6 +89,7 @@ store::KeyValues BatchDriver::options_provenance(const TrackedTask& t) const {
   store::KeyValues out{{key("options"), options}};
   if (!r.note.empty()) out.push_back({key("escalated"), r.note});
   out.emplace_back(store::kGpusRequestedKey, plan_.gpus_requested(plan_.point(attempts.front().point_id)));
+  for (auto& kv : requested_provenance(r.resources)) out.push_back(std::move(kv));
   return out;
 }
 
@@ -97,7 +99,7 @@ void BatchDriver::finish_failed(const TrackedTask& t, std::string_view cls, cons
   after_failure(t.run_id, t.attempt, r);
 }
 
-void BatchDriver::finish(const TrackedTask& t, const sched::JobRecord& rec) {
+void BatchDriver::finish(const TrackedTask& t, const sched::JobRecord& rec, const sched::JobUsage* usage) {
   const sched::StateInfo info = scheduler_->state_info(rec.state);
   exec::Outcome outcome;
   outcome.exit_code = rec.exit_code.value_or(-1);
@@ -128,9 +130,18 @@ void BatchDriver::finish(const TrackedTask& t, const sched::JobRecord& rec) {
   for (auto& kv : job_provenance(scheduler_->name(), t, rec, restarts))
     result.provenance.push_back(std::move(kv));
   for (auto& kv : options_provenance(t)) result.provenance.push_back(std::move(kv));
+  if (usage) add_usage(scheduler_->name(), *usage, result);  // runner/job_usage.h
   db_.finish_attempt(t.run_id, t.attempt, result);
   ++finished_here_;
   if (result.state == store::RunState::failed) after_failure(t.run_id, t.attempt, result);
+}
+
+/// Whether accounting's records hold the task's end (and so its steps' usage figures).
+bool BatchDriver::ended_in(const std::vector<sched::JobRecord>& accounting, const TrackedTask& t) const {
+  return std::any_of(accounting.begin(), accounting.end(), [&](const sched::JobRecord& r) {
+    return r.array_job_id == t.array_job_id && r.task_id() == t.task &&
+           scheduler_->state_info(r.state).phase == sched::Phase::finished;
+  });
 }
 
 /// The ended task's final record, in a state that ends it: from accounting when it exists, else the
@@ -208,16 +219,27 @@ void BatchDriver::note_state(TrackedTask& t, sched::Phase phase, const sched::Jo
   noted_.insert(noted_.end(), values.begin(), values.end());
 }
 
-/// Records the results of tasks that ended, with one sacct call for all of them when accounting exists.
+/// Records the results of tasks that ended, with one sacct call for all of them when accounting exists,
+/// and one for their usage figures (absent figures never fail a run).
 void BatchDriver::finish_ended(std::vector<EndedTask>& ended) {
   std::vector<sched::JobRecord> accounting;
   std::set<std::string> ids;
   for (const auto& e : ended) ids.insert(e.task.array_job_id);
-  if (auto acct = scheduler_->accounting({ids.begin(), ids.end()})) accounting = std::move(*acct);
+  const auto acct = scheduler_->accounting({ids.begin(), ids.end()});
+  if (acct) accounting = *acct;
+  std::vector<sched::JobUsage> usage;
+  if (!ids.empty()) usage = scheduler_->usage({ids.begin(), ids.end()}).value_or(std::vector<sched::JobUsage>{});
   std::optional<std::vector<sched::JobRecord>> completions;
   for (auto& [t, rec] : ended) {
+    if (wait_for_accounting_ && acct && rec && !ended_in(accounting, t) && t.usage_waits++ < 2) {
+      tracked_[{t.array_job_id, t.task}] = t;  // accounting has not stored its end (nor its steps' usage) yet
+      continue;
+    }
     if (const auto final = final_record(t, rec, accounting, completions)) {
-      finish(t, *final);
+      const auto u = std::find_if(usage.begin(), usage.end(), [&](const sched::JobUsage& j) {
+        return j.array_job_id == t.array_job_id && j.task == t.task;
+      });
+      finish(t, *final, u == usage.end() ? nullptr : &*u);
     } else if (++t.unseen_polls < 6) {
       tracked_[{t.array_job_id, t.task}] = t;  // maybe not written yet: look again next cycle
     } else {

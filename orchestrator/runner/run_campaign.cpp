@@ -14,6 +14,7 @@
 #include "exec/orphans.h"
 #include "parse/extract.h"
 #include "runner/adaptive.h"
+#include "runner/job_usage.h"
 #include "runner/campaign_plan.h"
 #include "runner/campaign_setup.h"
 #include "runner/controller_lock.h"
@@ -225,6 +226,8 @@ void CampaignRunner::finish(const exec::Outcome& outcome) {
   result.provenance.insert(result.provenance.end(), host_.run_provenance.begin(), host_.run_provenance.end());
   if (gpus_.slots) result.provenance.emplace_back("local.cuda_visible_devices", cuda_visible_devices(a.gpus));
   result.provenance.emplace_back(store::kGpusRequestedKey, plan_.gpus_requested(plan_.point(a.run.point_id)));
+  for (auto& kv : requested_provenance(plan_.resources(plan_.point(a.run.point_id))))
+    result.provenance.push_back(std::move(kv));
   db_.finish_attempt(a.run.id, a.attempt, result);
   if (result.state == store::RunState::failed &&
       retry_allowed(plan_.experiment(), result.failure_class, db_.attempts(a.run.id))) {

@@ -12,6 +12,7 @@
 
 #include "sched/job.h"
 #include "sched/resources.h"
+#include "sched/usage.h"
 
 namespace sweep::sched {
 
@@ -50,6 +51,10 @@ class Scheduler {
   virtual std::optional<std::vector<JobRecord>> own_jobs(const std::vector<std::string>& names) = 0;
   /// Final records of these jobs from the accounting database; nullopt without accounting.
   virtual std::optional<std::vector<JobRecord>> accounting(const std::vector<std::string>& job_ids) = 0;
+  /// What these ended jobs used and were given, from the accounting database, one call (array ids give
+  /// all their tasks); nullopt without accounting or when it could not be asked. Optional: a scheduler
+  /// without usage figures keeps this default.
+  virtual std::optional<std::vector<JobUsage>> usage(const std::vector<std::string>& /*job_ids*/) { return std::nullopt; }
   /// Final records from a job-completion log, when the cluster keeps one; empty otherwise.
   virtual std::vector<JobRecord> completions() = 0;
   /// Cancels these jobs (array ids cancel all their tasks; "123_4" one task).

@@ -169,6 +169,16 @@ std::optional<std::vector<JobRecord>> Client::accounting(const std::vector<std::
   return parse_sacct(c->out);
 }
 
+std::optional<std::vector<sched::JobUsage>> Client::usage(const std::vector<std::string>& job_ids) {
+  const ClusterConfig* cfg = config();
+  if (!cfg || !cfg->accounting || job_ids.empty()) return std::nullopt;
+  ++calls_;
+  const auto c = exec::capture(
+      {"sacct", "-n", "-P", "--format=" + std::string(kSacctUsageFormat), "-j", join(job_ids, ",")}, "", timeout_);
+  if (!c || c->exit_code != 0) return std::nullopt;
+  return parse_sacct_usage(c->out);
+}
+
 std::vector<JobRecord> Client::completions() {
   const ClusterConfig* cfg = config();
   if (!cfg || cfg->jobcomp_file.empty()) return {};

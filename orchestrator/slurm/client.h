@@ -11,6 +11,7 @@
 #include "sched/job.h"
 #include "sched/scheduler.h"
 #include "slurm/job_record.h"
+#include "slurm/usage.h"
 
 namespace sweep::slurm {
 
@@ -55,6 +56,9 @@ class Client {
   /// `sacct` records of these jobs (array ids give all their tasks), one call; nullopt without
   /// accounting or when it fails.
   std::optional<std::vector<JobRecord>> accounting(const std::vector<std::string>& job_ids);
+  /// `sacct` usage figures of these jobs' allocations and steps (slurm/usage.h), one call; nullopt
+  /// without accounting or when it fails or times out.
+  std::optional<std::vector<sched::JobUsage>> usage(const std::vector<std::string>& job_ids);
   /// Records from the jobcomp/filetxt file when the cluster writes one; empty otherwise.
   std::vector<JobRecord> completions();
   /// The cluster's limits on what one campaign may queue (read once; defaults when slurmctld cannot be asked).

@@ -29,6 +29,9 @@ std::optional<std::vector<sched::JobRecord>> Scheduler::own_jobs(const std::vect
 std::optional<std::vector<sched::JobRecord>> Scheduler::accounting(const std::vector<std::string>& job_ids) {
   return client_.accounting(job_ids);
 }
+std::optional<std::vector<sched::JobUsage>> Scheduler::usage(const std::vector<std::string>& job_ids) {
+  return client_.usage(job_ids);
+}
 std::vector<sched::JobRecord> Scheduler::completions() { return client_.completions(); }
 bool Scheduler::cancel(const std::vector<std::string>& job_ids) { return client_.cancel(job_ids); }
 sched::Limits Scheduler::limits() { return client_.limits(); }

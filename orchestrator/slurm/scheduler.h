@@ -22,6 +22,7 @@ class Scheduler final : public sched::Scheduler {
   std::optional<std::vector<sched::JobRecord>> array_jobs(const std::string& job_id) override;
   std::optional<std::vector<sched::JobRecord>> own_jobs(const std::vector<std::string>& names) override;
   std::optional<std::vector<sched::JobRecord>> accounting(const std::vector<std::string>& job_ids) override;
+  std::optional<std::vector<sched::JobUsage>> usage(const std::vector<std::string>& job_ids) override;
   std::vector<sched::JobRecord> completions() override;
   bool cancel(const std::vector<std::string>& job_ids) override;
   sched::Limits limits() override;

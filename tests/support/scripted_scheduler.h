@@ -64,6 +64,9 @@ class ScriptedCluster {
   std::function<std::vector<Step>(std::size_t submission, int task)> plan;
   std::size_t unreachable_polls = 0;  // the next this many array_jobs/own_jobs calls answer nullopt
   bool accounting_enabled = true;     // accounting() answers (sacct), else nullopt
+  std::size_t accounting_lag = 0;     // the next this many accounting() calls (of some job) answer without any ended task
+  /// What usage() answers while accounting is enabled: the records of the arrays asked about.
+  std::vector<sched::JobUsage> usage_records;
   bool completions_enabled = false;   // completions() lists ended tasks (a jobcomp log)
   sched::Limits limits;
   std::optional<std::size_t> submit_limit;  // queued tasks (not ended) past which a submission is refused as `limit`
@@ -89,6 +92,7 @@ class ScriptedCluster {
   std::vector<std::size_t> queued_at_submit;  // tasks queued and not ended at each submit() call
   std::vector<std::string> cancelled;         // every id cancel() was given
   std::size_t submits = 0, array_queries = 0, name_queries = 0, calls = 0;
+  std::size_t usage_calls = 0;  // usage() calls, not in `calls` (which tests of the poll cost count)
 
   /// A new double on this cluster (the driver owns it; the cluster stays the test's).
   std::unique_ptr<sched::Scheduler> scheduler();
@@ -98,6 +102,7 @@ class ScriptedCluster {
   std::optional<std::vector<sched::JobRecord>> array_jobs(const std::string& job_id);
   std::optional<std::vector<sched::JobRecord>> own_jobs(const std::vector<std::string>& names);
   std::optional<std::vector<sched::JobRecord>> accounting(const std::vector<std::string>& job_ids);
+  std::optional<std::vector<sched::JobUsage>> usage(const std::vector<std::string>& job_ids);
   std::vector<sched::JobRecord> completions();
   bool cancel(const std::vector<std::string>& job_ids);
   Array* find(const std::string& job_id);

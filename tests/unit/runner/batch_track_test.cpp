@@ -168,3 +168,46 @@ TEST_CASE("batch: NODE_FAIL is retried as a new attempt and FAILED with an exit 
   CHECK(rig.query("SELECT exit_code FROM runs WHERE failure_class = 'exit_code'") == "3");
   CHECK(rig.cluster.arrays.size() == 2);
 }
+
+TEST_CASE("batch: the scheduler's usage figures become metrics and provenance, and without accounting the run succeeds alone") {
+  Rig rig(experiment("[1]"));
+  sched::JobUsage u;
+  u.array_job_id = "1000";
+  u.task = 0;
+  u.cpu_time_s = 2.5;
+  u.max_rss_mib = 216.25;
+  u.req_mem = "1G";
+  u.timelimit = "00:05:00";
+  rig.cluster.usage_records = {u};
+  const auto s = rig.drive(BatchMode::run);
+  CHECK(s.succeeded == 1);
+  CHECK(rig.cluster.usage_calls == 1);  // one usage call for the tasks that ended in a cycle
+  CHECK(rig.query("SELECT value || ' ' || unit FROM metrics WHERE name = 'slurm_max_rss_mib'") == "216.25 MiB");
+  CHECK(rig.query("SELECT value FROM metrics WHERE name = 'slurm_cpu_time_s'") == "2.5");
+  CHECK(rig.query("SELECT value FROM run_provenance WHERE key = 'slurm.timelimit'") == "00:05:00");
+  CHECK(rig.query("SELECT value FROM run_provenance WHERE key = 'resources.time'") == "5");
+
+  Rig off(experiment("[1]"));
+  off.cluster.accounting_enabled = false;
+  off.cluster.usage_records = {u};
+  CHECK(off.drive(BatchMode::run).succeeded == 1);
+  CHECK(off.query("SELECT count(*) FROM metrics WHERE name LIKE 'slurm_%'") == "0");
+}
+
+TEST_CASE("batch: a task whose end accounting has not stored yet waits at most two cycles for its usage figures") {
+  sched::JobUsage u;
+  u.array_job_id = "1000";
+  u.task = 0;
+  u.max_rss_mib = 100;
+  Rig rig(experiment("[1]"));
+  rig.cluster.usage_records = {u};
+  rig.cluster.accounting_lag = 1;
+  CHECK(rig.drive(BatchMode::run).succeeded == 1);
+  CHECK(rig.cluster.usage_calls == 2);  // asked again the next cycle, when accounting had it
+  CHECK(rig.query("SELECT value FROM metrics WHERE name = 'slurm_max_rss_mib'") == "100.0");
+
+  Rig behind(experiment("[1]"));
+  behind.cluster.accounting_lag = 100;  // never catches up: the run is finished on squeue's word
+  CHECK(behind.drive(BatchMode::run).succeeded == 1);
+  CHECK(behind.cluster.usage_calls == 3);
+}

@@ -1,0 +1,47 @@
+// A scheduler's usage figures as a run's metrics and provenance (runner/job_usage.h).
+#include <catch2/catch.hpp>
+
+#include "runner/job_usage.h"
+
+using namespace sweep;
+
+TEST_CASE("job usage: figures given become metrics with units, absent ones stay absent") {
+  sched::JobUsage u;
+  u.cpu_time_s = 2.074;
+  u.max_rss_mib = 216.25;
+  u.req_mem = "1G";
+  u.timelimit = "00:05:00";
+  u.alloc_cpus = 2;
+  store::AttemptResult r;
+  runner::add_usage("slurm", u, r);
+  REQUIRE(r.metrics.size() == 2);  // no energy: the plugin gave none
+  CHECK(r.metrics[0].name == "slurm_cpu_time_s");
+  CHECK(r.metrics[0].unit == "s");
+  CHECK(r.metrics[1].name == "slurm_max_rss_mib");
+  CHECK(r.metrics[1].unit == "MiB");
+  CHECK(r.metrics[1].value == 216.25);
+  CHECK(r.provenance ==
+        store::KeyValues{{"slurm.req_mem", "1G"}, {"slurm.timelimit", "00:05:00"}, {"slurm.alloc_cpus", "2"}});
+  store::AttemptResult none;
+  runner::add_usage("slurm", sched::JobUsage{}, none);
+  CHECK(none.metrics.empty());
+  CHECK(none.provenance.empty());
+  u.energy_j = 6000;
+  u.alloc_gpus = 4;
+  store::AttemptResult all;
+  runner::add_usage("slurm", u, all);
+  CHECK(all.metrics.back().name == "slurm_energy_j");
+  CHECK(all.provenance.back() == std::pair<std::string, std::string>{"slurm.alloc_gpus", "4"});
+}
+
+TEST_CASE("job usage: the requested resources recorded are those the efficiency view compares") {
+  const auto p = runner::requested_provenance({{"time", "00:10:00", {}},
+                                               {"partition", "debug", {}},
+                                               {"mem", "2G", {}},
+                                               {"cpus-per-task", "4", {}},
+                                               {"gpus", "2", {}}});
+  CHECK(p == store::KeyValues{{"resources.time", "00:10:00"},
+                              {"resources.mem", "2G"},
+                              {"resources.cpus-per-task", "4"},
+                              {"resources.gpus", "2"}});
+}
