@@ -13,7 +13,8 @@
 namespace sweep::report {
 namespace {
 
-/// A unit and its size in its family's base unit: bytes (a bit is 1/8), seconds, tokens, samples.
+/// A unit and its size in its family's base unit: bytes (a bit is 1/8), seconds, tokens, samples, joules
+/// (a watt-hour is 3600 J), watts.
 struct Unit {
   std::string_view name;
   std::string_view family;
@@ -22,7 +23,7 @@ struct Unit {
 
 constexpr std::string_view kTime = "time";
 
-constexpr std::array<Unit, 30> kUnits{{
+constexpr std::array<Unit, 38> kUnits{{
     {"B", "bytes", 1},
     {"kB", "bytes", 1e3},
     {"MB", "bytes", 1e6},
@@ -53,6 +54,14 @@ constexpr std::array<Unit, 30> kUnits{{
     {"Msamples", "samples", 1e6},
     {"elements", "elements", 1},
     {"%", "percent", 1},
+    {"J", "energy", 1},
+    {"kJ", "energy", 1e3},
+    {"MJ", "energy", 1e6},
+    {"Wh", "energy", 3600},
+    {"kWh", "energy", 3.6e6},
+    {"W", "power", 1},
+    {"kW", "power", 1e3},
+    {"mW", "power", 1e-3},
 }};
 
 const Unit* find_unit(std::string_view name) {

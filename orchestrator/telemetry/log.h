@@ -19,8 +19,9 @@
 //                                                  energy_j: joules since t = 0 from NVML's total-energy
 //                                                  counter; throttle: the clock-event reasons, hex (0x...)
 //   end <t>                                        the sampler was stopped (the workload ended); last line
-// A file without `end` was cut short (the job was killed): what it holds is still read. Unknown record
-// names are an error (a later layout takes another format number).
+// A file without `end` was cut short (the job was killed): what it holds is still read, and a last line
+// without its newline that does not read is dropped (it was being written). Unknown record names are an
+// error (a later layout takes another format number).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -82,11 +83,13 @@ struct Log {
   std::vector<RaplSample> rapl;
   std::vector<GpuSample> gpu;
   std::optional<double> end_t;  // set when the file ends with `end`
+  bool torn_last_line = false;   // the last line had no newline and did not read: dropped (cut mid-write)
 };
 
 /// Reads one telemetry file's text. Throws Error(io) naming `file`:line:column and what was expected
-/// at the first malformed record (wrong first line, unknown record, a field that is not a number, a
-/// time that goes backwards, a sample of a GPU or zone not declared before it, a record after `end`).
+/// at the first malformed record (wrong first line, unknown record, a field that is not a number from 0
+/// to 1e15, a time that goes backwards, a cumulative value (cpu_s, a zone's or a GPU's energy_j) that
+/// goes backwards, a sample of a GPU or zone not declared before it, a record after `end`).
 Log parse_telemetry(std::string_view text, const std::string& file);
 
 }  // namespace sweep::telemetry

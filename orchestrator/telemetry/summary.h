@@ -12,7 +12,9 @@ namespace sweep::telemetry {
 struct Metric {
   std::string name;
   double value = 0;
-  std::string unit;  // "J", "W", "%", "MiB", "C", "s", "cores", "1/J"
+  std::string unit;    // "J", "W", "%", "MiB", "C", "s", "cores", "samples/J", "tokens/J"
+  std::string better;  // "lower" (energy, time, memory), "higher" (per joule), "" (power, utilisation: no
+                       // direction of its own, so a comparison says "changed", never a verdict)
 };
 
 struct Summary {

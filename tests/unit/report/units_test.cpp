@@ -67,6 +67,10 @@ TEST_CASE("conversion factors come from one table of unit families") {
   CHECK(conversion_factor("us", "s") == Approx(1e-6));
   CHECK(conversion_factor("µs", "ms") == Approx(1e-3));
   CHECK(conversion_factor("min", "s") == Approx(60));
+  CHECK(conversion_factor("J", "kWh") == Approx(1 / 3.6e6));
+  CHECK(conversion_factor("Wh", "kJ") == Approx(3.6));
+  CHECK(conversion_factor("W", "kW") == Approx(1e-3));
+  CHECK_THROWS_AS(conversion_factor("J", "W"), sweep::Error);
   CHECK(conversion_factor("MiB", "MB") == Approx(1.048576));
   CHECK(conversion_factor("GB", "GiB") == Approx(1e9 / 1073741824.0));
   CHECK(conversion_factor("B", "kb") == Approx(8e-3));
