@@ -1,0 +1,134 @@
+#include "telemetry/nvml_source.h"
+
+#include <dlfcn.h>
+
+#include <utility>
+
+#include "telemetry/gpu_selection.h"
+#include "util/error.h"
+
+namespace sweep::telemetry {
+namespace {
+
+struct Symbol {
+  const char* name;
+  void** slot;
+};
+
+std::vector<Symbol> symbols(nvml::Api& api) {
+  const auto at = [](auto& field) { return reinterpret_cast<void**>(&field); };
+  return {{"nvmlInit_v2", at(api.init)},
+          {"nvmlShutdown", at(api.shutdown)},
+          {"nvmlDeviceGetCount_v2", at(api.device_count)},
+          {"nvmlDeviceGetHandleByIndex_v2", at(api.handle_by_index)},
+          {"nvmlDeviceGetName", at(api.name)},
+          {"nvmlDeviceGetUUID", at(api.uuid)},
+          {"nvmlDeviceGetTotalEnergyConsumption", at(api.total_energy)},
+          {"nvmlDeviceGetPowerUsage", at(api.power)},
+          {"nvmlDeviceGetUtilizationRates", at(api.utilization)},
+          {"nvmlDeviceGetMemoryInfo", at(api.memory)},
+          {"nvmlDeviceGetClockInfo", at(api.clock)},
+          {"nvmlDeviceGetTemperature", at(api.temperature)},
+          {"nvmlDeviceGetCurrentClocksThrottleReasons", at(api.throttle_reasons)}};
+}
+
+void check(nvml::Return code, const std::string& library, const char* call) {
+  if (code != nvml::kSuccess) {
+    throw Error(ErrorKind::io, library + ": " + call + ": " + std::string(nvml::return_name(code)));
+  }
+}
+
+/// The value `call` writes into `out`, times `scale`; nullopt when the call fails.
+template <typename T, typename Call>
+std::optional<double> read_value(T& out, Call call, double scale = 1.0) {
+  if (call(&out) != nvml::kSuccess) return std::nullopt;
+  return static_cast<double>(out) * scale;
+}
+
+}  // namespace
+
+NvmlSource::NvmlSource(const std::string& library, const std::optional<std::string>& visible) {
+  handle_ = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle_ == nullptr) {
+    const char* why = ::dlerror();
+    throw Error(ErrorKind::io, why != nullptr ? why : library + ": cannot be loaded");
+  }
+  for (const auto& symbol : symbols(api_)) {
+    *symbol.slot = ::dlsym(handle_, symbol.name);
+    if (*symbol.slot == nullptr) {
+      ::dlclose(handle_);
+      handle_ = nullptr;
+      throw Error(ErrorKind::io, library + ": no " + symbol.name);
+    }
+  }
+  const nvml::Return init = api_.init();
+  if (init != nvml::kSuccess) {
+    ::dlclose(handle_);
+    handle_ = nullptr;
+    check(init, library, "nvmlInit_v2");
+  }
+  try {
+    unsigned int count = 0;
+    check(api_.device_count(&count), library, "nvmlDeviceGetCount_v2");
+    std::vector<nvml::Device> all(count);
+    std::vector<std::string> uuids(count);
+    std::vector<std::string> names(count);
+    for (unsigned int i = 0; i < count; ++i) {
+      check(api_.handle_by_index(i, &all[i]), library, "nvmlDeviceGetHandleByIndex_v2");
+      char text[nvml::kUuidBufferSize > nvml::kNameBufferSize ? nvml::kUuidBufferSize : nvml::kNameBufferSize] = {};
+      check(api_.uuid(all[i], text, nvml::kUuidBufferSize), library, "nvmlDeviceGetUUID");
+      uuids[i] = text;
+      text[0] = '\0';
+      names[i] = api_.name(all[i], text, nvml::kNameBufferSize) == nvml::kSuccess ? text : "unknown";
+    }
+    for (const int index : select_gpus(visible, uuids)) {
+      gpus_.push_back({index, uuids[index], names[index]});
+      devices_.push_back(all[index]);
+    }
+    first_energy_mj_.resize(devices_.size());
+  } catch (...) {
+    api_.shutdown();
+    ::dlclose(handle_);
+    handle_ = nullptr;
+    throw;
+  }
+  detail_ = library;
+}
+
+NvmlSource::~NvmlSource() {
+  if (handle_ == nullptr) return;
+  api_.shutdown();
+  ::dlclose(handle_);
+}
+
+std::vector<GpuSample> NvmlSource::sample(double t) {
+  std::vector<GpuSample> samples;
+  for (std::size_t i = 0; i < devices_.size(); ++i) {
+    const nvml::Device device = devices_[i];
+    GpuSample s;
+    s.t = t;
+    s.index = gpus_[i].index;
+    unsigned long long energy_mj = 0;
+    if (api_.total_energy(device, &energy_mj) == nvml::kSuccess) {
+      if (!first_energy_mj_[i]) first_energy_mj_[i] = energy_mj;
+      if (energy_mj >= *first_energy_mj_[i]) s.energy_j = static_cast<double>(energy_mj - *first_energy_mj_[i]) / 1000.0;
+    }
+    unsigned int value = 0;
+    s.power_w = read_value(value, [&](unsigned int* out) { return api_.power(device, out); }, 1e-3);
+    nvml::Utilization util{};
+    if (api_.utilization(device, &util) == nvml::kSuccess) {
+      s.util_pct = util.gpu;
+      s.mem_util_pct = util.memory;
+    }
+    nvml::Memory memory{};
+    if (api_.memory(device, &memory) == nvml::kSuccess) s.mem_mib = static_cast<double>(memory.used) / (1024.0 * 1024.0);
+    s.sm_mhz = read_value(value, [&](unsigned int* out) { return api_.clock(device, nvml::kClockSm, out); });
+    s.temp_c = read_value(value, [&](unsigned int* out) { return api_.temperature(device, nvml::kTemperatureGpu, out); });
+    unsigned long long reasons = 0;
+    if (api_.throttle_reasons(device, &reasons) == nvml::kSuccess) s.throttle = reasons;
+    samples.push_back(s);
+  }
+  return samples;
+}
+
+}  // namespace sweep::telemetry
