@@ -41,7 +41,7 @@ spec::Telemetry recorded_telemetry(const store::CampaignSettings& recorded) {
 CampaignEnvironment recorded_environment(const store::CampaignSettings& recorded, const std::string& label,
                                          const spec::Site& today_site, const std::string& today_templates,
                                          bool templates_given) {
-  if (recorded.empty()) return {today_site, today_templates, {}};
+  if (recorded.empty()) return {today_site, today_templates, {}, std::nullopt};
   CampaignEnvironment out;
   if (recorded.count("telemetry")) out.telemetry = recorded_telemetry(recorded);
   const std::string path = setting(recorded, "site.path");

@@ -95,7 +95,7 @@ void add_metric(const telemetry::Metric& m, store::AttemptResult& result, std::v
     warnings.push_back(fmt::format("{}: the workload reported its own {}, so telemetry's was not stored", run_dir, m.name));
     return;
   }
-  result.metrics.push_back({m.name, 0, m.value, m.unit, ""});
+  result.metrics.push_back({m.name, 0, m.value, m.unit, m.better});
 }
 
 }  // namespace

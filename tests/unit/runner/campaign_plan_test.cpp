@@ -181,13 +181,13 @@ TEST_CASE("the network sampling goes around the command, and a template without 
   CHECK(plain.render_script(plain.points()[0], {"c", 1, 0, 1, "/r", "/e", "/l"}).find("sweep_nic") == std::string::npos);
 }
 
-TEST_CASE("the telemetry sampler goes around the command, on by default, off with telemetry: false") {
+TEST_CASE("telemetry: the sampler goes around the command, on by default, off with false") {
   TempDir dir;
   const std::string slots =
       template_dir(dir, "{{{nic_start}}}\n{{{telemetry_start}}}\n{{{command}}}\n{{{telemetry_end}}}\n{{{nic_end}}}\n");
   runner::CampaignPlan on(experiment("run"), slots);
   const std::string script = on.render_script(on.points()[0], {"c", 1, 0, 1, "/r", "/e", "/l"});
-  CHECK_THAT(script, Catch::Contains("sweep_telemetry_program='" + runner::bundled_dir() + "/sweep-telemetry'\n"));
+  CHECK_THAT(script, Catch::Contains("sweep_telemetry_program=" + templating::shell_quote(runner::bundled_dir() + "/sweep-telemetry") + "\n"));
   CHECK_THAT(script, Catch::Contains("sweep_telemetry_args=(--interval-ms 1000 --sources proc,rapl,nvml --marker \"SWEEP_RUN_ID=$SWEEP_RUN_ID\")"));
   CHECK(script.find("fi\nrun\nsweep_telemetry_stop $?\n") != std::string::npos);
   const auto set = spec::load_text("name: t\nmatrix: {n: [1]}\nworkload: {command: run}\ntelemetry: {interval_ms: 200, sources: [proc]}\n", "t.yaml");
