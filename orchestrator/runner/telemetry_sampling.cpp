@@ -37,12 +37,12 @@ sweep_telemetry_stop() {
 )sh";
 
 // Every node of a multi-node Slurm job by one step beside the workload (--overlap: it takes no CPUs from
-// the workload's steps); a one-node job like the local executor. SWEEP_RUN_ID is left out of the step's
+// the workload's steps); a one-node job like the local executor. SWEEP_RUN_DIR is left out of the step's
 // environment, so that its srun is not counted as the workload's.
-constexpr const char* kSlurmDispatch = R"sh(sweep_telemetry_step=
+constexpr const char* kSlurmDispatch = R"sh(sweep_telemetry_step= sweep_telemetry_step_id=
 sweep_telemetry_start() {
   if [ "${SLURM_JOB_NUM_NODES:-1}" -le 1 ]; then sweep_telemetry_daemon; return; fi
-  sweep_telemetry_step=$( { env -u SWEEP_RUN_ID srun --overlap --ntasks-per-node=1 --ntasks="$SLURM_JOB_NUM_NODES" \
+  sweep_telemetry_step=$( { env -u SWEEP_RUN_DIR srun --overlap --job-name=sweep-telemetry --ntasks-per-node=1 --ntasks="$SLURM_JOB_NUM_NODES" \
     bash -c 'exec "$0" --out "$1/telemetry.${SLURMD_NODENAME:-$HOSTNAME}" "${@:2}"' \
     "$sweep_telemetry_program" "$SWEEP_RUN_DIR" "${sweep_telemetry_args[@]}" \
     < /dev/null > /dev/null 2> "$SWEEP_RUN_DIR/telemetry_step_errors" & } ; echo $!)
@@ -58,10 +58,14 @@ sweep_telemetry_start() {
     { printf 'the sampler step ended before the workload: '; head -c 2000 "$SWEEP_RUN_DIR/telemetry_step_errors"; } > "$SWEEP_RUN_DIR/telemetry_failed"
     sweep_telemetry_step=
   fi
+  # The step's id, to signal its tasks (a SIGTERM to srun itself kills them instead: "forcing job termination").
+  sweep_telemetry_step_id=$(squeue -h -s -j "$SLURM_JOB_ID" -o '%i %j' 2> /dev/null | while read -r id name; do
+    [ "$name" != sweep-telemetry ] || { echo "$id"; break; }; done)
 }
 sweep_telemetry_stop() {
   if [ -n "$sweep_telemetry_step" ]; then
-    kill -TERM "$sweep_telemetry_step" 2> /dev/null
+    if [ -n "$sweep_telemetry_step_id" ]; then scancel --signal=TERM "$sweep_telemetry_step_id" 2> /dev/null
+    else kill -TERM "$sweep_telemetry_step" 2> /dev/null; fi
     local i
     for ((i = 0; i < 100; i++)); do kill -0 "$sweep_telemetry_step" 2> /dev/null || break; sleep 0.1; done
     kill -KILL "$sweep_telemetry_step" 2> /dev/null
@@ -88,7 +92,7 @@ TelemetrySampling telemetry_sampling(const std::string& executor, const spec::Te
   TelemetrySampling out;
   out.start = "# Telemetry beside the workload: telemetry.<node> (runner/telemetry_sampling.h, docs/telemetry.md).\n";
   out.start += "sweep_telemetry_program=" + templating::shell_quote(program) + "\n";
-  out.start += fmt::format("sweep_telemetry_args=(--interval-ms {} --sources {} --marker \"SWEEP_RUN_ID=$SWEEP_RUN_ID\")\n",
+  out.start += fmt::format("sweep_telemetry_args=(--interval-ms {} --sources {} --marker \"SWEEP_RUN_DIR=$SWEEP_RUN_DIR\")\n",
                            telemetry.interval_ms, join(telemetry.sources, ","));
   out.start += kDaemon;
   out.start += row == kDispatch.end() ? kLocalDispatch : row->second;

@@ -9,14 +9,17 @@
 //     the job script makes. It never fails the run: a sampler that is missing or does not start leaves
 //     ./telemetry_failed (kTelemetryFailedFile: one line, why) and the workload runs without telemetry.
 //   - On the local node (the local executor, and a one-node Slurm job): `sweep-telemetry --daemon` with
-//     `--root $$` (the job script's descendants) and `--marker SWEEP_RUN_ID=<run id>`; stopped by
+//     `--root $$` (the job script's descendants) and `--marker SWEEP_RUN_DIR=<run directory>` (unique on
+//     a node, unlike the run id, which another campaign's database repeats); stopped by
 //     `sweep-telemetry stop PID`, which waits until the sampler has written `end` and is gone.
 //   - A Slurm job with more than one node ($SLURM_JOB_NUM_NODES > 1): one background step
-//     `srun --overlap --ntasks-per-node=1` running the sampler in the foreground on every node (the
-//     marker finds the workload's tasks there), started detached from the script's own jobs (a `wait` in
-//     the command does not wait for it) and waited for until every node's file exists (at most 30 s);
-//     stopped by SIGTERM to that srun, which forwards it to the samplers, waited for at most 10 s, then
-//     killed.
+//     `srun --overlap --job-name=sweep-telemetry --ntasks-per-node=1` running the sampler in the
+//     foreground on every node (the marker finds the workload's tasks there; srun passes the job's
+//     environment), started detached from the script's own jobs (a `wait` in the command does not wait
+//     for it) and waited for until every node's file exists (at most 30 s); its srun's stderr goes to
+//     ./telemetry_step_errors. Stopped by `scancel --signal=TERM <step>` (the step's tasks get SIGTERM
+//     and write `end`; a SIGTERM to srun itself would kill them: "forcing job termination"), the srun
+//     waited for at most 10 s, then killed.
 //   - telemetry_end leaves $? as the workload's exit status, so {{{nic_end}}} and the EXIT trap see it.
 //   - Both are empty when telemetry is off.
 #include <string>

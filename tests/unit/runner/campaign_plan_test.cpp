@@ -188,7 +188,7 @@ TEST_CASE("telemetry: the sampler goes around the command, on by default, off wi
   runner::CampaignPlan on(experiment("run"), slots);
   const std::string script = on.render_script(on.points()[0], {"c", 1, 0, 1, "/r", "/e", "/l"});
   CHECK_THAT(script, Catch::Contains("sweep_telemetry_program=" + templating::shell_quote(runner::bundled_dir() + "/sweep-telemetry") + "\n"));
-  CHECK_THAT(script, Catch::Contains("sweep_telemetry_args=(--interval-ms 1000 --sources proc,rapl,nvml --marker \"SWEEP_RUN_ID=$SWEEP_RUN_ID\")"));
+  CHECK_THAT(script, Catch::Contains("sweep_telemetry_args=(--interval-ms 1000 --sources proc,rapl,nvml --marker \"SWEEP_RUN_DIR=$SWEEP_RUN_DIR\")"));
   CHECK(script.find("fi\nrun\nsweep_telemetry_stop $?\n") != std::string::npos);
   const auto set = spec::load_text("name: t\nmatrix: {n: [1]}\nworkload: {command: run}\ntelemetry: {interval_ms: 200, sources: [proc]}\n", "t.yaml");
   runner::CampaignPlan chosen(set, slots);

@@ -64,7 +64,7 @@ TEST_CASE("local telemetry starts the daemon with the setting, stops it, and kee
   CHECK_FALSE(std::filesystem::exists(dir.file(kTelemetryFailedFile)));
   const std::string calls = slurp(dir.file("calls"));
   CHECK_THAT(calls, Catch::StartsWith("--daemon --out " + dir.file("telemetry.node7") +
-                                      " --interval-ms 250 --sources proc,nvml --marker SWEEP_RUN_ID=42 --root "));
+                                      " --interval-ms 250 --sources proc,nvml --marker SWEEP_RUN_DIR=" + dir.path.string() + " --root "));
   CHECK_THAT(calls, Catch::Contains("\nstop "));
 }
 
