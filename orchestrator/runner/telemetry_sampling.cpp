@@ -32,6 +32,7 @@ sweep_telemetry_daemon() {
 constexpr const char* kLocalDispatch = R"sh(sweep_telemetry_start() { sweep_telemetry_daemon; }
 sweep_telemetry_stop() {
   [ -z "$sweep_telemetry_pid" ] || "$sweep_telemetry_program" stop "$sweep_telemetry_pid" > /dev/null 2>&1
+  sweep_telemetry_pid=
   return "${1:-0}"
 }
 )sh";
@@ -72,6 +73,7 @@ sweep_telemetry_stop() {
   elif [ -n "$sweep_telemetry_pid" ]; then
     "$sweep_telemetry_program" stop "$sweep_telemetry_pid" > /dev/null 2>&1
   fi
+  sweep_telemetry_pid= sweep_telemetry_step=
   return "${1:-0}"
 }
 )sh";

@@ -102,7 +102,7 @@ TEST_CASE("telemetry: a process tree holding 2 x 160 MiB has peak_rss_mib of at 
   CHECK(*rss < 1024);
 }
 
-TEST_CASE("telemetry: off with telemetry: false, no file and no metric; the exit status kept when on") {
+TEST_CASE("telemetry: off with telemetry: false, no file and no metric, and the exit status kept when on") {
   Sandbox box;
   run(box, "off", "\"sleep 0.3\"", "telemetry: false\n");
   run(box, "failing", "\"exit 3\"", kFast, 1);
@@ -122,7 +122,8 @@ TEST_CASE("telemetry: the NVML stand-in's GPU gives gpu_energy_j and avg_gpu_pow
   Sandbox box;
   const std::string script = box.write("nvml-script", "gpu GPU-standin-0 200 50 20 1000 1400 45 0x0 Stand-in GPU\n");
   run(box, "gpu", "\"sleep 1\"",
-      std::string(kFast) + "env:\n  SWEEP_NVML_LIBRARY: " NVML_STANDIN_LIB "\n  SWEEP_NVML_STANDIN: " + script + "\n");
+      // In setup, not env: env refuses names starting with SWEEP_ (sweep's own).
+      std::string(kFast) + "setup:\n  - export SWEEP_NVML_LIBRARY=" NVML_STANDIN_LIB " SWEEP_NVML_STANDIN=" + script + "\n");
   auto db = box.db();
   std::string unit;
   const auto energy = metric(db, "gpu", "gpu_energy_j", &unit);
