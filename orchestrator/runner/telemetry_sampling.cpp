@@ -60,16 +60,16 @@ sweep_telemetry_start() {
     sweep_telemetry_step=
   fi
   # The step's id, to signal its tasks (a SIGTERM to srun itself kills them instead: "forcing job termination").
-  sweep_telemetry_step_id=$(squeue -h -s -j "$SLURM_JOB_ID" -o '%i %j' 2> /dev/null | while read -r id name; do
+  sweep_telemetry_step_id=$(timeout 10 squeue -h -s -j "$SLURM_JOB_ID" -o '%i %j' 2> /dev/null | while read -r id name; do
     [ "$name" != sweep-telemetry ] || { echo "$id"; break; }; done)
 }
 sweep_telemetry_stop() {
   if [ -n "$sweep_telemetry_step" ]; then
-    if [ -n "$sweep_telemetry_step_id" ]; then scancel --signal=TERM "$sweep_telemetry_step_id" 2> /dev/null
+    if [ -n "$sweep_telemetry_step_id" ]; then timeout 10 scancel --signal=TERM "$sweep_telemetry_step_id" 2> /dev/null
     else kill -TERM "$sweep_telemetry_step" 2> /dev/null; fi
     local i
     for ((i = 0; i < 100; i++)); do kill -0 "$sweep_telemetry_step" 2> /dev/null || break; sleep 0.1; done
-    kill -KILL "$sweep_telemetry_step" 2> /dev/null
+    ! kill -0 "$sweep_telemetry_step" 2> /dev/null || kill -KILL "$sweep_telemetry_step" 2> /dev/null
   elif [ -n "$sweep_telemetry_pid" ]; then
     "$sweep_telemetry_program" stop "$sweep_telemetry_pid" > /dev/null 2>&1
   fi

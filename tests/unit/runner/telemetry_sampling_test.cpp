@@ -71,7 +71,7 @@ TEST_CASE("local telemetry starts the daemon with the setting, stops it, and kee
 TEST_CASE("a one-node Slurm job's telemetry is the local node's") {
   TempDir dir;
   const TelemetrySampling s = telemetry_sampling("slurm", spec::Telemetry{}, stand_in(dir));
-  CHECK_THAT(s.start, Catch::Contains("srun --overlap --ntasks-per-node=1"));
+  CHECK_THAT(s.start, Catch::Contains("srun --overlap --job-name=sweep-telemetry --ntasks-per-node=1"));
   const auto r = run_sampling(dir, s, 0);
   CHECK(r.err == "");
   CHECK(r.out == "status=0\n");
