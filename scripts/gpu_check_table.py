@@ -170,6 +170,46 @@ ok = clean[5] == "0" and len(curve) > 1 and curve[-1] < curve[0]
 seen = f"{value(found, 'images_per_s') or 0:,.0f} images/s" + (f"; loss {curve[0]:.3f} -> {curve[-1]:.3f}" if curve else "")
 verdict("5. trainbench ResNet-18 on the GPU", ok, seen)
 
+
+# 6. telemetry through NVML: sweep-telemetry's files (format 1, docs/telemetry.md) around checks 1 and 4.
+def telemetry(name):
+    """{gpu index: [(t, energy_j, power_w, util_pct)]} and the nvml source line of OUT/telemetry-NAME."""
+    series, nvml = {}, "no file"
+    path = os.path.join(out, "telemetry-" + name)
+    if not os.path.exists(path):
+        return series, nvml
+    for line in open(path, errors="replace"):
+        f = line.split()
+        if f[:2] == ["source", "nvml"]:
+            nvml = " ".join(f[2:])
+        elif f and f[0] == "gpu" and len(f) == 11:
+            num = lambda w: None if w == "-" else float(w)
+            series.setdefault(int(f[2]), []).append((float(f[1]), num(f[3]), num(f[4]), num(f[5])))
+    return series, nvml
+
+
+seen, ok = [], True
+for name in ("collbench", "gpt2"):
+    series, nvml = telemetry(name)
+    if not series:
+        ok, seen = False, seen + [f"{name}: no GPU samples (nvml {nvml})"]
+        continue
+    for gpu, samples in sorted(series.items()):
+        powered = [(t, p) for t, _, p, _ in samples if p is not None]
+        integral = sum((t1 - t0) * (p0 + p1) / 2 for (t0, p0), (t1, p1) in zip(powered, powered[1:]))
+        counted = [e for _, e, _, _ in samples if e is not None]
+        counter = counted[-1] - counted[0] if len(counted) > 1 else None
+        utils = [u for _, _, _, u in samples if u is not None]
+        util = sum(utils) / len(utils) if utils else None
+        close = counter is not None and integral > 0 and abs(counter / integral - 1) <= 0.05
+        busy = name != "gpt2" or (util or 0) > 0
+        ok &= close and busy
+        ratio = f"{counter / integral:.3f}" if counter is not None and integral > 0 else "n/a"
+        seen.append(f"{name} GPU {gpu}: counter {counter if counter is None else round(counter, 1)} J, "
+                    f"power integral {integral:.1f} J (ratio {ratio}), util {util if util is None else round(util, 1)}%")
+verdict("6. telemetry through NVML: energy counter vs power integral (5%), utilisation while training", ok,
+        "; ".join(seen))
+
 print("| check | verdict | seen |")
 print("|---|---|---|")
 print("\n".join(rows))

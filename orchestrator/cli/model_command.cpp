@@ -8,6 +8,7 @@
 
 #include "cli/command.h"
 #include "model/dtype.h"
+#include "model/energy.h"
 #include "model/interconnect.h"
 #include "model/predict.h"
 #include "spec/load_interconnects.h"
@@ -20,7 +21,7 @@ namespace {
 struct Options {
   std::string params, dtype = "bf16", interconnect, interconnects_file, site_path;
   int dp = 1, tp = 1, pp = 1, microbatches = 1, batch = 0, seq = 0, width = 0, layers = 0, vocab = 0, transfers = 1;
-  std::optional<double> bandwidth, latency_us, allreduce_time, measured;
+  std::optional<double> bandwidth, latency_us, allreduce_time, measured, energy_j, energy_steps;
   double single_epoch = 0, steps = 0;
   bool list = false;
 };
@@ -95,6 +96,11 @@ int run(const Options& o) {
   if (o.measured)
     std::printf("measured: %.2f s, scaling factor %.3f; predicted/measured %.3f\n", *o.measured,
                 o.single_epoch / (w.world() * *o.measured), p.epoch / *o.measured);
+  // Joules per step, communication's share attributed by the predicted time share (model/energy.h).
+  const double energy_steps = o.energy_steps.value_or(o.steps);
+  const auto split = model::split_energy(o.energy_j, energy_steps, p.comm_epoch, p.epoch);
+  std::printf("%s\n", model::energy_line(split, o.energy_j ? fmt::format("{:g} J over {:g} steps", *o.energy_j, energy_steps)
+                                                            : "").c_str());
   std::fflush(stdout);
   return 0;
 }
@@ -124,6 +130,8 @@ void add_model(CLI::App& sub, Action& action) {
   sub.add_option("--steps", o->steps, "Steps per epoch of the parallel run");
   sub.add_option("--allreduce-time", o->allreduce_time, "Measured seconds of one DP all-reduce (replaces the α-β estimate)");
   sub.add_option("--measured", o->measured, "Measured epoch time of the parallel run, to compare with");
+  sub.add_option("--energy", o->energy_j, "Measured joules of the parallel run (its energy_j, else gpu_energy_j), for joules per step");
+  sub.add_option("--energy-steps", o->energy_steps, "The steps those joules cover (default: --steps)");
   sub.add_flag("--list-interconnects", o->list, "Print the interconnect table and exit");
   sub.callback([o, &action] { action = [o] { return run(*o); }; });
 }

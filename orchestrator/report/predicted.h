@@ -14,7 +14,8 @@
 //     (dp, tp, pp, microbatches) or 0 (batch, seq, width, layers); parameters and steps have no fallback.
 // Its predictions become metrics "model:<quantity>" (spec::predicted_quantities) of p, with n = the
 // number of b's runs and a 95% interval from the model evaluated at the ends of the interval of b's time.
-// Points without a baseline, or lacking an input, get none.
+// Points without a baseline, or lacking an input, get none. The measured joules per step beside these
+// predictions, communication's share attributed by model:comm_time / model:epoch_time: report/energy_per_step.h.
 #include <vector>
 
 #include "model/interconnect.h"

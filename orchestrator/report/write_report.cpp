@@ -10,6 +10,7 @@
 #include "report/campaign_data.h"
 #include "report/csv.h"
 #include "report/declared_tables.h"
+#include "report/energy_per_step.h"
 #include "report/repetitions.h"
 #include "report/figure.h"
 #include "report/figure_drawing.h"
@@ -25,6 +26,7 @@
 #include "report/script_seal.h"
 #include "report/presets.h"
 #include "report/size_tables.h"
+#include "report/timelines.h"
 #include "spec/load_report.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -209,9 +211,15 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
     if (!f.svg.empty()) out.markdown += fmt::format("![{}](figures/{}.svg)\n\n", markdown_cell(f.title), f.file);
   const std::optional<RepetitionsView> repetitions = repetitions_view(data, *points);
   if (repetitions) out.markdown += repetitions_markdown(*repetitions);
+  // Energy per step next to the model (report/energy_per_step.h); the runs' telemetry timelines (report/timelines.h).
+  const std::vector<EnergyLine> energy = energy_lines(results);
+  const Timelines timelines = load_timelines(db, data);
+  out.markdown += energy_markdown(energy) + timelines_markdown(timelines);
   add_file(out, "report.md", out.markdown);
-  add_file(out, "report.html", html_report(data, tables, figures, repetitions ? repetitions_html(*repetitions) : "",
-                                           request.verdict ? verdict_html(*request.verdict) : ""));
+  add_file(out, "report.html",
+           html_report(data, tables, figures,
+                       (repetitions ? repetitions_html(*repetitions) : "") + energy_html(energy) + timelines_html(timelines),
+                       request.verdict ? verdict_html(*request.verdict) : ""));
   add_file(out, "report.json",
            json_report(data, results, parts.changes, tables, request.verdict ? verdict_json(*request.verdict) : "null"));
   add_file(out, "report.tex", latex_report(label, tables));

@@ -53,46 +53,50 @@ NvmlSource::NvmlSource(const std::string& library, const std::optional<std::stri
     const char* why = ::dlerror();
     throw Error(ErrorKind::io, why != nullptr ? why : library + ": cannot be loaded");
   }
-  for (const auto& symbol : symbols(api_)) {
-    *symbol.slot = ::dlsym(handle_, symbol.name);
-    if (*symbol.slot == nullptr) {
-      ::dlclose(handle_);
-      handle_ = nullptr;
-      throw Error(ErrorKind::io, library + ": no " + symbol.name);
+  try {
+    for (const auto& symbol : symbols(api_)) {
+      *symbol.slot = ::dlsym(handle_, symbol.name);
+      if (*symbol.slot == nullptr) throw Error(ErrorKind::io, library + ": no " + symbol.name);
     }
-  }
-  const nvml::Return init = api_.init();
-  if (init != nvml::kSuccess) {
+    check(api_.init(), library, "nvmlInit_v2");
+  } catch (...) {
     ::dlclose(handle_);
-    handle_ = nullptr;
-    check(init, library, "nvmlInit_v2");
+    throw;
   }
   try {
-    unsigned int count = 0;
-    check(api_.device_count(&count), library, "nvmlDeviceGetCount_v2");
-    std::vector<nvml::Device> all(count);
-    std::vector<std::string> uuids(count);
-    std::vector<std::string> names(count);
-    for (unsigned int i = 0; i < count; ++i) {
-      check(api_.handle_by_index(i, &all[i]), library, "nvmlDeviceGetHandleByIndex_v2");
-      char text[nvml::kUuidBufferSize > nvml::kNameBufferSize ? nvml::kUuidBufferSize : nvml::kNameBufferSize] = {};
-      check(api_.uuid(all[i], text, nvml::kUuidBufferSize), library, "nvmlDeviceGetUUID");
-      uuids[i] = text;
-      text[0] = '\0';
-      names[i] = api_.name(all[i], text, nvml::kNameBufferSize) == nvml::kSuccess ? text : "unknown";
-    }
-    for (const int index : select_gpus(visible, uuids)) {
-      gpus_.push_back({index, uuids[index], names[index]});
-      devices_.push_back(all[index]);
-    }
-    first_energy_mj_.resize(devices_.size());
+    find_gpus(library, visible);
   } catch (...) {
     api_.shutdown();
     ::dlclose(handle_);
-    handle_ = nullptr;
     throw;
   }
   detail_ = library;
+}
+
+void NvmlSource::find_gpus(const std::string& library, const std::optional<std::string>& visible) {
+  unsigned int count = 0;
+  check(api_.device_count(&count), library, "nvmlDeviceGetCount_v2");
+  std::vector<nvml::Device> all(count);
+  std::vector<std::string> uuids(count);
+  std::vector<std::string> names(count);
+  for (unsigned int i = 0; i < count; ++i) {
+    // A GPU this process may not open (a device cgroup) is left out; the others are still sampled.
+    char uuid[nvml::kUuidBufferSize] = {};
+    if (api_.handle_by_index(i, &all[i]) != nvml::kSuccess ||
+        api_.uuid(all[i], uuid, nvml::kUuidBufferSize) != nvml::kSuccess) {
+      all[i] = nullptr;
+      continue;
+    }
+    uuids[i] = uuid;
+    char name[nvml::kNameBufferSize] = {};
+    names[i] = api_.name(all[i], name, nvml::kNameBufferSize) == nvml::kSuccess ? name : "unknown";
+  }
+  for (const int index : select_gpus(visible, uuids)) {
+    if (all[index] == nullptr) continue;
+    gpus_.push_back({index, uuids[index], names[index]});
+    devices_.push_back(all[index]);
+  }
+  first_energy_mj_.resize(devices_.size());
 }
 
 NvmlSource::~NvmlSource() {

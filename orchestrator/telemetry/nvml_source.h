@@ -30,6 +30,10 @@ class NvmlSource {
   std::vector<GpuSample> sample(double t);
 
  private:
+  /// The GPUs named by `visible` among those NVML lists and this process can open (handle and UUID
+  /// read). Error(io) when NVML cannot count them.
+  void find_gpus(const std::string& library, const std::optional<std::string>& visible);
+
   void* handle_ = nullptr;
   nvml::Api api_{};
   std::string detail_;

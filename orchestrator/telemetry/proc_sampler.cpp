@@ -1,61 +1,76 @@
 #include "telemetry/proc_sampler.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <vector>
 
 #include "telemetry/proc_stat.h"
+#include "telemetry/sampler_stop.h"
 
 namespace sweep::telemetry {
 namespace {
 
-std::optional<std::string> read_whole(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+/// The content of the open file `fd` (read(2) to its end: /proc files have no size to ask for), or
+/// nullopt. Closes `fd`.
+std::optional<std::string> read_and_close(int fd) {
+  std::string text;
+  char buffer[4096];
+  ssize_t n = 0;
+  while ((n = ::read(fd, buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<std::size_t>(n));
+  ::close(fd);
+  if (n < 0) return std::nullopt;
   return text;
 }
 
-/// The numeric entries of /proc owned by `uid`.
-std::vector<int> own_pids(const std::string& proc_root, unsigned uid) {
-  std::vector<int> pids;
+std::optional<std::string> read_whole(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  return read_and_close(fd);
+}
+
+/// The stat of every process in `proc_root` owned by `uid` (the owner of /proc/<pid>/stat: the
+/// process's effective user). One openat, fstat and read per process: this is the sampler's cost.
+std::vector<ProcStat> own_processes(const std::string& proc_root, unsigned uid) {
+  std::vector<ProcStat> processes;
   DIR* dir = ::opendir(proc_root.c_str());
-  if (dir == nullptr) return pids;
+  if (dir == nullptr) return processes;
   while (const dirent* entry = ::readdir(dir)) {
-    char* end = nullptr;
-    const long pid = std::strtol(entry->d_name, &end, 10);
-    if (end == entry->d_name || *end != '\0') continue;
+    if (entry->d_name[0] < '1' || entry->d_name[0] > '9') continue;
+    const std::string name = std::string(entry->d_name) + "/stat";
+    const int fd = ::openat(::dirfd(dir), name.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
     struct stat st {};
-    const std::string path = proc_root + "/" + entry->d_name;
-    if (::stat(path.c_str(), &st) == 0 && st.st_uid == uid) pids.push_back(static_cast<int>(pid));
+    if (::fstat(fd, &st) != 0 || st.st_uid != uid) {
+      ::close(fd);
+      continue;
+    }
+    const auto text = read_and_close(fd);
+    if (auto parsed = text ? parse_proc_stat(*text) : std::nullopt) processes.push_back(std::move(*parsed));
   }
   ::closedir(dir);
-  return pids;
+  return processes;
 }
 
 }  // namespace
 
-ProcSampler::ProcSampler(std::string proc_root, std::string marker, int root_pid, int exclude_pid)
+ProcSampler::ProcSampler(std::string proc_root, std::string marker, int root_pid)
     : proc_root_(std::move(proc_root)),
       marker_(std::move(marker)),
       root_pid_(root_pid),
       self_pid_(static_cast<int>(::getpid())),
-      exclude_pid_(exclude_pid),
       uid_(::getuid()),
       ticks_per_s_(static_cast<double>(::sysconf(_SC_CLK_TCK))) {}
 
 bool ProcSampler::has_marker(const Key& key) {
   if (marker_.empty()) return false;
   if (const auto it = marker_cache_.find(key); it != marker_cache_.end()) return it->second;
-  const auto environ = read_whole(proc_root_ + "/" + std::to_string(key.first) + "/environ");
-  const bool found = environ && environ_has(*environ, marker_);
+  const auto env_block = read_whole(proc_root_ + "/" + std::to_string(key.first) + "/environ");
+  const bool found = env_block && environ_has(*env_block, marker_);
   marker_cache_[key] = found;
   return found;
 }
@@ -63,13 +78,11 @@ bool ProcSampler::has_marker(const Key& key) {
 ProcReading ProcSampler::sample() {
   std::map<int, ProcStat> alive;
   std::map<int, int> parent_of;
-  for (const int pid : own_pids(proc_root_, uid_)) {
-    if (pid == self_pid_ || pid == exclude_pid_) continue;
-    const auto text = read_whole(proc_root_ + "/" + std::to_string(pid) + "/stat");
-    const auto st = text ? parse_proc_stat(*text) : std::nullopt;
-    if (!st) continue;
-    parent_of[pid] = st->ppid;
-    alive.emplace(pid, *st);
+  for (auto& st : own_processes(proc_root_, uid_)) {
+    // No sampler counts: this one, its --daemon launcher, `stop`, another run's.
+    if (st.pid == self_pid_ || st.comm == kSamplerComm) continue;
+    parent_of[st.pid] = st.ppid;
+    alive.emplace(st.pid, std::move(st));
   }
   const std::set<int> tree = root_pid_ > 0 ? tree_under(root_pid_, parent_of) : std::set<int>{};
   ProcReading reading;

@@ -1,7 +1,7 @@
 #pragma once
 // The shell of the `proc` source: lists /proc and reads the workload's processes on this node
 // (docs/telemetry.md, "The sampler"). Selected: processes owned by this process's user whose
-// environment holds the marker, plus the tree under the root pid; never the sampler itself. A process
+// environment holds the marker, plus the tree under the root pid; never a sampler. A process
 // once selected stays selected while it lives (a child reparented to init still counts).
 #include <cstdint>
 #include <map>
@@ -19,8 +19,9 @@ struct ProcReading {
 class ProcSampler {
  public:
   /// `proc_root`: "/proc" (tests may not move it: the processes are real). `marker`: "NAME=VALUE" or ""
-  /// for none; `root_pid`: 0 for none. `exclude_pid` (0: none) is never selected, nor is this process.
-  ProcSampler(std::string proc_root, std::string marker, int root_pid, int exclude_pid = 0);
+  /// for none; `root_pid`: 0 for none. No process named sweep-telemetry is ever selected (this one, the
+  /// --daemon launcher waiting for it, `stop`, the sampler of another run).
+  ProcSampler(std::string proc_root, std::string marker, int root_pid);
 
   /// One scan of /proc. A process that appears and exits within one interval may be missed.
   ProcReading sample();
@@ -33,7 +34,6 @@ class ProcSampler {
   std::string marker_;
   int root_pid_;
   int self_pid_;
-  int exclude_pid_;
   unsigned uid_;
   double ticks_per_s_;
   std::map<Key, bool> marker_cache_;          // environ read once per process

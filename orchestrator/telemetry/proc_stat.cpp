@@ -68,11 +68,11 @@ std::optional<std::uint64_t> parse_vm_rss_kib(std::string_view status) {
   return std::nullopt;
 }
 
-bool environ_has(std::string_view environ, std::string_view marker) {
+bool environ_has(std::string_view env_block, std::string_view marker) {
   std::size_t at = 0;
-  while (at < environ.size()) {
-    const auto end = environ.find('\0', at);
-    const auto entry = environ.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
+  while (at < env_block.size()) {
+    const auto end = env_block.find('\0', at);
+    const auto entry = env_block.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
     if (entry == marker) return true;
     if (end == std::string_view::npos) break;
     at = end + 1;

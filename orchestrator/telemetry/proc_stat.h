@@ -27,9 +27,9 @@ std::optional<ProcStat> parse_proc_stat(std::string_view text);
 /// VmRSS of /proc/<pid>/status in KiB; nullopt without the line (a kernel thread, a zombie).
 std::optional<std::uint64_t> parse_vm_rss_kib(std::string_view status);
 
-/// Whether the NUL-separated environment `environ` (/proc/<pid>/environ) holds exactly `marker`
+/// Whether the NUL-separated environment `env_block` (/proc/<pid>/environ) holds exactly `marker`
 /// ("NAME=VALUE") as one of its entries.
-bool environ_has(std::string_view environ, std::string_view marker);
+bool environ_has(std::string_view env_block, std::string_view marker);
 
 /// The pids of the tree under `root` (root included) in a parent table pid -> ppid.
 std::set<int> tree_under(int root, const std::map<int, int>& parent_of);

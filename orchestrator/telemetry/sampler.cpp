@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <functional>
+#include <utility>
 
 #include "telemetry/log_writer.h"
 #include "util/error.h"
@@ -45,24 +46,26 @@ SamplerEnvironment current_environment() {
 
 Sampler::Sampler(const SamplerOptions& options, const SamplerEnvironment& environment)
     : node_(environment.node), interval_ms_(options.interval_ms) {
-  for (const auto& name : source_names()) {
-    if (!options.sources.count(name)) {
-      sources_.push_back({name, "off", ""});
-    } else if (name == "proc") {
-      proc_ = std::make_unique<ProcSampler>(environment.proc_root, options.marker, options.root_pid,
-                                            environment.exclude_pid);
-      sources_.push_back({name, "ok", ""});
-    } else if (name == "rapl") {
-      sources_.push_back(start_source(name, [&] {
-        rapl_ = std::make_unique<RaplSource>(options.sysfs_root);
-        return std::string();
-      }));
-    } else {
-      sources_.push_back(start_source(name, [&] {
-        nvml_ = std::make_unique<NvmlSource>(environment.nvml_library, environment.visible_gpus);
-        return nvml_->detail();
-      }));
-    }
+  // Each source's start, in the file's order: the detail of its `ok` line, or Error: unavailable.
+  const std::vector<std::pair<std::string, std::function<std::string()>>> starts{
+      {"proc",
+       [&] {
+         proc_ = std::make_unique<ProcSampler>(environment.proc_root, options.marker, options.root_pid);
+         return std::string();
+       }},
+      {"rapl",
+       [&] {
+         rapl_ = std::make_unique<RaplSource>(options.sysfs_root);
+         return std::string();
+       }},
+      {"nvml",
+       [&] {
+         nvml_ = std::make_unique<NvmlSource>(environment.nvml_library, environment.visible_gpus);
+         return nvml_->detail();
+       }},
+  };
+  for (const auto& [name, start] : starts) {
+    sources_.push_back(options.sources.count(name) ? start_source(name, start) : SourceStatus{name, "off", ""});
   }
 }
 

@@ -20,7 +20,6 @@ struct SamplerEnvironment {
   std::optional<std::string> visible_gpus; // $CUDA_VISIBLE_DEVICES
   std::string nvml_library;                // $SWEEP_NVML_LIBRARY, else libnvidia-ml.so.1
   std::string proc_root = "/proc";
-  int exclude_pid = 0;                     // a pid never counted (--daemon: the launcher waiting for it)
 };
 
 /// The environment of this process, as the sampler reads it.

@@ -108,9 +108,7 @@ void write_all(int fd, const std::string& text) {
   ::setsid();
   std::optional<Session> session;
   try {
-    SamplerEnvironment environment = current_environment();
-    environment.exclude_pid = static_cast<int>(::getppid());
-    session.emplace(options, environment);
+    session.emplace(options, current_environment());
   } catch (const Error& e) {
     write_all(report_fd, e.message());
     ::_exit(exit_code_for(e.kind()));

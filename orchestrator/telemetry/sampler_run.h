@@ -1,7 +1,9 @@
 #pragma once
 // The sampler's life (docs/telemetry.md, "The sampler"): the first sample at t = 0 with the header,
 // one sample per interval, and on SIGTERM or SIGINT a last sample and `end`. In the foreground, or
-// with --daemon in a child process whose pid is printed once the first sample is in the file.
+// with --daemon in a child process whose pid is printed once the first sample is in the file. The
+// child, not the launcher, opens the sources and takes the first sample: NVML is initialised in the
+// process that samples with it, never carried across a fork.
 #include "telemetry/sampler_options.h"
 
 namespace sweep::telemetry {

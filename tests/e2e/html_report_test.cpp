@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "e2e/harness.h"
+#include "e2e/telemetry_scenario.h"
 
 using namespace e2e;
 
@@ -44,14 +45,27 @@ report:
        baseline: {nodes: 1, gpus_per_node: 1}}
 )yaml";
 
-// Loads report.html in an iframe and writes what rendered into <pre id="result">, which --dump-dom prints.
-const char* kChecker = R"(<!DOCTYPE html><html><body><pre id="result">pending</pre>
+// A page that loads report.html in an iframe and runs `check` (JavaScript over the report's document `d`,
+// setting `out.textContent`) once it has loaded: what rendered lands in <pre id="result">, which
+// --dump-dom prints.
+std::string checker(const std::string& check) {
+  return R"(<!DOCTYPE html><html><body><pre id="result">pending</pre>
 <iframe id="f" src="report.html" width="1200" height="900"></iframe>
 <script>
 window.onload = () => {
   const out = document.getElementById('result');
   try {
     const d = document.getElementById('f').contentDocument;
+)" + check + R"(
+  } catch (e) {
+    out.textContent = 'error: ' + e;
+  }
+};
+</script></body></html>
+)";
+}
+
+const std::string kChecker = checker(R"(
     const imgs = [...d.images];
     // The page's content box (the body less its padding): each figure should fill at least 90% of it.
     const body = getComputedStyle(d.body);
@@ -65,13 +79,20 @@ window.onload = () => {
       scripts: d.querySelectorAll('script').length,
       literal: d.body.textContent.includes('<script>alert(1)<' + '/script>'),
       n: d.querySelectorAll('table.results td.num span.n').length,
-      wide: narrowest >= 0.9 * content && narrowest <= content + 1}) + ' widths ' + narrowest + ' of ' + content;
-  } catch (e) {
-    out.textContent = 'error: ' + e;
-  }
-};
-</script></body></html>
-)";
+      wide: narrowest >= 0.9 * content && narrowest <= content + 1}) + ' widths ' + narrowest + ' of ' + content;)");
+
+// The telemetry timelines as rendered: each drawn (an image decoded at its width), the problem lines shown,
+// the cut-short mark inside the drawing, the energy lines.
+const std::string kTimelineChecker = checker(R"(
+    const figs = [...d.querySelectorAll('figure.timeline')];
+    const imgs = figs.flatMap(f => [...f.querySelectorAll('img')]);
+    out.textContent = JSON.stringify({
+      timelines: figs.length,
+      drawn: imgs.filter(i => i.complete && i.naturalWidth >= 900 && i.naturalHeight > 400).length,
+      errors: d.querySelectorAll('figure.timeline p.error').length,
+      cut: imgs.filter(i => atob(i.src.split(',')[1]).includes('nodeB cut short')).length,
+      energy: d.querySelectorAll('#energy li').length,
+      scripts: d.querySelectorAll('script').length});)");
 
 std::string chromium(const std::string& args) {
   return "chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --allow-file-access-from-files " + args +
@@ -139,4 +160,21 @@ TEST_CASE("a report file replaces the experiment's report section, and its mista
   REQUIRE(good.exit_code == 0);
   CHECK(std::filesystem::exists(box.path("reports/html/report.t.csv")));
   CHECK_FALSE(std::filesystem::exists(box.path("reports/html/figures")));
+}
+
+TEST_CASE("the HTML report's telemetry timelines render in headless chromium") {
+  Sandbox box;
+  const std::string dir = telemetry_test::reported(box);
+  box.write("reports/telem/check.html", kTimelineChecker);
+  const auto dom = shell(chromium("--virtual-time-budget=10000 --dump-dom 'file://" + dir + "/check.html'"));
+  INFO(dom.out);
+  // Two points, two timelines drawn; point n=2's three refused files; its node B cut short in the drawing.
+  CHECK_THAT(dom.out, Catch::Contains(R"({"timelines":2,"drawn":2,"errors":3,"cut":1,"energy":2,"scripts":0})"));
+  const std::string png = std::string(SWEEP_ARTIFACTS_DIR) + "/html_report_telemetry.png";
+  std::filesystem::create_directories(SWEEP_ARTIFACTS_DIR);
+  std::filesystem::remove(png);
+  const auto shot = shell(chromium("--window-size=1280,3000 --screenshot='" + png + "' 'file://" + dir + "/report.html'"));
+  INFO(shot.out << shot.err);
+  REQUIRE(std::filesystem::exists(png));
+  CHECK(std::filesystem::file_size(png) > 50000);
 }

@@ -24,6 +24,12 @@ TEST_CASE("sweep model reproduces seed 000's predicted epoch times") {
   CHECK_THAT(measured, Catch::Contains("compute 249.19 s + communication 132.96 s (1108 steps) = 382.14 s predicted"));
   CHECK_THAT(measured, Catch::Contains("measured: 406.12 s, scaling factor 0.614; predicted/measured 0.941"));
   CHECK_THAT(with({"--interconnect", "nvlink3"}), Catch::Contains("NVLink 3 (12 links)"));
+  // Energy: the run's joules over its steps, communication attributed by the predicted share 132.96/382.145.
+  CHECK_THAT(measured, Catch::Contains("energy: not measured"));
+  const std::string energy = with({"--interconnect", "ib-hdr", "--allreduce-time", "0.12", "--energy", "1108000"});
+  CHECK_THAT(energy, Catch::Contains("energy: 1000 J per step measured (1.108e+06 J over 1108 steps); communication costs 347.9 J "
+                                     "per step (34.8% of it, attributed by the predicted time share"));
+  CHECK_THAT(with({"--bandwidth", "25", "--energy", "500", "--energy-steps", "10"}), Catch::Contains("energy: 50 J per step measured"));
 }
 
 TEST_CASE("sweep model: the interconnect table, a user's file, and bad input") {

@@ -5,7 +5,7 @@
 //
 // The script is the file named by $SWEEP_NVML_STANDIN, read by nvmlInit_v2, one directive a line:
 //   gpu <uuid> <power_w> <util_pct> <mem_util_pct> <mem_mib> <sm_mhz> <temp_c> <throttle hex> <name...>
-//   fail <nvml function name>     that call fails (NVML_ERROR_NOT_SUPPORTED) on every GPU
+//   fail <nvml function name> [<index>]  that call fails (NVML_ERROR_NOT_SUPPORTED), on every GPU or on one
 //   init_error <nvmlReturn_t>     nvmlInit_v2 fails with this code
 // A GPU's total-energy counter is the integral of its scripted power over the wall time since
 // nvmlInit_v2 (power_w x seconds, in mJ); its power reading is the scripted power (mW).
@@ -16,6 +16,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -29,7 +30,7 @@ struct Gpu {
 
 struct Script {
   std::vector<Gpu> gpus;
-  std::set<std::string> failing;
+  std::set<std::pair<std::string, long>> failing;  // (call, GPU index or -1: every GPU)
   int init_error = 0;
   std::chrono::steady_clock::time_point start;
 };
@@ -59,8 +60,10 @@ Script read_script(const char* path) {
       s.gpus.push_back(g);
     } else if (directive == "fail") {
       std::string call;
+      long index = -1;
       words >> call;
-      s.failing.insert(call);
+      if (!(words >> index)) index = -1;
+      s.failing.insert({call, index});
     } else if (directive == "init_error") {
       words >> s.init_error;
     }
@@ -70,8 +73,11 @@ Script read_script(const char* path) {
 
 /// The GPU behind `device`, or nullptr when the call is scripted to fail or NVML is not initialised.
 const Gpu* gpu_for(void* device, const char* call) {
-  if (!g_initialised || device == nullptr || g_script.failing.count(call)) return nullptr;
-  return static_cast<const Gpu*>(device);
+  if (!g_initialised || device == nullptr) return nullptr;
+  const Gpu* gpu = static_cast<const Gpu*>(device);
+  const long index = gpu - g_script.gpus.data();
+  if (g_script.failing.count({call, -1}) || g_script.failing.count({call, index})) return nullptr;
+  return gpu;
 }
 
 int text_into(const std::string& text, char* out, unsigned length) {
