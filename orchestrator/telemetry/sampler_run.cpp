@@ -7,15 +7,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <optional>
 #include <string>
 
 #include "telemetry/log_file.h"
 #include "telemetry/log_writer.h"
+#include "telemetry/proc_stat.h"
 #include "telemetry/sampler.h"
 #include "util/error.h"
 #include "util/exit_codes.h"
@@ -61,12 +64,33 @@ void wait_until(double deadline, const sigset_t& wait_mask) {
   }
 }
 
+/// The identity of process `pid` (its start time), or nullopt when it is gone or a zombie.
+std::optional<std::uint64_t> live_start_time(const std::string& proc_root, int pid) {
+  std::ifstream in(proc_root + "/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!in || !std::getline(in, line)) return std::nullopt;
+  const auto st = parse_proc_stat(line);
+  if (!st || st->state == 'Z' || st->state == 'X') return std::nullopt;
+  return st->starttime;
+}
+
+/// How often a sampler with --root looks whether its root is still there, whatever the interval.
+constexpr double kRootCheckS = 1.0;
+
 /// One sampling session: the file and the sources opened, the header and the first sample (t = 0)
 /// written by the constructor; loop() samples until a stop signal, then writes a last sample and `end`.
+/// With --root, it also ends when the root process is gone (the job script was killed, and with it
+/// whoever would have stopped the sampler): a last sample and no `end`, so the file reads as cut short.
+/// A daemon is never left behind by a job that died.
 class Session {
  public:
   Session(const SamplerOptions& options, const SamplerEnvironment& environment)
-      : file_(options.out), sampler_(options, environment), interval_s_(options.interval_ms / 1000.0) {
+      : file_(options.out),
+        sampler_(options, environment),
+        interval_s_(options.interval_ms / 1000.0),
+        proc_root_(environment.proc_root),
+        root_pid_(options.root_pid) {
+    if (root_pid_ > 0) root_start_ = live_start_time(proc_root_, root_pid_);
     const double epoch_s = seconds(CLOCK_REALTIME);
     t0_ = seconds(CLOCK_MONOTONIC);
     file_.append(sampler_.header(epoch_s) + sampler_.sample(0));
@@ -76,8 +100,14 @@ class Session {
     for (double k = 1; !g_stop; ++k) {
       const double now = seconds(CLOCK_MONOTONIC);
       if (t0_ + k * interval_s_ < now) k = std::ceil((now - t0_) / interval_s_);  // behind: the next slot
-      wait_until(t0_ + k * interval_s_, wait_mask);
+      const double due = t0_ + k * interval_s_;
+      while (!g_stop && seconds(CLOCK_MONOTONIC) < due && !root_gone())
+        wait_until(std::min(due, seconds(CLOCK_MONOTONIC) + kRootCheckS), wait_mask);
       if (g_stop) break;
+      if (root_gone()) {
+        file_.append(sampler_.sample(seconds(CLOCK_MONOTONIC) - t0_));
+        return;
+      }
       file_.append(sampler_.sample(seconds(CLOCK_MONOTONIC) - t0_));
     }
     const double t = seconds(CLOCK_MONOTONIC) - t0_;
@@ -85,10 +115,15 @@ class Session {
   }
 
  private:
+  bool root_gone() const { return root_pid_ > 0 && live_start_time(proc_root_, root_pid_) != root_start_; }
+
   LogFile file_;
   Sampler sampler_;
   double interval_s_;
   double t0_ = 0;
+  std::string proc_root_;
+  int root_pid_ = 0;
+  std::optional<std::uint64_t> root_start_;  // the root's identity when the session began
 };
 
 void write_all(int fd, const std::string& text) {
@@ -104,8 +139,9 @@ void write_all(int fd, const std::string& text) {
 /// The daemon child: starts the session, detaches from the launcher's stdin, stdout and stderr (so
 /// that `pid=$(sweep-telemetry --daemon ...)` returns), tells the launcher "ok" through `report_fd`
 /// (or the error that stopped it), then samples. Never returns.
+/// The child stays in the launcher's process group: a job's group signal (the local executor's timeout,
+/// a terminal's ^C on a job script run by hand) reaches it and ends it with `end`.
 [[noreturn]] void daemon_child(const SamplerOptions& options, int report_fd, const sigset_t& wait_mask) {
-  ::setsid();
   std::optional<Session> session;
   try {
     session.emplace(options, current_environment());

@@ -74,6 +74,32 @@ TEST_CASE("telemetry sampler program: killed mid-run, the file holds every sampl
   CHECK(run_capture({kSampler, "stop", std::to_string(pid)}).first == 0);  // already gone: fine
 }
 
+TEST_CASE("telemetry sampler program: a daemon whose root is killed ends by itself, its file cut short") {
+  TempDir dir;
+  const std::string out = dir.file("telemetry.n1");
+  const pid_t job = spawn({"/bin/sleep", "60"});  // the job script the daemon watches
+  const pid_t pid = start_daemon({"--out", out, "--interval-ms", "60000", "--sources", "proc", "--root",
+                                  std::to_string(job)});
+  CHECK(running(pid));
+  ::kill(job, SIGKILL);  // a timeout's SIGKILL: nobody will run `stop`
+  wait_for(job);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (running(pid) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK_FALSE(running(pid));  // within about a second, not at the next 60 s slot
+  const Log log = read_log(out);
+  CHECK_FALSE(log.end_t);
+  CHECK(log.proc.size() == 2);  // the first sample and the last
+}
+
+TEST_CASE("telemetry sampler program: a daemon stays in its launcher's process group, which a timeout signals") {
+  TempDir dir;
+  const std::string out = dir.file("telemetry.n1");
+  const pid_t pid = start_daemon({"--out", out, "--interval-ms", "60000", "--sources", "proc"});
+  CHECK(::getpgid(pid) == ::getpgrp());
+  stop(pid);
+}
+
 TEST_CASE("telemetry sampler program: a planted symlink or file at the output is refused, never followed") {
   TempDir dir;
   const std::string target = dir.file("victim");
