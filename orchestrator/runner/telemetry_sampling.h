@@ -20,9 +20,9 @@
 //     ./telemetry_step_errors. Stopped by `scancel --signal=TERM <step>` (the step's tasks get SIGTERM
 //     and write `end`; a SIGTERM to srun itself would kill them: "forcing job termination"), the srun
 //     waited for at most 10 s, then killed.
-//   - The sampler runs in a session of its own, out of reach of a kill of the job's process group: the
-//     templates' EXIT trap calls sweep_telemetry_stop (a no-op once stopped), so a script ended by
-//     SIGTERM (a local time limit, scancel) stops its sampler too; a SIGKILL of the script leaves it.
+//   - The templates' EXIT trap calls sweep_telemetry_stop (a no-op once stopped), so a script ended by
+//     SIGTERM (a local time limit, scancel) stops its sampler, whose file then ends with `end`; a
+//     SIGKILLed script's sampler ends by itself once its --root process is gone (sweep-telemetry's own).
 //   - telemetry_end leaves $? as the workload's exit status, so {{{nic_end}}} and the EXIT trap see it.
 //   - Both are empty when telemetry is off.
 #include <string>

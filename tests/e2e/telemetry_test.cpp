@@ -183,7 +183,7 @@ TEST_CASE("telemetry: a run killed at its time limit stops its sampler, whose fi
   const auto files = telemetry_files(dir);
   REQUIRE(files.size() == 1);
   CHECK_THAT(read_file(dir + "/" + files[0]), Catch::Contains("\nend "));  // stopped by the script's EXIT trap
-  // The sampler runs in a session of its own, out of reach of the process-group kill: none is left.
+  // No sampler outlives the run (the EXIT trap stops it; the sampler also ends when its root is gone).
   for (const auto& p : std::filesystem::directory_iterator("/proc")) {
     const std::string cmdline = read_file(p.path().string() + "/cmdline");
     if (cmdline.find("sweep-telemetry") != std::string::npos) CHECK(cmdline.find(dir) == std::string::npos);
