@@ -111,7 +111,8 @@ void BatchDriver::finish(const TrackedTask& t, const sched::JobRecord& rec, cons
   if (const auto code = recorded_exit_code(t.run_dir); code && outcome.signal == 0 && fresh) outcome.exit_code = *code;
   outcome.timed_out = info.failure_class == failure::kTimeout;
   outcome.elapsed_s = rec.elapsed_s.value_or(0);
-  store::AttemptResult result = ingest(outcome, t.run_dir, extractor_, plan_.experiment().success, nic_counters_on(plan_.experiment().network));
+  store::AttemptResult result = ingest(outcome, t.run_dir, extractor_, plan_.experiment().success, nic_counters_on(plan_.experiment().network),
+                                       plan_.experiment().telemetry.enabled);
   if (!fresh && result.state == store::RunState::failed) {  // judged by the scheduler's word alone
     result.metrics.clear();
     result.failure_reason = fmt::format("{} ended job {}_{} as {} (exit code {}) after restart {}, before its job script "

@@ -49,9 +49,11 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
   }
   auto script_names = with_run_variables(schema_.names);
   script_names.insert(script_names.end(),
-                      {"command", "environment", "nic_start", "nic_end", "nccl_version_program", "workdir"});
+                      {"command", "environment", "nic_start", "nic_end", "telemetry_start", "telemetry_end",
+                       "nccl_version_program", "workdir"});
   job_script_.check_names(script_names);
   compile_network(fmt::format("{}/{}/run.sh.mustache", template_dir, experiment_.executor));
+  compile_telemetry(fmt::format("{}/{}/run.sh.mustache", template_dir, experiment_.executor));
   compile_environment(fmt::format("{}/{}/run.sh.mustache", template_dir, experiment_.executor));
   if (experiment_.workdir.kind == spec::Workdir::Kind::path) {
     workdir_.emplace(experiment_.workdir.path, experiment_.workdir.where);
@@ -237,6 +239,19 @@ void CampaignPlan::compile_network(const std::string& template_path) {
                                template_path));
 }
 
+void CampaignPlan::compile_telemetry(const std::string& template_path) {
+  spec::Telemetry& t = experiment_.telemetry;
+  const auto& names = job_script_.names();
+  const bool has = std::find(names.begin(), names.end(), "telemetry_start") != names.end() &&
+                   std::find(names.begin(), names.end(), "telemetry_end") != names.end();
+  if (!has && t.enabled && !t.where.file.empty())
+    fail_at(t.where, fmt::format("the job-script template {} has no {{{{{{telemetry_start}}}}}} and {{{{{{telemetry_end}}}}}}, "
+                                 "so \"telemetry\" would be ignored; put them around {{{{{{command}}}}}}",
+                                 template_path));
+  if (!has) t.enabled = false;  // an own template from before telemetry: its runs have none, and ingest expects none
+  telemetry_ = telemetry_sampling(experiment_.executor, t, bundled_dir() + "/sweep-telemetry");
+}
+
 std::string CampaignPlan::environment(const templating::Variables& vars) const {
   JobEnvironment e;
   for (std::size_t i = 0; i < env_.size(); ++i) {
@@ -256,6 +271,8 @@ std::string CampaignPlan::render_script(const matrix::Point& point, const RunCon
   vars["environment"] = environment(vars);
   vars["nic_start"] = nic_.start;
   vars["nic_end"] = nic_.end;
+  vars["telemetry_start"] = telemetry_.start;
+  vars["telemetry_end"] = telemetry_.end;
   vars["nccl_version_program"] = nccl_version_program_;
   vars["workdir"] = run_workdir(experiment_.workdir, workdir_, vars, run);
   return job_script_.render(vars, templating::Escape::shell);

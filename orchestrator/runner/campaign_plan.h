@@ -12,6 +12,7 @@
 #include "matrix/point_limit.h"
 #include "runner/bundled_path.h"
 #include "runner/nic_sampling.h"
+#include "runner/telemetry_sampling.h"
 #include "sched/resources.h"
 #include "spec/experiment.h"
 #include "store/records.h"
@@ -113,6 +114,10 @@ class CampaignPlan {
   /// Renders the network sampling; throws Error when the experiment sets `network` with counters on but
   /// the job-script template has no {{{nic_start}}} and {{{nic_end}}}.
   void compile_network(const std::string& template_path);
+  /// Renders the telemetry sampling; throws Error when the experiment (or the site) asks for telemetry
+  /// but the job-script template has no {{{telemetry_start}}} and {{{telemetry_end}}}; without them and
+  /// without that ask, telemetry is turned off in experiment() (a template from before it).
+  void compile_telemetry(const std::string& template_path);
 
   spec::Experiment experiment_;
   matrix::Schema schema_;
@@ -127,6 +132,10 @@ class CampaignPlan {
   std::optional<templating::Template> array_script_;
   std::optional<templating::Template> workdir_;  // experiment_.workdir.path, compiled (Kind::path only)
   NicSampling nic_;  // {{{nic_start}}} and {{{nic_end}}}, the same for every run
+  /// {{{telemetry_start}}} and {{{telemetry_end}}} with the bundled sampler (runner/telemetry_sampling.h);
+  /// empty when the experiment's (or the site's) `telemetry` is off. A sampler that is not built does not
+  /// refuse the plan: each run goes on without telemetry and says why.
+  TelemetrySampling telemetry_;
   std::string nccl_version_program_ = bundled_dir() + "/nccl-version";  // in the Slurm job script's provenance
 };
 

@@ -21,18 +21,29 @@ std::string setting(const store::CampaignSettings& s, const std::string& name) {
 
 }  // namespace
 
-store::CampaignSettings settings_to_record(const spec::Site& site, const std::string& template_dir) {
+store::CampaignSettings settings_to_record(const spec::Site& site, const std::string& template_dir,
+                                           const spec::Telemetry& telemetry) {
   return {{"site.path", site.path},
           {"site.found_by", site.found_by},
           {"site.text", site.path.empty() ? std::string() : recorded_site_text(site)},
-          {"templates", absolute(template_dir)}};
+          {"templates", absolute(template_dir)},
+          {"telemetry", spec::telemetry_text(telemetry)}};
+}
+
+spec::Telemetry recorded_telemetry(const store::CampaignSettings& recorded) {
+  spec::Telemetry off;
+  off.enabled = false;
+  const auto it = recorded.find("telemetry");
+  if (it == recorded.end()) return off;
+  return spec::telemetry_from_text(it->second).value_or(off);
 }
 
 CampaignEnvironment recorded_environment(const store::CampaignSettings& recorded, const std::string& label,
                                          const spec::Site& today_site, const std::string& today_templates,
                                          bool templates_given) {
-  if (recorded.empty()) return {today_site, today_templates, {}};
+  if (recorded.empty()) return {today_site, today_templates, {}, std::nullopt};
   CampaignEnvironment out;
+  if (recorded.count("telemetry")) out.telemetry = recorded_telemetry(recorded);
   const std::string path = setting(recorded, "site.path");
   if (!path.empty()) {
     out.site = spec::load_site_text(setting(recorded, "site.text"), path);

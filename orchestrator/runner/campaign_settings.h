@@ -6,8 +6,12 @@
 //   site.found_by  how it was found ("--site", "$SWEEP_SITE", ...; "" when none)
 //   site.text      its text, each literal secret masked as in the stored experiment (runner/job_secrets.h)
 //   templates      the job-script template directory (--templates), absolute
+//   telemetry      the telemetry setting its runs sample with (spec::telemetry_text: "off" or
+//                  "interval_ms=N sources=..."), after the site and the templates had their say; absent
+//                  in a campaign from before telemetry (its runs have none)
 // What the site file says about where results go (`results`) is read before the database is found, so
 // today's file still decides that.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,14 +20,20 @@
 
 namespace sweep::runner {
 
-/// The settings to record for a new campaign run with `site` and `template_dir`.
-store::CampaignSettings settings_to_record(const spec::Site& site, const std::string& template_dir);
+/// The settings to record for a new campaign run with `site`, `template_dir` and `telemetry`.
+store::CampaignSettings settings_to_record(const spec::Site& site, const std::string& template_dir,
+                                           const spec::Telemetry& telemetry);
+
+/// The telemetry a campaign's runs were started with, from its record: off for a campaign from before
+/// telemetry (no `telemetry` setting) or one whose setting this build cannot read. Pure.
+spec::Telemetry recorded_telemetry(const store::CampaignSettings& recorded);
 
 /// What a resumed or collected campaign runs with.
 struct CampaignEnvironment {
   spec::Site site;           // applied to its stored experiment
   std::string template_dir;  // its job-script templates
   std::vector<std::string> notes;  // one line each for stderr: a recorded setting that today's differs from
+  std::optional<spec::Telemetry> telemetry;  // the recorded telemetry setting; none before it was recorded
 };
 
 /// The recorded site and templates of campaign `label` when it has them (`recorded` not empty), else

@@ -60,6 +60,7 @@ Resolved resolve(const RunOptions& o, store::Store* db, const Clock& clock) {
     r.template_dir = std::move(recorded.template_dir);
     r.notes = std::move(recorded.notes);
     spec::apply_site(r.site, r.experiment);
+    if (recorded.telemetry) r.experiment.telemetry = *recorded.telemetry;  // as it started, whatever changed since
     return r;
   }
   r = {spec::load_file(o.experiment_path, o.overrides), o.label, spec::overrides_text(o.overrides)};
@@ -121,7 +122,7 @@ store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options,
   // The run root first, new, then the campaign's row: a failure in between leaves neither behind.
   create_run_root(c.run_root, marker);
   try {
-    c.id = db.create_campaign(c, plan.point_records(), settings_to_record(resolved.site, resolved.template_dir));
+    c.id = db.create_campaign(c, plan.point_records(), settings_to_record(resolved.site, resolved.template_dir, e.telemetry));
   } catch (...) {
     std::error_code ignored;
     fs::remove_all(c.run_root, ignored);

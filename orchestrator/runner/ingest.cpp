@@ -20,6 +20,7 @@
 #include "runner/nic_sampling.h"
 #include "runner/output_evidence.h"
 #include "runner/success_criterion.h"
+#include "runner/telemetry_ingest.h"
 #include "util/safe_files.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -197,7 +198,8 @@ store::AttemptResult judge(const exec::Outcome& outcome, const parse::Extraction
 }
 
 store::AttemptResult ingest(const exec::Outcome& outcome, const std::string& run_dir,
-                            const parse::Extractor& extractor, const spec::Success& success, bool nic_counters) {
+                            const parse::Extractor& extractor, const spec::Success& success, bool nic_counters,
+                            bool telemetry) {
   std::vector<std::string> warnings;
   std::map<std::string, std::string> texts;
   std::vector<std::string> sources = extractor.sources();
@@ -222,6 +224,7 @@ store::AttemptResult ingest(const exec::Outcome& outcome, const std::string& run
     result.failure_reason = with_output_tail(std::move(result.failure_reason), result.failure_class, run_dir);
   for (auto& kv : job_provenance(run_dir)) result.provenance.push_back(std::move(kv));
   if (nic_counters) add_nic_metrics(run_dir, result, warnings);
+  if (telemetry) add_telemetry(run_dir, result, warnings);
   write_exit_status(run_dir, outcome, result);
   if (!warnings.empty()) {
     std::string text;

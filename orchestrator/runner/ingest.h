@@ -28,7 +28,10 @@ store::AttemptResult judge(const exec::Outcome& outcome, const parse::Extraction
 /// `run_dir`/exit_status (format 1) and, when there were any, `run_dir`/ingest_warnings. With
 /// `nic_counters` (runner/nic_sampling.h: nic_counters_on), adds nic_volume and nic_throughput from the
 /// run's snapshot files (runner/nic_counters.h); without, it never lists the run directory for them.
+/// With `telemetry` (the campaign's setting on), adds the run's telemetry metrics and provenance
+/// (runner/telemetry_ingest.h), which never change the verdict.
 store::AttemptResult ingest(const exec::Outcome& outcome, const std::string& run_dir,
-                            const parse::Extractor& extractor, const spec::Success& success, bool nic_counters);
+                            const parse::Extractor& extractor, const spec::Success& success, bool nic_counters,
+                            bool telemetry);
 
 }  // namespace sweep::runner

@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "runner/campaign_settings.h"
 #include "runner/campaign_setup.h"
 #include "runner/controller_lock.h"
 #include "runner/ingest.h"
@@ -139,6 +140,7 @@ ReparseSummary reparse_campaign(const ReparseOptions& o) {
   auto [experiment, new_text] = reparse_experiment(o, *c);
   const parse::Extractor extractor(extraction_rules(experiment));  // a bad rule is refused here, before any write
 
+  const bool telemetry_on = recorded_telemetry(db.campaign_settings(c->id)).enabled;  // as its runs sampled
   ReparseSummary s;
   s.label = c->label;
   s.values_before = count_values(db, c->id);
@@ -149,7 +151,8 @@ ReparseSummary reparse_campaign(const ReparseOptions& o) {
       ++s.runs_skipped;
       continue;
     }
-    const store::AttemptResult fresh = ingest(recorded_outcome(run), run.run_dir, extractor, experiment.success, nic_counters_on(experiment.network));
+    const store::AttemptResult fresh = ingest(recorded_outcome(run), run.run_dir, extractor, experiment.success,
+                                              nic_counters_on(experiment.network), telemetry_on);
     store::ReparsedRun r = reparsed(run, fresh);
     ++s.runs_read;
     s.values_after += r.metrics.size();

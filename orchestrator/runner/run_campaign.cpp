@@ -127,7 +127,7 @@ void CampaignRunner::reconcile_interrupted() {
         // The workload finished but its result was never recorded: ingest it instead of rerunning.
         store::AttemptResult result =
             ingest(exec::Outcome{"", *code, 0, false, 0}, run.run_dir, extractor_, plan_.experiment().success,
-                   nic_counters_on(plan_.experiment().network));
+                   nic_counters_on(plan_.experiment().network), plan_.experiment().telemetry.enabled);
         result.elapsed_s.reset();
         result.ended_at = iso8601(clock_.wall());
         db_.finish_attempt(run.id, run.attempt, result);
@@ -221,7 +221,8 @@ void CampaignRunner::finish(const exec::Outcome& outcome) {
     record_failure(a.run.id, a.attempt, failure::kInterrupted, "cancelled when sweep was asked to stop");
     return;
   }
-  store::AttemptResult result = ingest(outcome, a.dir, extractor_, plan_.experiment().success, nic_counters_on(plan_.experiment().network));
+  store::AttemptResult result = ingest(outcome, a.dir, extractor_, plan_.experiment().success, nic_counters_on(plan_.experiment().network),
+                                       plan_.experiment().telemetry.enabled);
   result.ended_at = iso8601(clock_.wall());
   result.provenance.insert(result.provenance.end(), host_.run_provenance.begin(), host_.run_provenance.end());
   if (gpus_.slots) result.provenance.emplace_back("local.cuda_visible_devices", cuda_visible_devices(a.gpus));

@@ -202,6 +202,27 @@ struct Network {
   SourceLocation where;                 // no file: not given
 };
 
+/// `telemetry`: the sampler that runs beside each run's workload on every node of the run (docs/telemetry.md,
+/// runner/telemetry_sampling.h). On unless `telemetry: false` (the experiment's, else the site's).
+struct Telemetry {
+  bool enabled = true;
+  int interval_ms = 1000;  // kTelemetryIntervalMs bounds
+  std::vector<std::string> sources{"proc", "rapl", "nvml"};  // in kTelemetrySources order, each once
+  SourceLocation where;  // no file: not given (the default, or the site's: spec/site.h)
+  friend bool operator==(const Telemetry& a, const Telemetry& b) {
+    return a.enabled == b.enabled && a.interval_ms == b.interval_ms && a.sources == b.sources;
+  }
+};
+inline constexpr int kTelemetryMinIntervalMs = 50;
+inline constexpr int kTelemetryMaxIntervalMs = 60000;
+inline constexpr std::array<std::string_view, 3> kTelemetrySources{"proc", "rapl", "nvml"};
+
+/// The setting as one line: "off", or "interval_ms=1000 sources=proc,rapl,nvml" (`sweep site`, the
+/// campaign's record: runner/campaign_settings.h). Pure.
+std::string telemetry_text(const Telemetry& t);
+/// telemetry_text's inverse; nullopt for a text it does not write. Pure.
+std::optional<Telemetry> telemetry_from_text(std::string_view text);
+
 /// `order:` the order in which a campaign's runs start (docs/experiment-format.md#order).
 struct RunOrder {
   enum class Kind {
@@ -253,6 +274,7 @@ struct Experiment {
   std::string site;
   Success success;
   Network network;
+  Telemetry telemetry;
   Workdir workdir;
   std::string executor = "local";
   SourceLocation executor_where;  // no file: not given (the default, or the site's)

@@ -67,6 +67,11 @@ YAML::Node read_yaml_map(const std::string& text, const std::string& path, std::
 // load_network.cpp
 void read_network(const Field& f, const Source& src, LoadState& st);
 
+// load_telemetry.cpp
+void read_telemetry(const Field& f, const Source& src, LoadState& st);
+/// `telemetry`'s value (also read by the site): false, true, or {interval_ms, sources}.
+Telemetry read_telemetry_value(const Field& f, const Source& src);
+
 // load_retries.cpp
 void read_retries(const Field& f, const Source& src, LoadState& st);
 void read_escalate(const Field& f, const Source& src, LoadState& st);  // after read_retries

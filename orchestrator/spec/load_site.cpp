@@ -88,12 +88,14 @@ void site_references(const Field& f, const Source& src, Site& site) {
   }
 }
 
+void site_telemetry(const Field& f, const Source& src, Site& site) { site.telemetry = read_telemetry_value(f, src); }
+
 struct SiteKey {
   std::string_view name;
   void (*read)(const Field&, const Source&, Site&);
 };
 
-constexpr std::array<SiteKey, 13> kSiteKeys{{
+constexpr std::array<SiteKey, 14> kSiteKeys{{
     {"format", site_format},
     {"name", site_name},
     {"executor", site_executor},
@@ -107,6 +109,7 @@ constexpr std::array<SiteKey, 13> kSiteKeys{{
     {"shared_group", site_shared_group},
     {"thresholds", site_thresholds},
     {"references", site_references},
+    {"telemetry", site_telemetry},
 }};
 
 bool is_file(const std::string& path) {
@@ -215,6 +218,7 @@ void apply_site(const Site& site, Experiment& exp) {
     if (std::none_of(exp.env.begin(), exp.env.end(), [&](const EnvVar& e) { return e.name == v.name; })) env.push_back(v);
   env.insert(env.end(), exp.env.begin(), exp.env.end());
   exp.env = std::move(env);
+  if (site.telemetry && exp.telemetry.where.file.empty()) exp.telemetry = *site.telemetry;
   std::vector<SetupLine> setup = site.setup;
   setup.insert(setup.end(), exp.setup.begin(), exp.setup.end());
   exp.setup = std::move(setup);

@@ -245,6 +245,15 @@ Json network() {
                  {"interfaces", obj({{"type", str("array")}, {"minItems", "1"}, {"items", text()}})}});
 }
 
+Json telemetry() {
+  const Json interval = obj({{"type", str("integer")}, {"minimum", std::to_string(kTelemetryMinIntervalMs)},
+                             {"maximum", std::to_string(kTelemetryMaxIntervalMs)}});
+  const Json sources = obj({{"type", str("array")}, {"minItems", "1"}, {"uniqueItems", "true"},
+                            {"items", obj({{"enum", names(kTelemetrySources)}})}});
+  return described("The sampler beside each run (docs/telemetry.md): false turns it off; {interval_ms, sources}",
+                   obj({{"anyOf", arr({obj({{"type", str("boolean")}}), closed({{"interval_ms", interval}, {"sources", sources}})})}}));
+}
+
 Json report() {
   const Json list = obj({{"type", str("array")}, {"items", obj({{"type", str("object")}})}});
   return described("The campaign's report tables and figures (docs/reports.md)",
@@ -273,7 +282,7 @@ Json order() {
                    obj({{"anyOf", arr({kinds, closed({{"kind", kinds}, {"seed", whole(0)}}, {"kind"})})}}));
 }
 
-constexpr std::array<TopKey, 23> kTopKeys{{
+constexpr std::array<TopKey, 24> kTopKeys{{
     {"format", false, [] { return obj({{"enum", "[1,\"1\"]"}}); }},
     {"name", true, [] { return described("1-128 of A-Z a-z 0-9 . _ + -, not starting with . or -", safe_name()); }},
     {"description", false, text},
@@ -292,6 +301,7 @@ constexpr std::array<TopKey, 23> kTopKeys{{
     {"env", false, env},
     {"setup", false, [] { return obj({{"type", str("array")}, {"items", text()}}); }},
     {"network", false, network},
+    {"telemetry", false, telemetry},
     {"report", false, report},
     {"zip", false, [] { return obj({{"type", str("array")}, {"items", obj({{"type", str("array")}, {"minItems", "2"}, {"uniqueItems", "true"}, {"items", text()}})}}); }},
     {"derived", false, [] { return obj({{"type", str("object")}, {"propertyNames", parameter_names()}, {"additionalProperties", scalar()}}); }},

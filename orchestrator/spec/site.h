@@ -14,6 +14,7 @@
 //   shared_group: true                     # trust results, databases and reports another member of
 //                                          # the group owns or the group can write (util/safe_files.h)
 //   thresholds: {busbw: 0.02}              # per metric, under the experiment's own (compare, nightly)
+//   telemetry: {interval_ms: 2000}         # or false: the sampler beside each run (docs/telemetry.md)
 //
 // Precedence, highest first: `--set` (and --executor), the experiment, the site, the built-in
 // defaults. Errors name file:line:column (ErrorKind::invalid_experiment).
@@ -47,6 +48,7 @@ struct Site {
   std::vector<model::Interconnect> interconnects;
   std::vector<MetricThreshold> thresholds;  // the lab's defaults for compare and nightly, under the experiment's
   std::vector<Reference> references;        // the cluster's expected values, for sweep check, after the experiment's
+  std::optional<Telemetry> telemetry;       // for experiments that give no `telemetry`
   std::vector<std::string> looked_at;       // no file in use (path ""): where find_site looked, or what turned it off
 };
 
@@ -82,7 +84,7 @@ Site load_site_text(std::string text, const std::string& path);
 /// (sched::effective_resources); resources.time also gives the time limit. Executor: when the experiment (and --set/--executor) gave none. Launcher and
 /// mpi: for every workload entry without a launcher when the executor is slurm; mpi where the launcher
 /// is srun or torchrun-env and the entry gives none. env: the site's variables first, except those the
-/// experiment sets. setup: the site's lines first.
+/// experiment sets. setup: the site's lines first. telemetry: when the experiment gives none.
 void apply_site(const Site& site, Experiment& exp);
 
 }  // namespace sweep::spec

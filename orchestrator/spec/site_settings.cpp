@@ -62,6 +62,7 @@ std::vector<Setting> effective_settings(const Site& site, const Experiment* exp)
     for (const EnvVar& v : exp->env) add(out, "env." + v.name, shown_value(v), v.where, site, exp);
     for (std::size_t i = 0; i < exp->setup.size(); ++i)
       add(out, fmt::format("setup[{}]", i + 1), shown_setup(exp->setup[i].text), exp->setup[i].where, site, exp);
+    add(out, "telemetry", telemetry_text(exp->telemetry), exp->telemetry.where, site, exp);
   } else {
     if (site.executor) add(out, "executor", site.executor->value, site.executor->where, site, exp);
     for (const Resource& r : site.resources) add(out, "resources." + r.key, r.value, r.where, site, exp);
@@ -70,6 +71,8 @@ std::vector<Setting> effective_settings(const Site& site, const Experiment* exp)
     for (const EnvVar& v : site.env) add(out, "env." + v.name, shown_value(v), v.where, site, exp);
     for (std::size_t i = 0; i < site.setup.size(); ++i)
       add(out, fmt::format("setup[{}]", i + 1), shown_setup(site.setup[i].text), site.setup[i].where, site, exp);
+    const Telemetry t = site.telemetry.value_or(Telemetry{});
+    add(out, "telemetry", telemetry_text(t), t.where, site, exp);
   }
   if (site.results) add(out, "results", site.results->value, site.results->where, site, exp);
   else add(out, "results", "results", none, site, exp);

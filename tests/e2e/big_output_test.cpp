@@ -12,7 +12,7 @@ namespace {
 /// Runs a one-run campaign whose workload is `python3 -c <program>` and returns the database.
 void run_one(const Sandbox& box, const std::string& label, const std::string& program) {
   box.write(label + ".py", program);
-  box.write(label + ".yaml", "name: " + label + "\nmatrix:\n  x: [1]\nworkload:\n  command: python3 " +
+  box.write(label + ".yaml", "name: " + label + "\ntelemetry: false\nmatrix:\n  x: [1]\nworkload:\n  command: python3 " +
                                  box.path(label + ".py") + "\n");
   const Result r = box.sweep({"run", label + ".yaml", "--label", label});
   INFO(r.out << r.err);

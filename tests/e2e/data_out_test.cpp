@@ -10,6 +10,7 @@ namespace {
 
 // Two typed parameters (an int and a string), a derived float, and a parameter named like a column.
 const char* kExperiment = R"YAML(name: out
+telemetry: false
 matrix:
   n: [1, 2]
   kind: [a, 'b,c']

@@ -13,7 +13,7 @@ using namespace e2e;
 
 TEST_CASE("the demo experiment runs end to end into the database and a report") {
   Sandbox box;
-  const auto run = box.sweep({"run", repo_file("experiments/demo.yaml"), "--label", "demo", "--jobs", "2"});
+  const auto run = box.sweep({"run", repo_file("experiments/demo.yaml"), "--label", "demo", "--jobs", "2", "--set", "telemetry=false"});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   CHECK_THAT(run.out, Catch::Contains("12 runs planned, 12 succeeded, 0 failed"));

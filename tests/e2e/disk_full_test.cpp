@@ -15,6 +15,7 @@ using namespace e2e;
 namespace {
 
 constexpr const char* kFull = R"(name: full
+telemetry: false
 matrix:
   n: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30]
 workload:

@@ -10,6 +10,7 @@ namespace {
 
 // value: 96, 104, 96, ... by repetition: a CV of about 4%, too noisy at 3 runs to rule out ±5%.
 const char* kNoisy = R"(name: noisy
+telemetry: false
 matrix:
   n: [1, 2]
 repetitions: 3

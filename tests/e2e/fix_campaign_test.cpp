@@ -31,7 +31,7 @@ print(f"throughput: {batch * 10.0 + lr:.3f} samples/s", flush=True)
 )";
 
 std::string experiment(const Sandbox& box, const std::string& regex, const std::string& extra_command = "") {
-  return "name: train\nmatrix:\n  batch: [16, 32]\n  lr: [0.01, 0.5]\nworkload:\n  command: python3 " +
+  return "name: train\ntelemetry: false\nmatrix:\n  batch: [16, 32]\n  lr: [0.01, 0.5]\nworkload:\n  command: python3 " +
          box.path("train.py") + " {{batch}} {{lr}}" + extra_command +
          "\nmetrics:\n  - {name: throughput, unit: samples/s, better: higher, regex: '" + regex + "'}\n";
 }
@@ -255,7 +255,7 @@ TEST_CASE("rm never follows a symlink out of the run root, and refuses a run roo
 
 TEST_CASE("rm and reparse are refused while the campaign runs") {
   Sandbox box;
-  box.write("slow.yaml", "name: slow\nmatrix:\n  n: [1]\nworkload:\n  command: sleep 5; echo v=1\n"
+  box.write("slow.yaml", "name: slow\ntelemetry: false\nmatrix:\n  n: [1]\nworkload:\n  command: sleep 5; echo v=1\n"
                          "metrics:\n  - {name: v, better: higher, regex: 'v=(?<value>\\d+)'}\n");
   const int pid = box.spawn_sweep({"run", "slow.yaml", "--label", "s"});
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);

@@ -20,7 +20,7 @@ void edit_speed(const Sandbox& box, const std::string& file, const std::string& 
 /// An experiment `name` whose metric `speed` is 1000·n plus a spread of 400 per repetition, plus the
 /// number in shift.txt: noisy, but the same values whenever shift.txt is the same.
 std::string noisy(const Sandbox& box, const std::string& name) {
-  return "name: " + name + "\nmatrix:\n  n: [1, 2]\nrepetitions: 3\nworkload:\n  command: >-\n"
+  return "name: " + name + "\ntelemetry: false\nmatrix:\n  n: [1, 2]\nrepetitions: 3\nworkload:\n  command: >-\n"
          "    echo \"{\\\"v\\\": 1, \\\"metric\\\": \\\"speed\\\", \\\"value\\\": $(( {{n}} * 1000 + {{repetition}} * 400 + "
          "$(cat " + box.path("shift.txt") + ") )), \\\"better\\\": \\\"higher\\\"}\"\n";
 }

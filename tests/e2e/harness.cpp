@@ -92,7 +92,7 @@ std::string read_file(const std::string& path) {
 }
 
 void write_speed_experiment(const Sandbox& box, int repetitions) {
-  box.write("speed.yaml", "name: speed\nmatrix:\n  n: [1, 2]\nrepetitions: " + std::to_string(repetitions) +
+  box.write("speed.yaml", "name: speed\ntelemetry: false\nmatrix:\n  n: [1, 2]\nrepetitions: " + std::to_string(repetitions) +
                               "\nworkload:\n  command: >-\n"
                               "    echo \"{\\\"v\\\": 1, \\\"metric\\\": \\\"speed\\\", \\\"value\\\": $(( {{n}} * 1000 + "
                               "{{repetition}} + $(cat " + box.path("shift-{{n}}.txt") + ") )), \\\"unit\\\": \\\"it/s\\\", "

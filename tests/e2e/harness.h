@@ -44,7 +44,7 @@ std::string repo_file(const std::string& rel);
 
 /// Writes speed.yaml into the sandbox: points n = 1 and 2, `repetitions` each, whose metric speed
 /// (it/s, higher is better) is 1000·n + the repetition + the number in shift-<n>.txt, which the caller
-/// writes before each campaign.
+/// writes before each campaign. Telemetry off: the verdicts these tests assert are of speed alone.
 void write_speed_experiment(const Sandbox& box, int repetitions);
 
 /// Runs `command` with sh and returns its exit code and output.

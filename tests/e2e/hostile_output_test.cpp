@@ -26,7 +26,7 @@ void write_hostile_experiment(const Sandbox& box, const std::string& canary) {
                           "echo '{\"v\": 1, \"metric\": \"<script>alert(1)</script>\", \"value\": '$1'}'\n"
                           "echo '{\"v\": 1, \"metric\": \"=1+1\", \"value\": '$1'}'\n"
                           "echo '{\"v\": 1, \"metric\": \"ok\", \"value\": '$1'}'\n");
-  box.write("hostile.yaml", "name: hostile\nmatrix:\n  v: [1, 2]\nrepetitions: 2\n"
+  box.write("hostile.yaml", "name: hostile\ntelemetry: false\nmatrix:\n  v: [1, 2]\nrepetitions: 2\n"
                             "workload:\n  command: sh " + box.path("hostile.sh") + " {{v}}\n");
 }
 

@@ -14,6 +14,7 @@ using namespace e2e;
 namespace {
 
 const char* kExperiment = R"yaml(name: html
+telemetry: false
 matrix:
   nodes: [1, 2]
   gpus_per_node: [1, 2]

@@ -35,7 +35,7 @@ TEST_CASE("a database on a networked filesystem (FUSE) uses a rollback journal, 
   Sandbox box;
   FuseMount mount(box.path("backing"), box.path("shared"));
   REQUIRE(shell("stat -f -c %T '" + box.path("shared") + "'").out == "fuseblk\n");
-  box.write("e.yaml", "name: e\nmatrix: {n: [1, 2, 3]}\nworkload: {command: 'echo \"value: {{n}}\"'}\n"
+  box.write("e.yaml", "name: e\ntelemetry: false\nmatrix: {n: [1, 2, 3]}\nworkload: {command: 'echo \"value: {{n}}\"'}\n"
                       "metrics: [{name: value, better: higher, regex: 'value: (?<value>\\d+)'}]\n");
   const std::string db = box.path("shared/sweep.db");
   const auto r = box.sweep({"run", "e.yaml", "--label", "nfsish", "--db", db});

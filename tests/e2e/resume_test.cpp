@@ -16,6 +16,7 @@ namespace {
 // Each run sleeps briefly, then appends its point id to a ledger shared by all runs: the ledger
 // counts completed executions, whatever the database says.
 const char* kSlow = R"(name: slow
+telemetry: false
 matrix:
   i: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]
 workload:
@@ -63,7 +64,7 @@ TEST_CASE("a controller killed with SIGKILL resumes to exactly the planned runs"
 TEST_CASE("resuming by label takes the experiment from the database and re-runs failed runs") {
   Sandbox box;
   const auto flag = box.path("flag");
-  box.write("flaky.yaml", "name: flaky\nmatrix:\n  x: [1, 2]\nworkload:\n  command: test -e " + flag +
+  box.write("flaky.yaml", "name: flaky\ntelemetry: false\nmatrix:\n  x: [1, 2]\nworkload:\n  command: test -e " + flag +
                               " || test {{x}} = 1\n");
   const auto first = box.sweep({"run", "flaky.yaml", "--label", "k"});
   CHECK(first.exit_code == 1);

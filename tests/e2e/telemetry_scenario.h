@@ -3,7 +3,8 @@
 // and energy lines (tests/e2e/report_telemetry_test.cpp; the browser in html_report_test.cpp). The files
 // are written by the workload, not by the sampler, and the provenance `telemetry.files` that the job
 // script's ingest records is written into the database by the test (the sampler and ingest are other
-// parts of issue 36, tested on their own): what the report reads is the same.
+// parts of issue 36, tested on their own): what the report reads is the same. The experiment turns the
+// sampler off (`telemetry: false`), so that ingest neither adds a file of its own nor records the key.
 //
 // Points n = 1 and 2, two repetitions each. Every run writes telemetry.nodeA: 61 samples, one a second,
 // GPU power 100·n W (+0..40 W), RAPL package 40 W, 2 cores busy, RSS growing, then `end 60.5`. Point n = 2
@@ -21,6 +22,7 @@
 namespace telemetry_test {
 
 inline const char* kExperiment = R"yaml(name: telem
+telemetry: false
 matrix:
   n: [1, 2]
 repetitions: 2

@@ -39,7 +39,7 @@ Result status_when_running(const Sandbox& box, const std::vector<std::string>& a
 
 TEST_CASE("watch: a local campaign without a terminal logs its progress on stderr") {
   Sandbox box;
-  box.write("p.yaml", "name: p\nmatrix:\n  n: [1, 2, 3]\nworkload:\n  command: echo {{n}}\n");
+  box.write("p.yaml", "name: p\ntelemetry: false\nmatrix:\n  n: [1, 2, 3]\nworkload:\n  command: echo {{n}}\n");
   const auto run = box.sweep({"run", "p.yaml", "--label", "p"});
   REQUIRE(run.exit_code == 0);
   // The first change is logged at once, the last state at the end; at most one a minute between.
@@ -50,7 +50,7 @@ TEST_CASE("watch: a local campaign without a terminal logs its progress on stder
 TEST_CASE("watch: sweep status lists the runs executing now with their elapsed time and stdout") {
   Sandbox box;
   const std::string go = box.path("go");
-  box.write("w.yaml", "name: w\nmatrix:\n  n: [1, 2]\nrepetitions: 2\nworkload:\n  command: |\n    echo started {{n}}\n"
+  box.write("w.yaml", "name: w\ntelemetry: false\nmatrix:\n  n: [1, 2]\nrepetitions: 2\nworkload:\n  command: |\n    echo started {{n}}\n"
                       "    while [ ! -e " + go + " ]; do sleep 0.05; done\n");
   const int pid = box.spawn_sweep({"run", "w.yaml", "--label", "w", "--jobs", "2"});
   const Result text = status_when_running(box, {"status", "w"}, "n=2  rep 0");  // both runs have started
@@ -80,7 +80,7 @@ TEST_CASE("watch: sweep status lists the runs executing now with their elapsed t
 
 TEST_CASE("watch: sweep logs prints a chosen run's stdout or stderr, and refuses a filter it cannot match") {
   Sandbox box;
-  box.write("l.yaml", "name: l\nmatrix:\n  n: [1, 2]\n  t: [a, b]\nrepetitions: 2\nworkload:\n"
+  box.write("l.yaml", "name: l\ntelemetry: false\nmatrix:\n  n: [1, 2]\n  t: [a, b]\nrepetitions: 2\nworkload:\n"
                       "  command: echo out {{n}} {{t}} {{repetition}}; echo err {{n}} {{t}} >&2\n");
   REQUIRE(box.sweep({"run", "l.yaml", "--label", "l"}).exit_code == 0);
   const auto one = box.sweep({"logs", "l", "--where", "n=2, t=b", "--rep", "0"});
@@ -102,7 +102,7 @@ TEST_CASE("watch: sweep logs prints a chosen run's stdout or stderr, and refuses
 TEST_CASE("watch: sweep logs --follow prints a running run's output as it comes, and ends with the run") {
   Sandbox box;
   const std::string go = box.path("go");
-  box.write("f.yaml", "name: f\nmatrix:\n  n: [1]\nworkload:\n  command: |\n    echo first\n"
+  box.write("f.yaml", "name: f\ntelemetry: false\nmatrix:\n  n: [1]\nworkload:\n  command: |\n    echo first\n"
                       "    while [ ! -e " + go + " ]; do sleep 0.05; done\n    echo second\n    printf 'no newline'\n");
   const int run = box.spawn_sweep({"run", "f.yaml", "--label", "f"});
   REQUIRE_THAT(status_when_running(box, {"status", "f"}).out, Catch::Contains("running now:"));

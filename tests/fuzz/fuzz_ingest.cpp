@@ -58,7 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t siz
   write(run_dir / "stderr", bytes.substr(size / 2));
   const sweep::exec::Outcome outcome{"fuzz", 0, 0, false, 0.1};
   sweep::spec::Success success;
-  const sweep::store::AttemptResult result = sweep::runner::ingest(outcome, run_dir.string(), f.extractor, success, true);
+  const sweep::store::AttemptResult result = sweep::runner::ingest(outcome, run_dir.string(), f.extractor, success, true, true);
   const int attempt = f.db->begin_attempt(f.run, run_dir.string(), "t");
   f.db->finish_attempt(f.run, attempt, result);
   (void)f.db->metrics(f.db->find_campaign("fuzz")->id);

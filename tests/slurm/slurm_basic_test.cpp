@@ -99,7 +99,7 @@ TEST_CASE("a 12-run campaign goes out as one job array throttled to 2 and is ing
   CHECK(query(box, "SELECT count(*) FROM submissions") == "1");
   CHECK(query(box, "SELECT count(*) FROM submission_tasks") == "12");
   CHECK(query(box, "SELECT count(*) FROM metrics WHERE name = 'value'") == "12");
-  CHECK(query(box, "SELECT sum(value) FROM metrics WHERE name = 'value'") == "42.0");
+  CHECK(query(box, "SELECT sum(value) FROM metrics WHERE name = 'value'") == "42.0");  // the workload's (telemetry's metrics beside it)
   const std::string sub_dir = query(box, "SELECT dir FROM submissions");
   CHECK_THAT(e2e::read_file(sub_dir + "/array.sh"), Catch::Contains("#SBATCH --array=0-11%2"));
   CHECK_THAT(e2e::read_file(sub_dir + "/tasks.tsv"), Catch::StartsWith("# sweep task table, format 1"));

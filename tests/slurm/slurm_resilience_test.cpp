@@ -24,7 +24,7 @@ constexpr const char* kSix = "name: six\nexecutor: slurm\nmatrix: {n: [1, 2, 3, 
 void check_exactly_once(const e2e::Sandbox& box, const std::string& label) {
   CHECK(query(box, "SELECT count(*) FROM runs WHERE state = 'succeeded'") == "6");
   CHECK(query(box, "SELECT count(*) FROM attempts WHERE state = 'succeeded'") == "6");
-  CHECK(query(box, "SELECT sum(value) FROM metrics WHERE name = 'value'") == "21.0");
+  CHECK(query(box, "SELECT sum(value) FROM metrics WHERE name = 'value'") == "21.0");  // the workload's (telemetry's metrics beside it)
   const std::string log = e2e::read_file(box.path("sbatch.log"));
   const std::string calls = std::to_string(std::count(log.begin(), log.end(), '\n'));
   CHECK(query(box, "SELECT count(*) FROM submissions WHERE state = 'submitted'") == calls);

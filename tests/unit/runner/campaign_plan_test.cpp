@@ -181,6 +181,32 @@ TEST_CASE("the network sampling goes around the command, and a template without 
   CHECK(plain.render_script(plain.points()[0], {"c", 1, 0, 1, "/r", "/e", "/l"}).find("sweep_nic") == std::string::npos);
 }
 
+TEST_CASE("telemetry: the sampler goes around the command, on by default, off with false") {
+  TempDir dir;
+  const std::string slots =
+      template_dir(dir, "{{{nic_start}}}\n{{{telemetry_start}}}\n{{{command}}}\n{{{telemetry_end}}}\n{{{nic_end}}}\n");
+  runner::CampaignPlan on(experiment("run"), slots);
+  const std::string script = on.render_script(on.points()[0], {"c", 1, 0, 1, "/r", "/e", "/l"});
+  CHECK_THAT(script, Catch::Contains("sweep_telemetry_program=" + templating::shell_quote(runner::bundled_dir() + "/sweep-telemetry") + "\n"));
+  CHECK_THAT(script, Catch::Contains("sweep_telemetry_args=(--interval-ms 1000 --sources proc,rapl,nvml --marker \"SWEEP_RUN_DIR=$SWEEP_RUN_DIR\")"));
+  CHECK(script.find("fi\nrun\nsweep_telemetry_stop $?\n") != std::string::npos);
+  const auto set = spec::load_text("name: t\nmatrix: {n: [1]}\nworkload: {command: run}\ntelemetry: {interval_ms: 200, sources: [proc]}\n", "t.yaml");
+  runner::CampaignPlan chosen(set, slots);
+  CHECK_THAT(chosen.render_script(chosen.points()[0], {"c", 1, 0, 1, "/r", "/e", "/l"}),
+             Catch::Contains("--interval-ms 200 --sources proc --marker"));
+  const auto off = spec::load_text("name: t\nmatrix: {n: [1]}\nworkload: {command: run}\ntelemetry: false\n", "t.yaml");
+  runner::CampaignPlan quiet(off, slots);
+  CHECK(quiet.render_script(quiet.points()[0], {"c", 1, 0, 1, "/r", "/e", "/l"}) == "\n\nrun\n\n\n");
+
+  TempDir other;
+  const std::string no_slots = template_dir(other, "{{{command}}}\n");
+  CHECK_THROWS_WITH(runner::CampaignPlan(set, no_slots),
+                    Catch::StartsWith("t.yaml:4:12: the job-script template " + no_slots +
+                                      "/local/run.sh.mustache has no {{{telemetry_start}}} and {{{telemetry_end}}}"));
+  runner::CampaignPlan old(experiment("run"), no_slots);  // an own template from before telemetry
+  CHECK_FALSE(old.experiment().telemetry.enabled);
+}
+
 TEST_CASE("a run's plan keeps at most max_points points, a check's streams any number") {
   TempDir dir;
   const std::string templates = template_dir(dir, "{{{command}}}\n");

@@ -56,7 +56,7 @@ TEST_CASE("ingest reads the run directory and writes exit_status") {
   parse::Extractor extractor({{"x", "", "higher", parse::Rule::Kind::regex, "x=(?<value>\\d+)", "stdout", {}, "each"}});
   spec::Success success;
   success.metrics = {"x"};
-  const auto r = runner::ingest(exited(0), dir.path.string(), extractor, success, false);
+  const auto r = runner::ingest(exited(0), dir.path.string(), extractor, success, false, false);
   CHECK(r.state == RunState::succeeded);
   REQUIRE(r.metrics.size() == 2);
   CHECK(r.metrics[1].value == 7);

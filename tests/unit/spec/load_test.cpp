@@ -151,7 +151,7 @@ TEST_CASE("load: unknown keys suggest the closest valid key") {
         "x.yaml:6:1: unknown key \"repetitons\" (did you mean \"repetitions\"?)");
   CHECK(load_error(kHead + "zzzzzz: 1\n") ==
         "x.yaml:6:1: unknown key \"zzzzzz\" (valid keys: format, name, description, matrix, repetitions, workload, "
-        "resources, metrics, executor, workdir, order, retries, escalate, thresholds, references, env, setup, network, report, zip, derived, "
+        "resources, metrics, executor, workdir, order, retries, escalate, thresholds, references, env, setup, network, telemetry, report, zip, derived, "
         "exclude, success)");
 }
 
@@ -244,7 +244,7 @@ TEST_CASE("load: --set rejects unknown keys and map axes") {
   CHECK(load_error(kHead, {{"bach", "1"}}) == "--set bach=1: unknown key \"bach\" for --set (did you mean \"batch\"?)");
   CHECK(load_error(kHead, {{"zzzzzz", "1"}}) ==
         "--set zzzzzz=1: unknown key \"zzzzzz\" for --set (expected a matrix key or one of: name, description, "
-        "repetitions, executor, workdir, order)");
+        "repetitions, executor, workdir, order, telemetry)");
   const std::string map_axis = "name: t\nmatrix:\n  topo: [{nodes: 1, gpus: 2}]\nworkload: {command: x}\n";
   CHECK(load_error(map_axis, {{"topo", "1"}}) ==
         "--set topo=1: cannot --set map axis \"topo\" (its choices are maps); edit the experiment file instead");

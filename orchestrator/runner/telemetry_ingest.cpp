@@ -1,0 +1,125 @@
+#include "runner/telemetry_ingest.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <map>
+#include <optional>
+
+#include "runner/telemetry_sampling.h"
+#include "telemetry/log.h"
+#include "telemetry/summary.h"
+#include "util/error.h"
+#include "util/safe_files.h"
+#include "util/strings.h"
+
+namespace sweep::runner {
+namespace {
+
+/// The node part of a telemetry file name, when the name is telemetry.<node> with a plain node name.
+bool is_telemetry_name(const std::string& name) {
+  const std::string prefix = telemetry::kFilePrefix;
+  if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) return false;
+  return std::all_of(name.begin() + static_cast<std::ptrdiff_t>(prefix.size()), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
+  });
+}
+
+/// The whole file at `path`, opened without following a symlink: a regular file of this user (or one
+/// sharing allows), at most `limit` bytes. Error(io) saying why not.
+std::string read_own_file(const std::string& path, std::size_t limit) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw Error(ErrorKind::io, fmt::format("{}: cannot open it (a symlink is never followed)", path));
+  struct stat st {};
+  std::string text;
+  std::string why;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) why = "not a regular file";
+  else if (const std::string r = untrusted_reason(st, ::getuid(), group_sharing_allowed()); !r.empty()) why = r;
+  else if (static_cast<std::size_t>(st.st_size) > limit) why = fmt::format("{} bytes, over the limit of {}", st.st_size, limit);
+  if (why.empty()) {
+    text.resize(static_cast<std::size_t>(st.st_size));
+    std::size_t got = 0;
+    while (got < text.size()) {
+      const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+      if (n <= 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    text.resize(got);
+  }
+  ::close(fd);
+  if (!why.empty()) throw Error(ErrorKind::io, fmt::format("{}: refused: {}", path, why));
+  return text;
+}
+
+/// The telemetry file names in `run_dir`, sorted.
+std::vector<std::string> telemetry_files(const std::string& run_dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(run_dir, ec))
+    if (const std::string name = entry.path().filename().string(); is_telemetry_name(name)) names.push_back(name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+/// Why the job script's sampler did not start (its telemetry_failed file), else a general reason.
+std::string no_file_reason(const std::string& run_dir) {
+  try {
+    std::string text = read_own_file(run_dir + "/" + kTelemetryFailedFile, 4096);
+    text = text.substr(0, text.find('\n'));
+    std::replace_if(text.begin(), text.end(), [](char c) { return std::iscntrl(static_cast<unsigned char>(c)); }, ' ');
+    if (!text.empty()) return "the sampler did not start: " + text;
+  } catch (const Error&) {
+  }
+  return "no telemetry file: the sampler did not start, or the job ended before it wrote one";
+}
+
+/// The workload's metrics of one value each (a metric per message size has no one value per run).
+std::map<std::string, double> single_values(const std::vector<store::MetricRecord>& metrics) {
+  std::map<std::string, int> count;
+  for (const auto& m : metrics) ++count[m.name];
+  std::map<std::string, double> out;
+  for (const auto& m : metrics)
+    if (count[m.name] == 1) out[m.name] = m.value;
+  return out;
+}
+
+void add_metric(const telemetry::Metric& m, store::AttemptResult& result, std::vector<std::string>& warnings,
+                const std::string& run_dir) {
+  if (std::any_of(result.metrics.begin(), result.metrics.end(), [&](const auto& r) { return r.name == m.name; })) {
+    warnings.push_back(fmt::format("{}: the workload reported its own {}, so telemetry's was not stored", run_dir, m.name));
+    return;
+  }
+  result.metrics.push_back({m.name, 0, m.value, m.unit, m.better});
+}
+
+}  // namespace
+
+void add_telemetry(const std::string& run_dir, store::AttemptResult& result, std::vector<std::string>& warnings) {
+  const std::vector<std::string> names = telemetry_files(run_dir);
+  const auto fail = [&](const std::string& why) {
+    result.provenance.emplace_back("telemetry.error", why);
+    warnings.push_back(fmt::format("{}: telemetry: {}", run_dir, why));
+  };
+  if (names.empty()) return fail(no_file_reason(run_dir));
+  std::vector<telemetry::Log> logs;
+  try {
+    for (const std::string& name : names)
+      logs.push_back(telemetry::parse_telemetry(read_own_file(run_dir + "/" + name, kMaxTelemetryBytes), run_dir + "/" + name));
+  } catch (const Error& e) {
+    return fail(e.what());
+  }
+  const telemetry::Summary summary = telemetry::summarize(logs);
+  const std::map<std::string, double> workload = single_values(result.metrics);
+  for (const telemetry::Metric& m : summary.metrics) add_metric(m, result, warnings, run_dir);
+  for (const telemetry::Metric& m : telemetry::per_joule(summary, workload)) add_metric(m, result, warnings, run_dir);
+  result.provenance.emplace_back("telemetry.files", join(names, " "));
+  for (const auto& kv : summary.provenance) result.provenance.push_back(kv);
+}
+
+}  // namespace sweep::runner

@@ -1,0 +1,128 @@
+// A run's telemetry files at ingest: metrics with units, the files named in the provenance, and every
+// way a file is refused (malformed, a symlink, too odd a name) leaving the verdict as it was.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "runner/telemetry_ingest.h"
+#include "temp_dir.h"
+
+using namespace sweep;
+using namespace sweep::runner;
+
+namespace {
+
+const std::string kNode1 =
+    "sweep-telemetry format=1\nnode n1\ninterval_ms 1000\nepoch_s 1700000000.0\n"
+    "source proc ok\nsource rapl unavailable permission denied\nsource nvml unavailable no library\n"
+    "proc 0.000 0.10 10.0 1\nproc 1.000 1.10 300.0 3\nproc 2.000 2.10 280.0 3\nend 2.000\n";
+const std::string kNode2 =
+    "sweep-telemetry format=1\nnode n2\ninterval_ms 1000\nepoch_s 1700000000.0\n"
+    "source proc ok\nsource rapl off\nsource nvml off\n"
+    "proc 0.000 0.00 5.0 1\nproc 1.000 0.90 100.0 2\nend 1.000\n";
+
+void write(const TempDir& dir, const std::string& name, const std::string& text) { std::ofstream(dir.file(name)) << text; }
+
+std::string provenance(const store::AttemptResult& r, const std::string& key) {
+  for (const auto& [k, v] : r.provenance)
+    if (k == key) return v;
+  return "<none>";
+}
+
+std::optional<store::MetricRecord> metric(const store::AttemptResult& r, const std::string& name) {
+  for (const auto& m : r.metrics)
+    if (m.name == name) return m;
+  return std::nullopt;
+}
+
+}  // namespace
+
+TEST_CASE("telemetry ingest: two nodes' files give metrics with units and are named in the provenance") {
+  TempDir dir;
+  write(dir, "telemetry.n1", kNode1);
+  write(dir, "telemetry.n2", kNode2);
+  write(dir, "telemetry_failed", "stale\n");  // ignored: files are there
+  store::AttemptResult r;
+  r.state = store::RunState::succeeded;
+  std::vector<std::string> warnings;
+  add_telemetry(dir.path.string(), r, warnings);
+  CHECK(warnings.empty());
+  CHECK(r.state == store::RunState::succeeded);
+  const auto cpu = metric(r, "cpu_time_s");
+  REQUIRE(cpu);
+  CHECK(cpu->value == Approx(2.0 + 0.9));  // summed over nodes
+  CHECK(cpu->unit == "s");
+  const auto rss = metric(r, "peak_rss_mib");
+  REQUIRE(rss);
+  CHECK(rss->value == Approx(300));
+  CHECK(rss->unit == "MiB");
+  CHECK_FALSE(metric(r, "gpu_energy_j"));  // nvml unavailable: absent, not zero
+  CHECK(provenance(r, "telemetry.files") == "telemetry.n1 telemetry.n2");
+  CHECK(provenance(r, "telemetry.error") == "<none>");
+}
+
+TEST_CASE("telemetry ingest: a malformed file is a warning naming file:line:column, never the verdict") {
+  TempDir dir;
+  write(dir, "telemetry.n1", kNode1);
+  write(dir, "telemetry.n2", "sweep-telemetry format=1\nnode n2\nproc 0.000 zero 1 1\n");
+  store::AttemptResult r;
+  r.state = store::RunState::succeeded;
+  r.metrics.push_back({"busbw", 0, 12.5, "GB/s", "higher"});
+  std::vector<std::string> warnings;
+  add_telemetry(dir.path.string(), r, warnings);
+  CHECK(r.state == store::RunState::succeeded);
+  REQUIRE(r.metrics.size() == 1);  // no telemetry metric from the other node alone
+  CHECK_THAT(provenance(r, "telemetry.error"), Catch::Contains(dir.file("telemetry.n2") + ":3:"));
+  REQUIRE(warnings.size() == 1);
+  CHECK_THAT(warnings[0], Catch::Contains("telemetry.n2:3:"));
+  CHECK(provenance(r, "telemetry.files") == "<none>");
+}
+
+TEST_CASE("telemetry ingest: a symlink planted as telemetry.<node> is refused, not followed") {
+  TempDir dir;
+  write(dir, "elsewhere", kNode1);
+  std::filesystem::create_symlink(dir.file("elsewhere"), dir.file("telemetry.n1"));
+  store::AttemptResult r;
+  std::vector<std::string> warnings;
+  add_telemetry(dir.path.string(), r, warnings);
+  CHECK(r.metrics.empty());
+  CHECK_THAT(provenance(r, "telemetry.error"), Catch::Contains("telemetry.n1: cannot open it (a symlink is never followed)"));
+
+  TempDir fifo;
+  std::filesystem::create_directory(fifo.file("telemetry.n1"));  // a directory of that name
+  store::AttemptResult d;
+  add_telemetry(fifo.path.string(), d, warnings);
+  CHECK(d.metrics.empty());
+  CHECK(provenance(d, "telemetry.error") != "<none>");
+}
+
+TEST_CASE("telemetry ingest: no file says why, from the job script's telemetry_failed when it left one") {
+  TempDir dir;
+  write(dir, "telemetry_failed", "the sampler /x/sweep-telemetry is not an executable file\n");
+  write(dir, "telemetry.n1 odd", kNode1);  // not a node name: never read
+  store::AttemptResult r;
+  std::vector<std::string> warnings;
+  add_telemetry(dir.path.string(), r, warnings);
+  CHECK(r.metrics.empty());
+  CHECK(provenance(r, "telemetry.error") == "the sampler did not start: the sampler /x/sweep-telemetry is not an executable file");
+  REQUIRE(warnings.size() == 1);
+
+  TempDir empty;
+  store::AttemptResult e;
+  add_telemetry(empty.path.string(), e, warnings);
+  CHECK_THAT(provenance(e, "telemetry.error"), Catch::StartsWith("no telemetry file"));
+}
+
+TEST_CASE("telemetry ingest: the workload's own metric of the same name wins, with a warning") {
+  TempDir dir;
+  write(dir, "telemetry.n1", kNode1);
+  store::AttemptResult r;
+  r.metrics.push_back({"cpu_time_s", 0, 99, "s", "lower"});
+  std::vector<std::string> warnings;
+  add_telemetry(dir.path.string(), r, warnings);
+  CHECK(metric(r, "cpu_time_s")->value == 99);
+  CHECK(std::count_if(r.metrics.begin(), r.metrics.end(), [](const auto& m) { return m.name == "cpu_time_s"; }) == 1);
+  REQUIRE_FALSE(warnings.empty());
+  CHECK_THAT(warnings[0], Catch::Contains("reported its own cpu_time_s"));
+}
