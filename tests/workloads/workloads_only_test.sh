@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The bundled programs build on their own, as scripts/gpu-check builds them on a GPU node: configure with
 # SWEEP_WORKLOADS_ONLY (none of sweep's own dependencies looked for) and the mpi and gloo backends left
-# out, build collbench, and check that it names what this build lacks. Usage: SOURCE_DIR WORK_DIR
+# out, build collbench and the telemetry sampler (all a GPU node takes of orchestrator/: util and
+# telemetry), and check that collbench names what this build lacks. Usage: SOURCE_DIR WORK_DIR
 set -euo pipefail
 src=$1 work=$2
 rm -rf "$work"
@@ -13,11 +14,17 @@ if grep -q -i 'yaml-cpp\|SQLiteCpp\|pcre2' "$work/CMakeCache.txt"; then
   grep -i 'yaml-cpp\|SQLiteCpp\|pcre2' "$work/CMakeCache.txt" >&2
   exit 1
 fi
-cmake --build "$work" --target collbench -j 2 > "$work.build.log" 2>&1 || { tail -n 40 "$work.build.log"; exit 1; }
-if [ -e "$work/orchestrator" ] || [ -e "$work/tests" ]; then echo "sweep itself was configured" >&2; exit 1; fi
+cmake --build "$work" --target collbench sweep-telemetry -j 2 > "$work.build.log" 2>&1 || { tail -n 40 "$work.build.log"; exit 1; }
+for dir in "$work"/orchestrator/* "$work/tests"; do
+  case $dir in
+    "$work/orchestrator/util" | "$work/orchestrator/telemetry" | "$work/orchestrator/*") ;;
+    *) if [ -e "$dir" ]; then echo "sweep itself was configured: $dir" >&2; exit 1; fi ;;
+  esac
+done
+"$work/bin/sweep-telemetry" --help > /dev/null || { echo "the sampler did not build" >&2; exit 1; }
 err=$("$work/bin/collbench" --backend mpi 2>&1 && exit 1 || true)
 case $err in
   *'backend "mpi" is not available in this build (it needs Open MPI (SWEEP_MPI) at build time; available: '*) ;;
   *) echo "collbench --backend mpi said: $err" >&2; exit 1 ;;
 esac
-echo "workloads-only build: collbench built alone; $err"
+echo "workloads-only build: collbench and sweep-telemetry built alone; $err"
