@@ -13,6 +13,7 @@
 #include "report/rounding.h"
 #include "spec/load_report.h"
 #include "stats/multiple.h"
+#include "telemetry/run_metrics.h"
 #include "util/output_tail.h"
 #include "util/error.h"
 #include "util/escape.h"
@@ -87,8 +88,10 @@ std::string missing_reason(const CampaignData& candidate, const PointResult* par
   return fmt::format("its {} runs failed: {}", partner->failed, text);
 }
 
+/// Named metrics, or by default every metric but sweep's measurements of the runs (telemetry/run_metrics.h).
 bool selected(const std::vector<std::string>& metrics, const std::string& name) {
-  return metrics.empty() || std::find(metrics.begin(), metrics.end(), name) != metrics.end();
+  if (metrics.empty()) return !telemetry::is_run_metric(name);
+  return std::find(metrics.begin(), metrics.end(), name) != metrics.end();
 }
 
 /// The points of the two sides lined up (point_identity.h), or Error(incomparable) naming what differs.

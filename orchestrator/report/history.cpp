@@ -8,6 +8,7 @@
 
 #include "report/point_identity.h"
 #include "store/store.h"
+#include "telemetry/run_metrics.h"
 #include "util/strings.h"
 
 namespace sweep::report {
@@ -27,8 +28,10 @@ std::vector<std::string> selected_labels(const store::Store& db, const HistoryRe
   return labels;
 }
 
+/// Named metrics, or by default every metric but sweep's measurements of the runs (telemetry/run_metrics.h).
 bool wanted(const HistoryRequest& r, const std::string& metric) {
-  return r.metrics.empty() || std::find(r.metrics.begin(), r.metrics.end(), metric) != r.metrics.end();
+  if (r.metrics.empty()) return !telemetry::is_run_metric(metric);
+  return std::find(r.metrics.begin(), r.metrics.end(), metric) != r.metrics.end();
 }
 
 /// The results that have `metric`, with the night first among the parameters.

@@ -12,6 +12,7 @@
 #include "report/baseline.h"
 #include "report/points_view.h"
 #include "report/size_tables.h"
+#include "telemetry/run_metrics.h"
 
 namespace sweep::report {
 namespace {
@@ -191,7 +192,7 @@ void parameter_figures(const PointsView& points, std::vector<spec::ReportFigure>
   if (line_count(results, series) > kMaxDefaultSeries) return;  // more lines than a reader can tell apart
   for (const std::string& metric : points.metrics) {
     if (out.size() == kMaxDefaultFigures) break;
-    if (contains(points.size_indexed, metric)) continue;
+    if (contains(points.size_indexed, metric) || telemetry::is_run_metric(metric)) continue;
     spec::ReportFigure f;
     f.name = "default-" + metric;
     f.title = fmt::format("{} by {}", metric, x);

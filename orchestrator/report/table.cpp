@@ -3,7 +3,9 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <iterator>
 
+#include "telemetry/run_metrics.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -93,7 +95,11 @@ std::vector<Table> build_tables(const PointsView& points, const TableSpec& spec)
   require_known(spec.rows, points.params, "row parameter");
   require_known(spec.cols, points.params, "column parameter");
   require_known(spec.metrics, points.metrics, "metric");
-  const std::vector<std::string>& metrics = spec.metrics.empty() ? points.metrics : spec.metrics;
+  // Without a metric list, the workload's metrics: sweep's measurements of the runs only when named.
+  std::vector<std::string> metrics = spec.metrics;
+  if (metrics.empty())
+    std::copy_if(points.metrics.begin(), points.metrics.end(), std::back_inserter(metrics),
+                 [](const std::string& m) { return !telemetry::is_run_metric(m); });
 
   std::vector<std::string> rows = spec.rows;
   for (const auto& v : points.varying)

@@ -120,7 +120,13 @@ void judge(Comparison& r, Better better, const CompareOptions& o, double p) {
   // Not significant only because of the correction: the interval (unadjusted) may exclude 0, so say why.
   const std::string not_significant =
       r.welch.p < o.alpha ? "significant alone, but not once corrected for the comparisons made together" : "no significant change";
-  if (significant && std::fabs(r.relative) > o.threshold) {
+  // From a baseline mean of 0 a change has no relative size (r.relative stays 0 for the writers): any
+  // significant change is beyond every threshold, in the direction of the difference.
+  const bool from_zero = b.mean == 0 && c.mean != 0;
+  if (significant && from_zero) {
+    r.verdict = direction(c.mean, better);
+    r.reason = fmt::format("from a mean of 0 to {:.4g} ({})", c.mean, p_text);
+  } else if (significant && std::fabs(r.relative) > o.threshold) {
     r.verdict = direction(r.relative, better);
     r.reason = fmt::format("{:+.2f}% ({})", 100 * r.relative, p_text);
   } else if (significant) {

@@ -189,3 +189,33 @@ TEST_CASE("telemetry: a run killed at its time limit stops its sampler, whose fi
     if (cmdline.find("sweep-telemetry") != std::string::npos) CHECK(cmdline.find(dir) == std::string::npos);
   }
 }
+
+TEST_CASE("telemetry: the default sets leave the run measurements out but named ones are compared") {
+  Sandbox box;
+  // The same `speed` in both campaigns; the candidate's runs also burn about half a second of CPU.
+  const auto experiment = [&](const std::string& name, const std::string& burn) {
+    return "name: " + name + "\ntelemetry: {interval_ms: 100}\nmatrix:\n  n: [1, 2]\nrepetitions: 3\nworkload:\n"
+           "  command: >-\n    " + burn + " echo \"{\\\"v\\\": 1, \\\"metric\\\": \\\"speed\\\", \\\"value\\\": "
+           "$(( {{n}} * 1000 + {{repetition}} * 10 )), \\\"better\\\": \\\"higher\\\"}\"\n";
+  };
+  box.write("light.yaml", experiment("cpu", ""));
+  box.write("heavy.yaml", experiment("cpu", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done;"));
+  REQUIRE(box.sweep({"run", "light.yaml", "--label", "light"}).exit_code == 0);
+  REQUIRE(box.sweep({"run", "heavy.yaml", "--label", "heavy"}).exit_code == 0);
+
+  const auto gate = box.sweep({"compare", "light", "heavy", "--fail-on", "regressed"});
+  INFO(gate.out << gate.err);
+  CHECK(gate.exit_code == 0);  // speed is unchanged; cpu_time_s is not in the default set
+  CHECK_THAT(gate.out, Catch::Contains("speed"));
+  CHECK_THAT(gate.out, !Catch::Contains("cpu_time_s") && !Catch::Contains("peak_rss_mib"));
+
+  const auto named = box.sweep({"compare", "light", "heavy", "--metrics", "speed,cpu_time_s", "--fail-on", "regressed"});
+  INFO(named.out << named.err);
+  CHECK(named.exit_code == 1);  // named, it is an ordinary lower-is-better metric: the burn regressed it
+  CHECK_THAT(named.out, Catch::Contains("cpu_time_s"));
+
+  // The default report's figures are the workload's metrics; the run's measurements are in their sections.
+  REQUIRE(box.sweep({"report", "heavy"}).exit_code == 0);
+  CHECK(std::filesystem::exists(box.path("reports/heavy/figures/default-speed.gp")));
+  CHECK_FALSE(std::filesystem::exists(box.path("reports/heavy/figures/default-cpu_time_s.gp")));
+}

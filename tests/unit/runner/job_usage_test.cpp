@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "runner/job_usage.h"
+#include "telemetry/run_metrics.h"
 
 using namespace sweep;
 
@@ -44,4 +45,18 @@ TEST_CASE("job usage: the requested resources recorded are those the efficiency 
                               {"resources.mem", "2G"},
                               {"resources.cpus-per-task", "4"},
                               {"resources.gpus", "2"}});
+}
+
+TEST_CASE("job usage: its metrics are the run's measurements, out of the default sets (telemetry/run_metrics.h)") {
+  sched::JobUsage u;
+  u.cpu_time_s = 1;
+  u.max_rss_mib = 2;
+  u.energy_j = 3;
+  store::AttemptResult r;
+  runner::add_usage("slurm", u, r);
+  REQUIRE(r.metrics.size() == 3);
+  for (const auto& m : r.metrics) {
+    INFO(m.name);
+    CHECK(telemetry::is_run_metric(m.name));
+  }
 }

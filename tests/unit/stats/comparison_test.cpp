@@ -37,6 +37,21 @@ TEST_CASE("a significant change within the threshold counts as unchanged") {
   CHECK_THAT(c.reason, Catch::Contains("within the 2.00% threshold"));
 }
 
+TEST_CASE("a significant change from a baseline mean of 0 is never unchanged") {
+  const std::vector<double> zero{0, 0, 0}, busy{0.48, 0.47, 0.49};  // CPU seconds of an idle and a busy run
+  CompareOptions o;
+  o.threshold = 0.05;
+  const Comparison c = compare(zero, busy, Better::lower, o);
+  CHECK(c.verdict == Verdict::regressed);
+  CHECK(c.relative == 0);  // no relative size: the writers show none
+  CHECK_THAT(c.reason, Catch::StartsWith("from a mean of 0 to 0.48 (p = "));
+  CHECK(compare(zero, busy, Better::higher, o).verdict == Verdict::improved);
+  CHECK(compare(zero, busy, Better::none, o).verdict == Verdict::changed);
+  const std::vector<double> negative{-0.48, -0.47, -0.49};
+  CHECK(compare(zero, negative, Better::lower, o).verdict == Verdict::improved);
+  CHECK(compare(zero, zero, Better::lower, o).verdict == Verdict::unchanged);
+}
+
 TEST_CASE("no change on quiet samples is unchanged, on noisy ones it is inconclusive, with the repetitions needed") {
   const std::vector<double> same{100.2, 100.8, 99.1, 100.3, 99.6};
   CHECK(compare(kBase, same, Better::higher).verdict == Verdict::unchanged);

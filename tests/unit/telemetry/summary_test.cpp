@@ -1,5 +1,7 @@
 #include "telemetry/summary.h"
 
+#include "telemetry/run_metrics.h"
+
 #include <catch2/catch.hpp>
 
 using namespace sweep::telemetry;
@@ -125,4 +127,25 @@ TEST_CASE("telemetry summary: samples and tokens per joule over the average powe
   CHECK(m[0].better == "higher");
   CHECK(m[1].name == "tokens_per_joule");
   CHECK(m[1].value == Approx(2048));
+}
+
+TEST_CASE("telemetry summary: every metric it gives is one of the run's measurements (run_metrics.h)") {
+  Log a = node("n1");
+  a.gpus = {{0, "GPU-a", "H100"}};
+  a.gpu = {gpu(0, 0, 0, 100, 0, 100, 0x4), gpu(2, 0, 500, 300, 90, 8000, 0x4)};
+  for (auto& g : a.gpu) g.mem_util_pct = 30;
+  a.zones = {{"0", "package", "package-0"}, {"0:0", "dram", "dram"}};
+  a.rapl = {{0, "0", 0}, {0, "0:0", 0}, {2, "0", 240}, {2, "0:0", 20}};
+  a.proc = {{0, 0, 10, 1}, {2, 1, 20, 1}};
+  a.end_t = 2;
+  const auto s = summarize({a});
+  std::vector<Metric> all = s.metrics;
+  for (const auto& m : per_joule(s, {{"samples_per_s", 1}, {"tokens_per_s", 1}})) all.push_back(m);
+  CHECK(all.size() == 16);  // every metric of docs/telemetry.md's table
+  for (const auto& m : all) {
+    INFO(m.name);
+    CHECK(is_run_metric(m.name));
+  }
+  CHECK_FALSE(is_run_metric("tokens_per_s"));
+  CHECK_FALSE(is_run_metric("busbw"));
 }
