@@ -42,9 +42,13 @@ TEST_CASE(
   const auto show = box.sweep({"show", L, "--efficiency"});
   INFO(show.out << show.err);
   REQUIRE(show.exit_code == 0);
-  CHECK_THAT(show.out, Catch::Contains("(slurm_max_rss_mib of the one run); requested 1G (resources.mem)"));
+  // Telemetry (on by default) measured the same run: the view prefers its figures, and the two
+  // independent measurements, the sampler's /proc and Slurm's jobacct_gather, agree.
+  CHECK(metric("peak_rss_mib") == Approx(metric("slurm_max_rss_mib")).epsilon(0.15));
+  CHECK(metric("cpu_time_s") == Approx(metric("slurm_cpu_time_s")).epsilon(0.25));
+  CHECK_THAT(show.out, Catch::Contains("(peak_rss_mib of the one run); requested 1G (resources.mem)"));
   CHECK_THAT(show.out, Catch::Contains("requested 00:05:00 (slurm.timelimit)"));
   CHECK_THAT(show.out,
-             Catch::Contains("(slurm_cpu_time_s / elapsed_s of the one run); requested 2 (slurm.alloc_cpus)"));
+             Catch::Contains("(cpu_time_s / elapsed_s of the one run); requested 2 (slurm.alloc_cpus)"));
   CHECK_THAT(show.out, Catch::Contains("the one run (its p95 is that run)"));
 }
