@@ -67,7 +67,7 @@ std::vector<Series> node_series(const Log& log) {
   for (const auto& zone : log.zones) {
     std::vector<SeriesPoint> energy;
     for (const auto& s : log.rapl)
-      if (s.zone == zone.zone) energy.push_back({s.t, s.energy_j});
+      if (s.zone == zone.zone && s.energy_j) energy.push_back({s.t, *s.energy_j});
     add(out, fmt::format("{} RAPL {} power", log.node, zone.name.empty() ? zone.zone : zone.name), Panel::power, rate(energy));
   }
   return out;

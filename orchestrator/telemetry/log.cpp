@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "util/error.h"
 
@@ -16,6 +17,8 @@ namespace {
 /// The largest value a field may hold: 1e15 seconds, joules or MiB is beyond any run, and keeps every sum
 /// of a campaign's values finite.
 constexpr double kLargest = 1e15;
+/// The most GPUs, and the most RAPL zones, one node's file may declare (a node has a few of each).
+constexpr std::size_t kMaxDeclared = 1024;
 
 /// One line being read, for messages that name file:line:column.
 struct Line {
@@ -87,6 +90,8 @@ struct Reader {
   Log log;
   double last_t = 0;
   std::map<std::string, double, std::less<>> last_count;  // "proc", "rapl <zone>", "gpu <index>"
+  std::set<int> gpus;                                      // declared, for lookups in logarithmic time:
+  std::set<std::string, std::less<>> zones;                // a planted file cannot make reading quadratic
 
   void cumulative(const Line& line, std::string_view word, const std::string& key, double value) {
     auto [it, fresh] = last_count.emplace(key, value);
@@ -135,8 +140,8 @@ void read_gpu_device(const Line& line, Reader& r) {
   const auto f = fields(line.text, 4);
   if (f.size() < 4 || f[2].empty()) line.fail(line.text, "\"gpu_device <index> <uuid> <name>\"");
   const int i = index(line, f[1], "a GPU index");
-  if (std::any_of(r.log.gpus.begin(), r.log.gpus.end(), [&](const GpuDevice& g) { return g.index == i; }))
-    line.fail(f[1], "a GPU index not declared before");
+  if (r.gpus.size() >= kMaxDeclared) line.fail(line.text, fmt::format("at most {} GPUs in one file", kMaxDeclared));
+  if (!r.gpus.insert(i).second) line.fail(f[1], "a GPU index not declared before");
   r.log.gpus.push_back({i, std::string(f[2]), std::string(f[3])});
 }
 
@@ -145,8 +150,8 @@ void read_rapl_zone(const Line& line, Reader& r) {
   expect_count(line, f, 4, "rapl_zone <zone> <package|dram|other> <name>");
   constexpr std::array<std::string_view, 3> kKinds{"package", "dram", "other"};
   if (std::find(kKinds.begin(), kKinds.end(), f[2]) == kKinds.end()) line.fail(f[2], "package, dram or other");
-  if (std::any_of(r.log.zones.begin(), r.log.zones.end(), [&](const RaplZone& z) { return z.zone == f[1]; }))
-    line.fail(f[1], "a zone not declared before");
+  if (r.zones.size() >= kMaxDeclared) line.fail(line.text, fmt::format("at most {} zones in one file", kMaxDeclared));
+  if (!r.zones.emplace(f[1]).second) line.fail(f[1], "a zone not declared before");
   r.log.zones.push_back({std::string(f[1]), std::string(f[2]), std::string(f[3])});
 }
 
@@ -166,10 +171,9 @@ void read_rapl(const Line& line, Reader& r) {
   const auto f = fields(line.text);
   expect_count(line, f, 4, "rapl <t> <zone> <energy_j>");
   const double t = r.time(line, f[1]);
-  if (std::none_of(r.log.zones.begin(), r.log.zones.end(), [&](const RaplZone& z) { return z.zone == f[2]; }))
-    line.fail(f[2], "a zone declared by an earlier rapl_zone record");
-  const double joules = number(line, f[3], "joules");
-  r.cumulative(line, f[3], "rapl " + std::string(f[2]), joules);
+  if (!r.zones.contains(f[2])) line.fail(f[2], "a zone declared by an earlier rapl_zone record");
+  const auto joules = maybe(line, f[3], "joules or -");
+  if (joules) r.cumulative(line, f[3], "rapl " + std::string(f[2]), *joules);
   r.log.rapl.push_back({t, std::string(f[2]), joules});
 }
 
@@ -180,8 +184,7 @@ void read_gpu(const Line& line, Reader& r) {
   GpuSample s;
   s.t = r.time(line, f[1]);
   s.index = index(line, f[2], "a GPU index");
-  if (std::none_of(r.log.gpus.begin(), r.log.gpus.end(), [&](const GpuDevice& g) { return g.index == s.index; }))
-    line.fail(f[2], "a GPU declared by an earlier gpu_device record");
+  if (!r.gpus.contains(s.index)) line.fail(f[2], "a GPU declared by an earlier gpu_device record");
   s.energy_j = maybe(line, f[3], "joules or -");
   if (s.energy_j) r.cumulative(line, f[3], "gpu " + std::string(f[2]), *s.energy_j);
   s.power_w = maybe(line, f[4], "watts or -");

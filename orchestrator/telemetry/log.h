@@ -14,7 +14,8 @@
 //   rapl_zone <zone> <kind> <name>   zone: powercap id ("0", "0:1"); kind: package | dram | other
 //   proc <t> <cpu_s> <rss_mib> <nprocs>            the workload's processes on this node: CPU seconds
 //                                                  so far (user + system), resident MiB now, how many
-//   rapl <t> <zone> <energy_j>                     joules since t = 0, wrap-around already undone
+//   rapl <t> <zone> <energy_j>                     joules since t = 0, wrap-around already undone; `-`
+//                                                  when the zone could not be read at that sample
 //   gpu <t> <index> <energy_j> <power_w> <util_pct> <mem_util_pct> <mem_mib> <sm_mhz> <temp_c> <throttle>
 //                                                  energy_j: joules since t = 0 from NVML's total-energy
 //                                                  counter; throttle: the clock-event reasons, hex (0x...)
@@ -62,7 +63,7 @@ struct ProcSample {
 struct RaplSample {
   double t = 0;
   std::string zone;
-  double energy_j = 0;
+  std::optional<double> energy_j;  // none: the zone could not be read at that sample (`-`)
 };
 
 struct GpuSample {

@@ -1,10 +1,12 @@
 #include "telemetry/summary.h"
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <map>
 #include <set>
 
 namespace sweep::telemetry {
@@ -31,10 +33,8 @@ struct GpuEnergy {
   bool from_counter = false;
 };
 
-GpuEnergy gpu_energy(const Log& log, int index) {
-  std::vector<const GpuSample*> samples;
-  for (const auto& s : log.gpu)
-    if (s.index == index) samples.push_back(&s);
+/// `samples`: one GPU's, in time order.
+GpuEnergy gpu_energy(const std::vector<const GpuSample*>& samples) {
   std::vector<const GpuSample*> counted;
   std::copy_if(samples.begin(), samples.end(), std::back_inserter(counted), [](auto* s) { return s->energy_j.has_value(); });
   if (counted.size() >= 2) return {*counted.back()->energy_j - *counted.front()->energy_j, true};
@@ -65,20 +65,21 @@ std::optional<double> throttled(const Log& log) {
   return total;
 }
 
-/// A zone kind's energy on one node: per zone, its last minus its first reading.
+/// A zone kind's energy on one node: per zone, its last minus its first reading (samples grouped by
+/// zone in one pass: a file of many zones and samples is read in linear time).
 std::optional<double> zone_energy(const Log& log, const std::string& kind) {
-  std::optional<double> total;
-  for (const auto& z : log.zones) {
-    if (z.kind != kind) continue;
-    const RaplSample* first = nullptr;
-    const RaplSample* last = nullptr;
-    for (const auto& s : log.rapl) {
-      if (s.zone != z.zone) continue;
-      if (!first) first = &s;
-      last = &s;
-    }
-    if (first && last && last != first) total = total.value_or(0) + last->energy_j - first->energy_j;
+  std::map<std::string, std::pair<double, double>, std::less<>> first_last;  // zone -> (first, last)
+  std::map<std::string, int, std::less<>> readings;
+  for (const auto& s : log.rapl) {
+    if (!s.energy_j) continue;
+    auto [it, fresh] = first_last.emplace(s.zone, std::pair{*s.energy_j, *s.energy_j});
+    if (!fresh) it->second.second = *s.energy_j;
+    ++readings[s.zone];
   }
+  std::optional<double> total;
+  for (const auto& z : log.zones)
+    if (const auto it = first_last.find(z.zone); z.kind == kind && it != first_last.end() && readings[z.zone] >= 2)
+      total = total.value_or(0) + it->second.second - it->second.first;
   return total;
 }
 
@@ -127,65 +128,95 @@ std::string sources_line(const std::vector<Log>& logs) {
   return out;
 }
 
+/// What the nodes' logs add up to, before it becomes metrics.
+struct Totals {
+  double span = 0;
+  Acc gpu_j, util, mem_util, gpu_mem, temp, throttle_s, cpu_j, dram_j, cpu_s, rss;
+  std::size_t counter_gpus = 0, integral_gpus = 0;
+  std::vector<std::string> cut_short;
+};
+
+void add_log(const Log& log, Totals& t) {
+  t.span = std::max(t.span, span_of(log));
+  if (!log.end_t) t.cut_short.push_back(log.node);
+  std::map<int, std::vector<const GpuSample*>> by_gpu;  // one pass over the samples
+  for (const auto& s : log.gpu) {
+    by_gpu[s.index].push_back(&s);
+    t.util.sample(s.util_pct);
+    t.mem_util.sample(s.mem_util_pct);
+    t.gpu_mem.add(s.mem_mib);
+    t.temp.add(s.temp_c);
+  }
+  for (const auto& g : log.gpus) {
+    const auto e = gpu_energy(by_gpu[g.index]);
+    t.gpu_j.add(e.joules);
+    if (e.joules) ++(e.from_counter ? t.counter_gpus : t.integral_gpus);
+  }
+  t.throttle_s.add(throttled(log));
+  t.cpu_j.add(zone_energy(log, "package"));
+  t.dram_j.add(zone_energy(log, "dram"));
+  if (log.proc.size() >= 2) t.cpu_s.add(log.proc.back().cpu_s - log.proc.front().cpu_s);
+  for (const auto& s : log.proc) t.rss.add(s.rss_mib);
+}
+
+/// The nodes on which `source` is not ok: a sum over the other nodes would pass for the whole run's.
+std::vector<std::string> short_of(const std::vector<Log>& logs, std::string_view source) {
+  std::vector<std::string> nodes;
+  for (const auto& log : logs)
+    if (std::none_of(log.sources.begin(), log.sources.end(),
+                     [&](const SourceStatus& s) { return s.source == source && s.state == "ok"; }))
+      nodes.push_back(log.node);
+  return nodes;
+}
+
+/// The summed metrics of each source, only when the source was ok on every node; otherwise absent, and
+/// `telemetry.partial` says which source lacked which nodes.
+void put_metrics(const std::vector<Log>& logs, Totals& t, Summary& out) {
+  auto put = [&](const char* name, std::optional<double> v, const char* unit, const char* better = "") {
+    if (v) out.metrics.push_back({name, *v, unit, better});
+  };
+  std::vector<std::string> partial;
+  for (const char* source : {"proc", "rapl", "nvml"}) {
+    const auto missing = short_of(logs, source);
+    if (missing.empty() || missing.size() == logs.size()) continue;
+    partial.push_back(fmt::format("{} not ok on {}: its sums left out", source, fmt::join(missing, ", ")));
+    if (source == std::string_view("nvml")) t.gpu_j.sum.reset();
+    if (source == std::string_view("rapl")) t.cpu_j.sum.reset(), t.dram_j.sum.reset();
+    if (source == std::string_view("proc")) t.cpu_s.sum.reset();
+  }
+  auto per_span = [&](std::optional<double> v) { return v && t.span > 0 ? std::optional(*v / t.span) : std::nullopt; };
+  put("telemetry_span_s", t.span, "s", "lower");
+  put("gpu_energy_j", t.gpu_j.sum, "J", "lower");
+  put("avg_gpu_power_w", per_span(t.gpu_j.sum), "W");
+  put("gpu_util_mean", t.util.mean(), "%");
+  put("gpu_mem_util_mean", t.mem_util.mean(), "%");
+  put("peak_gpu_mem_mib", t.gpu_mem.max, "MiB", "lower");
+  put("max_gpu_temp_c", t.temp.max, "C");
+  put("throttled_s", t.throttle_s.max, "s", "lower");
+  put("cpu_energy_j", t.cpu_j.sum, "J", "lower");
+  put("dram_energy_j", t.dram_j.sum, "J", "lower");
+  if (t.gpu_j.sum || t.cpu_j.sum || t.dram_j.sum)
+    put("energy_j", t.gpu_j.sum.value_or(0) + t.cpu_j.sum.value_or(0) + t.dram_j.sum.value_or(0), "J", "lower");
+  put("cpu_time_s", t.cpu_s.sum, "s", "lower");
+  put("cpu_cores_used_mean", per_span(t.cpu_s.sum), "cores");
+  put("peak_rss_mib", t.rss.max, "MiB", "lower");
+  if (!partial.empty()) out.provenance.emplace_back("telemetry.partial", fmt::format("{}", fmt::join(partial, "; ")));
+}
+
 }  // namespace
 
 Summary summarize(const std::vector<Log>& logs) {
   Summary out;
   if (logs.empty()) return out;
-  double span = 0;
-  Acc gpu_j, util, mem_util, gpu_mem, temp, throttle_s, cpu_j, dram_j, cpu_s, rss;
-  std::size_t counter_gpus = 0, integral_gpus = 0;
-  std::vector<std::string> cut_short;
-  for (const auto& log : logs) {
-    span = std::max(span, span_of(log));
-    if (!log.end_t) cut_short.push_back(log.node);
-    for (const auto& g : log.gpus) {
-      const auto e = gpu_energy(log, g.index);
-      gpu_j.add(e.joules);
-      if (e.joules) ++(e.from_counter ? counter_gpus : integral_gpus);
-    }
-    for (const auto& s : log.gpu) {
-      util.sample(s.util_pct);
-      mem_util.sample(s.mem_util_pct);
-      gpu_mem.add(s.mem_mib);
-      temp.add(s.temp_c);
-    }
-    throttle_s.add(throttled(log));
-    cpu_j.add(zone_energy(log, "package"));
-    dram_j.add(zone_energy(log, "dram"));
-    if (log.proc.size() >= 2) cpu_s.add(log.proc.back().cpu_s - log.proc.front().cpu_s);
-    for (const auto& s : log.proc) rss.add(s.rss_mib);
-  }
-  auto put = [&](const char* name, std::optional<double> v, const char* unit, const char* better = "") {
-    if (v) out.metrics.push_back({name, *v, unit, better});
-  };
-  auto per_span = [&](std::optional<double> v) { return v && span > 0 ? std::optional(*v / span) : std::nullopt; };
-  put("telemetry_span_s", span, "s", "lower");
-  put("gpu_energy_j", gpu_j.sum, "J", "lower");
-  put("avg_gpu_power_w", per_span(gpu_j.sum), "W");
-  put("gpu_util_mean", util.mean(), "%");
-  put("gpu_mem_util_mean", mem_util.mean(), "%");
-  put("peak_gpu_mem_mib", gpu_mem.max, "MiB", "lower");
-  put("max_gpu_temp_c", temp.max, "C");
-  put("throttled_s", throttle_s.max, "s", "lower");
-  put("cpu_energy_j", cpu_j.sum, "J", "lower");
-  put("dram_energy_j", dram_j.sum, "J", "lower");
-  if (gpu_j.sum || cpu_j.sum || dram_j.sum)
-    put("energy_j", gpu_j.sum.value_or(0) + cpu_j.sum.value_or(0) + dram_j.sum.value_or(0), "J", "lower");
-  put("cpu_time_s", cpu_s.sum, "s", "lower");
-  put("cpu_cores_used_mean", per_span(cpu_s.sum), "cores");
-  put("peak_rss_mib", rss.max, "MiB", "lower");
-
+  Totals t;
+  for (const auto& log : logs) add_log(log, t);
+  put_metrics(logs, t, out);
   out.provenance.emplace_back("telemetry.sources", sources_line(logs));
-  if (counter_gpus || integral_gpus)
-    out.provenance.emplace_back("telemetry.gpu_energy_from", !integral_gpus ? "counter"
-                                                             : !counter_gpus ? "power integral"
-                                                                             : "counter and power integral");
-  if (!cut_short.empty()) {
-    std::string nodes;
-    for (const auto& n : cut_short) nodes += (nodes.empty() ? "" : " ") + n;
-    out.provenance.emplace_back("telemetry.cut_short", nodes);
-  }
+  if (t.counter_gpus || t.integral_gpus)
+    out.provenance.emplace_back("telemetry.gpu_energy_from", !t.integral_gpus ? "counter"
+                                                             : !t.counter_gpus ? "power integral"
+                                                                               : "counter and power integral");
+  if (!t.cut_short.empty()) out.provenance.emplace_back("telemetry.cut_short", fmt::format("{}", fmt::join(t.cut_short, " ")));
   return out;
 }
 

@@ -67,10 +67,18 @@ TEST_CASE("telemetry log: every record of format 1 is read with its values") {
   CHECK_FALSE(log.gpu[3].throttle.has_value());
   CHECK(*log.gpu[3].util_pct == 97);
   REQUIRE(log.rapl.size() == 2);
-  CHECK(log.rapl[1].energy_j == 210.5);
+  CHECK(*log.rapl[1].energy_j == 210.5);
   REQUIRE(log.end_t.has_value());
   CHECK(*log.end_t == Approx(1.002));
   CHECK_FALSE(log.torn_last_line);
+}
+
+TEST_CASE("telemetry log: a zone the sampler could not read at one sample is - there and the rest reads") {
+  const auto log = parse_telemetry("sweep-telemetry format=1\nrapl_zone 0 package p\nrapl 0 0 0\nrapl 1 0 -\n"
+                                   "rapl 2 0 7.5\nend 2\n", "f");
+  REQUIRE(log.rapl.size() == 3);
+  CHECK_FALSE(log.rapl[1].energy_j.has_value());
+  CHECK(*log.rapl[2].energy_j == 7.5);
 }
 
 TEST_CASE("telemetry log: a file without end is read as cut short") {
@@ -126,6 +134,15 @@ TEST_CASE("telemetry log: malformed records name file:line:column and what was e
     CHECK(e.where().column == c.column);
     CHECK_THAT(e.message(), Catch::Contains(c.expected));
   }
+}
+
+TEST_CASE("telemetry log: at most 1024 GPUs or zones are declared, so a planted file reads in linear time") {
+  std::string text = "sweep-telemetry format=1\n";
+  for (int i = 0; i < 1024; ++i) text += "gpu_device " + std::to_string(i) + " U x\n";
+  CHECK(parse_telemetry(text, "f").gpus.size() == 1024);
+  const auto e = error_of(text + "gpu_device 1024 U x\n");
+  CHECK(e.where().line == 1026);
+  CHECK_THAT(e.message(), Catch::Contains("at most 1024 GPUs"));
 }
 
 TEST_CASE("telemetry log: an empty file is an error at its first line") {

@@ -145,8 +145,8 @@ TEST_CASE("telemetry sampler program: RAPL from a powercap stand-in, a wrap betw
   CHECK(log.zones[0].kind == "package");
   CHECK(log.zones[1].kind == "dram");
   REQUIRE(log.rapl.size() >= 4);
-  CHECK(log.rapl[log.rapl.size() - 2].energy_j == Approx(15.0));
-  CHECK(log.rapl.back().energy_j == Approx(7.0));
+  CHECK(*log.rapl[log.rapl.size() - 2].energy_j == Approx(15.0));
+  CHECK(*log.rapl.back().energy_j == Approx(7.0));
 }
 
 TEST_CASE("telemetry sampler program: an unreadable RAPL counter is a source unavailable with its reason") {

@@ -83,6 +83,33 @@ TEST_CASE("telemetry summary: two nodes, GPUs by counter, CPUs by RAPL, the work
   CHECK(provenance(s, "telemetry.sources") == "proc ok; rapl ok; nvml ok");
 }
 
+TEST_CASE("telemetry summary: a zone unreadable at some samples counts from its first to its last reading") {
+  Log a = node("n1");
+  a.zones = {{"0", "package", "package-0"}};
+  a.rapl = {{0, "0", std::nullopt}, {1, "0", 10.0}, {2, "0", std::nullopt}, {3, "0", 40.0}, {4, "0", std::nullopt}};
+  a.end_t = 4;
+  CHECK(metric(summarize({a}), "cpu_energy_j")->value == 30);
+}
+
+TEST_CASE("telemetry summary: a source ok on only some nodes gives no sums, which would pass for the run's") {
+  Log a = node("n1");
+  a.zones = {{"0", "package", "package-0"}};
+  a.rapl = {{0, "0", 0.0}, {2, "0", 100.0}};
+  a.proc = {{0, 0, 1, 1}, {2, 1, 2, 1}};
+  a.end_t = 2;
+  Log b = node("n2");
+  b.sources[1] = {"rapl", "unavailable", "Permission denied"};
+  b.proc = {{0, 0, 1, 1}, {2, 1, 2, 1}};
+  b.end_t = 2;
+  const auto s = summarize({a, b});
+  CHECK_FALSE(metric(s, "cpu_energy_j").has_value());
+  CHECK_FALSE(metric(s, "energy_j").has_value());
+  CHECK(per_joule(s, {{"tokens_per_s", 100}}).empty());
+  CHECK(metric(s, "cpu_time_s")->value == 2);  // proc was ok on both
+  CHECK(provenance(s, "telemetry.partial") == "rapl not ok on n2: its sums left out");
+  CHECK(metric(summarize({a}), "cpu_energy_j")->value == 100);  // alone, n1's is the run's
+}
+
 TEST_CASE("telemetry summary: without the energy counter, the GPU's power is integrated") {
   Log a = node("n1");
   a.gpus = {{0, "GPU-a", "T4"}};
