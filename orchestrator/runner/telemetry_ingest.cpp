@@ -106,19 +106,30 @@ void add_telemetry(const std::string& run_dir, store::AttemptResult& result, std
     result.provenance.emplace_back("telemetry.error", why);
     warnings.push_back(fmt::format("{}: telemetry: {}", run_dir, why));
   };
-  if (names.empty()) return fail(no_file_reason(run_dir));
   std::vector<telemetry::Log> logs;
+  std::vector<std::string> read;  // the sampler's files among `names`
   try {
-    for (const std::string& name : names)
-      logs.push_back(telemetry::parse_telemetry(read_own_file(run_dir + "/" + name, kMaxTelemetryBytes), run_dir + "/" + name));
+    for (const std::string& name : names) {
+      const std::string text = read_own_file(run_dir + "/" + name, kMaxTelemetryBytes);
+      // A workload's own file that happens to be named telemetry.<something> (telemetry.json) is not
+      // the sampler's: skipped with a note, never a reason to lose the run's telemetry.
+      if (!text.starts_with("sweep-telemetry format=")) {
+        warnings.push_back(fmt::format("{}/{}: not a telemetry file of the sampler (its first line is not "
+                                       "\"sweep-telemetry format=...\"): skipped", run_dir, name));
+        continue;
+      }
+      logs.push_back(telemetry::parse_telemetry(text, run_dir + "/" + name));
+      read.push_back(name);
+    }
   } catch (const Error& e) {
     return fail(e.what());
   }
+  if (logs.empty()) return fail(no_file_reason(run_dir));
   const telemetry::Summary summary = telemetry::summarize(logs);
   const std::map<std::string, double> workload = single_values(result.metrics);
   for (const telemetry::Metric& m : summary.metrics) add_metric(m, result, warnings, run_dir);
   for (const telemetry::Metric& m : telemetry::per_joule(summary, workload)) add_metric(m, result, warnings, run_dir);
-  result.provenance.emplace_back("telemetry.files", join(names, " "));
+  result.provenance.emplace_back("telemetry.files", join(read, " "));
   for (const auto& kv : summary.provenance) result.provenance.push_back(kv);
 }
 

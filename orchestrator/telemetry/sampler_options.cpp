@@ -45,8 +45,8 @@ struct Option {
   std::function<void(SamplerOptions&, const std::string&)> apply;
 };
 
-const std::array<Option, 8>& options() {
-  static const std::array<Option, 8> table{{
+const std::array<Option, 9>& options() {
+  static const std::array<Option, 9> table{{
       {"--out", true, [](SamplerOptions& o, const std::string& v) { o.out = v; }},
       {"--interval-ms", true,
        [](SamplerOptions& o, const std::string& v) { o.interval_ms = to_int("--interval-ms", v, kMinIntervalMs, kMaxIntervalMs); }},
@@ -59,6 +59,8 @@ const std::array<Option, 8>& options() {
       {"--root", true, [](SamplerOptions& o, const std::string& v) { o.root_pid = to_int("--root", v, 1, 1 << 30); }},
       {"--sysfs-root", true, [](SamplerOptions& o, const std::string& v) { o.sysfs_root = v; }},
       {"--daemon", false, [](SamplerOptions& o, const std::string&) { o.daemon = true; }},
+      {"--start-timeout-ms", true,
+       [](SamplerOptions& o, const std::string& v) { o.start_timeout_ms = to_int("--start-timeout-ms", v, 100, 600000); }},
       {"--help", false, [](SamplerOptions& o, const std::string&) { o.mode = SamplerOptions::Mode::help; }},
   }};
   return table;
@@ -104,6 +106,8 @@ std::string sampler_usage() {
          "  --root PID          ... and the process tree under PID\n"
          "  --sysfs-root DIR    where sysfs is (default /sys; tests use a stand-in tree)\n"
          "  --daemon            take the first sample, then go on in the background; print its pid\n"
+         "  --start-timeout-ms N  with --daemon: give up when the first sample takes longer (100..600000,\n"
+         "                      default 30000; a source hanging at start), exit 6\n"
          "  stop PID            send SIGTERM to the sampler PID and wait (up to 10 s) until it is gone\n"
          "Environment: SLURMD_NODENAME (the node's name), CUDA_VISIBLE_DEVICES (the GPUs sampled),\n"
          "SWEEP_NVML_LIBRARY (the NVML library to load instead of libnvidia-ml.so.1).\n";

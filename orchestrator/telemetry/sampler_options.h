@@ -21,6 +21,7 @@ struct SamplerOptions {
   int root_pid = 0;                                    // --root PID (0 none)
   std::string sysfs_root = "/sys";                     // --sysfs-root
   bool daemon = false;                                 // --daemon
+  int start_timeout_ms = 30000;                        // --start-timeout-ms: the daemon's first sample
   int stop_pid = 0;                                    // `stop PID`
 };
 

@@ -163,14 +163,33 @@ void write_all(int fd, const std::string& text) {
   ::_exit(0);
 }
 
-/// The launcher: waits for the child's word; "ok" prints its pid.
-int daemon_launcher(pid_t child, int report_fd) {
+/// The launcher: waits (at most --start-timeout-ms: NVML's init on a GPU in a bad state can hang; then
+/// the child is killed and the job goes on without telemetry) for the child's word; "ok" prints its pid. Its
+/// own stop signals act as usual: a job killed while it waits is not held up by it.
+int daemon_launcher(pid_t child, int report_fd, const sigset_t& launch_mask, int timeout_ms) {
+  struct sigaction plain {};
+  plain.sa_handler = SIG_DFL;
+  ::sigaction(SIGTERM, &plain, nullptr);
+  ::sigaction(SIGINT, &plain, nullptr);
+  ::sigprocmask(SIG_SETMASK, &launch_mask, nullptr);
   std::string word;
   char buffer[512];
-  ssize_t n = 0;
-  while ((n = ::read(report_fd, buffer, sizeof buffer)) != 0) {
+  const double deadline = seconds(CLOCK_MONOTONIC) + timeout_ms / 1000.0;
+  for (;;) {
+    const double left = deadline - seconds(CLOCK_MONOTONIC);
+    pollfd p{report_fd, POLLIN, 0};
+    const int ready = left > 0 ? ::poll(&p, 1, static_cast<int>(left * 1000) + 1) : 0;
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) {
+      ::kill(child, SIGKILL);
+      ::waitpid(child, nullptr, 0);
+      std::fprintf(stderr, "sweep-telemetry: no first sample within %d ms (a source hung at start): stopped\n",
+                   timeout_ms);
+      return exit_code_for(ErrorKind::io);
+    }
+    const ssize_t n = ::read(report_fd, buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) break;
+    if (n <= 0) break;
     word.append(buffer, static_cast<std::size_t>(n));
   }
   ::close(report_fd);
@@ -187,6 +206,8 @@ int daemon_launcher(pid_t child, int report_fd) {
 }  // namespace
 
 int run_sampler(const SamplerOptions& options) {
+  sigset_t launch_mask;
+  ::sigprocmask(SIG_SETMASK, nullptr, &launch_mask);
   const sigset_t wait_mask = block_stop_signals();
   if (!options.daemon) {
     Session session(options, current_environment());
@@ -203,7 +224,7 @@ int run_sampler(const SamplerOptions& options) {
     daemon_child(options, report[1], wait_mask);
   }
   ::close(report[1]);
-  return daemon_launcher(child, report[0]);
+  return daemon_launcher(child, report[0], launch_mask, options.start_timeout_ms);
 }
 
 }  // namespace sweep::telemetry

@@ -126,3 +126,18 @@ TEST_CASE("telemetry ingest: the workload's own metric of the same name wins, wi
   REQUIRE_FALSE(warnings.empty());
   CHECK_THAT(warnings[0], Catch::Contains("reported its own cpu_time_s"));
 }
+
+TEST_CASE("telemetry ingest: a workload's own telemetry.json is skipped with a note, the sampler's file read") {
+  TempDir dir;
+  write(dir, "telemetry.n1", kNode1);
+  write(dir, "telemetry.json", "{\"gpu\": 1}\n");
+  store::AttemptResult r;
+  r.state = store::RunState::succeeded;
+  std::vector<std::string> warnings;
+  add_telemetry(dir.path.string(), r, warnings);
+  REQUIRE(warnings.size() == 1);
+  CHECK_THAT(warnings[0], Catch::Contains("telemetry.json: not a telemetry file of the sampler"));
+  REQUIRE(metric(r, "cpu_time_s"));
+  CHECK(provenance(r, "telemetry.files") == "telemetry.n1");
+  CHECK(provenance(r, "telemetry.error") == "<none>");
+}

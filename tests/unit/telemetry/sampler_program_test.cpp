@@ -1,6 +1,7 @@
 // sweep-telemetry's life and its file: --daemon, stop, signals, a planted symlink, a kill mid-run, and
 // the rapl source on a powercap stand-in across a counter wrap.
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -98,6 +99,21 @@ TEST_CASE("telemetry sampler program: a daemon stays in its launcher's process g
   const pid_t pid = start_daemon({"--out", out, "--interval-ms", "60000", "--sources", "proc"});
   CHECK(::getpgid(pid) == ::getpgrp());
   stop(pid);
+}
+
+TEST_CASE("telemetry sampler program: a source hanging at start gives up after --start-timeout-ms") {
+  TempDir dir;
+  const std::string fifo = dir.file("libnvidia-ml.so.1");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);  // dlopen of a FIFO blocks in open(2), as a hung init would
+  const auto started = std::chrono::steady_clock::now();
+  const auto [code, out] = run_capture({kSampler, "--daemon", "--out", dir.file("telemetry.n1"), "--sources", "nvml",
+                                        "--start-timeout-ms", "500"},
+                                       {{"SWEEP_NVML_LIBRARY", fifo}});
+  const auto took = std::chrono::steady_clock::now() - started;
+  CHECK(code == 6);
+  CHECK(out.empty());  // no pid: the job script goes on without telemetry
+  CHECK(took < std::chrono::seconds(5));
+  CHECK(run_capture({"/bin/sh", "-c", "pgrep -f '[s]weep-telemetry --daemon --out " + dir.file("telemetry.n1") + "'"}).first == 1);
 }
 
 TEST_CASE("telemetry sampler program: a planted symlink or file at the output is refused, never followed") {
