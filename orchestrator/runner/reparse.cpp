@@ -122,7 +122,9 @@ store::ReparsedRun reparsed(const store::RunRecord& run, const store::AttemptRes
   r.attempt = run.attempt;
   r.metrics = fresh.metrics;
   for (const auto& kv : fresh.provenance)
-    if (kv.first.rfind(store::kMatchesPrefix, 0) == 0) r.matches.push_back(kv);
+    if (std::any_of(std::begin(store::kReparsedPrefixes), std::end(store::kReparsedPrefixes),
+                    [&](std::string_view prefix) { return kv.first.starts_with(prefix); }))
+      r.matches.push_back(kv);
   r.redecided = decided_by_metrics(run);
   r.state = r.redecided ? fresh.state : run.state;
   r.failure_class = r.redecided ? fresh.failure_class : run.failure_class;

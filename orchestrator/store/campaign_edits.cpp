@@ -22,7 +22,7 @@ void insert_change(SQLite::Database& db, const ChangeRecord& c) {
   q.exec();
 }
 
-/// Replaces one attempt's metrics and matches.* provenance, and its verdict when it was redecided.
+/// Replaces one attempt's metrics and the provenance under kReparsedPrefixes, and its verdict when it was redecided.
 void replace_run(SQLite::Database& db, const std::string& path, const ReparsedRun& r) {
   SQLite::Statement latest(db, "SELECT count(*) FROM runs WHERE id = ? AND attempt = ?");
   latest.bind(1, r.run_id);
@@ -35,11 +35,13 @@ void replace_run(SQLite::Database& db, const std::string& path, const ReparsedRu
   del.bind(1, r.run_id);
   del.bind(2, r.attempt);
   del.exec();
-  SQLite::Statement del_matches(db, "DELETE FROM run_provenance WHERE run_id = ? AND attempt = ? AND key LIKE ?");
-  del_matches.bind(1, r.run_id);
-  del_matches.bind(2, r.attempt);
-  del_matches.bind(3, std::string(kMatchesPrefix) + "%");
-  del_matches.exec();
+  for (const std::string_view prefix : kReparsedPrefixes) {
+    SQLite::Statement del_matches(db, "DELETE FROM run_provenance WHERE run_id = ? AND attempt = ? AND key LIKE ?");
+    del_matches.bind(1, r.run_id);
+    del_matches.bind(2, r.attempt);
+    del_matches.bind(3, std::string(prefix) + "%");
+    del_matches.exec();
+  }
   insert_metrics(db, r.run_id, r.attempt, r.metrics);
   insert_provenance(db, r.run_id, r.attempt, r.matches);
   if (!r.redecided) return;

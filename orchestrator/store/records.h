@@ -23,6 +23,9 @@ using KeyValues = std::vector<std::pair<std::string, std::string>>;
 /// The provenance key `<prefix><metric>` of an attempt holds how many values the regex or json rule
 /// of that metric found in the attempt's output, before its `reduce` (docs/database.md).
 inline constexpr std::string_view kMatchesPrefix = "matches.";
+/// The provenance a reparse reads again and replaces whole: the rules' match counts and what the run's
+/// telemetry files gave (telemetry.files, .sources, .error, ...).
+inline constexpr std::string_view kReparsedPrefixes[] = {kMatchesPrefix, "telemetry."};
 
 /// The provenance key of an attempt that says whether its run asked for GPUs: kNoGpusRequested, or what
 /// asked for them ("resources.gpus=2", "collbench --backend nccl"; runner/gpu_request.h). Reports show the
@@ -213,7 +216,7 @@ struct ReparsedRun {
   std::string failure_class;
   std::string failure_reason;
   std::vector<MetricRecord> metrics;
-  KeyValues matches;  // provenance `matches.<metric>` (kMatchesPrefix), replacing every stored one
+  KeyValues matches;  // provenance under kReparsedPrefixes (matches.<metric>, telemetry.*), replacing every stored one
 };
 
 struct StateCount {

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
 
@@ -218,4 +219,26 @@ TEST_CASE("telemetry: the default sets leave the run measurements out but named 
   REQUIRE(box.sweep({"report", "heavy"}).exit_code == 0);
   CHECK(std::filesystem::exists(box.path("reports/heavy/figures/default-speed.gp")));
   CHECK_FALSE(std::filesystem::exists(box.path("reports/heavy/figures/default-cpu_time_s.gp")));
+}
+
+TEST_CASE("telemetry: sweep reparse reads the telemetry files again and replaces their provenance whole") {
+  Sandbox box;
+  run(box, "again", "'sleep 0.3'", kFast);
+  const std::string dir = [&] {
+    auto db = box.db();
+    REQUIRE(metric(db, "again", "cpu_time_s"));
+    return run_dir(db, "again");
+  }();
+  const auto files = telemetry_files(dir);
+  REQUIRE(files.size() == 1);
+  std::filesystem::remove(dir + "/" + files[0]);
+  std::ofstream(dir + "/" + files[0]) << "sweep-telemetry format=1\nproc 0 x 1 1\n";  // now malformed
+  const auto r = box.sweep({"reparse", "again"});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  auto db = box.db();
+  CHECK_FALSE(metric(db, "again", "cpu_time_s"));
+  CHECK(provenance(db, "again", "telemetry.files") == "<none>");   // not the stale name of the first ingest
+  CHECK(provenance(db, "again", "telemetry.sources") == "<none>");
+  CHECK_THAT(provenance(db, "again", "telemetry.error"), Catch::Contains(files[0] + ":2:8"));
 }
