@@ -45,7 +45,8 @@ Requested requested_time(const Keys& k, const std::string& exec) {
 }
 
 /// Memory per node: resources.mem, else the scheduler's ReqMem (a per-CPU "…c" left out), else
-/// mem-per-cpu times cpus-per-task.
+/// mem-per-cpu times the CPUs of one node: cpus-per-task times the tasks on it (ntasks-per-node, else
+/// ntasks over nodes, else 1).
 Requested requested_mem(const Keys& k, const std::string& exec) {
   if (k.count("resources.mem")) return from_key(k, "resources.mem", spec::slurm_memory_mib(k.at("resources.mem")));
   if (const auto it = k.find(exec + ".req_mem"); it != k.end() && !it->second.empty() && it->second.back() != 'c') {
@@ -55,9 +56,13 @@ Requested requested_mem(const Keys& k, const std::string& exec) {
   }
   if (k.count("resources.mem-per-cpu")) {
     const auto per = spec::slurm_memory_mib(k.at("resources.mem-per-cpu"));
-    if (per)
-      return {*per * count_of(k, "resources.cpus-per-task").value_or(1), k.at("resources.mem-per-cpu"),
+    if (per) {
+      const double nodes = count_of(k, "resources.nodes").value_or(1);
+      const double tasks = count_of(k, "resources.ntasks-per-node")
+                               .value_or(std::max(1.0, count_of(k, "resources.ntasks").value_or(1) / nodes));
+      return {*per * count_of(k, "resources.cpus-per-task").value_or(1) * tasks, k.at("resources.mem-per-cpu"),
               "resources.mem-per-cpu"};
+    }
   }
   return {};
 }

@@ -18,7 +18,7 @@ namespace {
 
 std::string caption(const PointTimeline& p) {
   return fmt::format("{}: run {} (repetition {}), the point's first succeeded run with telemetry", p.point, p.run_id,
-                     p.repetition + 1);
+                     p.repetition);
 }
 
 std::string left_out(const Timelines& t) {

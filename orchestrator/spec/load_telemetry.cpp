@@ -79,6 +79,8 @@ std::optional<Telemetry> telemetry_from_text(std::string_view text) {
   const std::string_view n = std::string_view(words[0]).substr(12);
   const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), t.interval_ms);
   if (ec != std::errc() || end != n.data() + n.size()) return std::nullopt;
+  // A database someone sent is untrusted: the experiment's bounds hold for a recorded setting too.
+  if (t.interval_ms < kTelemetryMinIntervalMs || t.interval_ms > kTelemetryMaxIntervalMs) return std::nullopt;
   t.sources = split(words[1].substr(8), ',');
   for (const std::string& s : t.sources)
     if (std::find(kTelemetrySources.begin(), kTelemetrySources.end(), s) == kTelemetrySources.end()) return std::nullopt;

@@ -1,6 +1,7 @@
 #include "telemetry/nvml_source.h"
 
 #include <dlfcn.h>
+#include <fmt/core.h>
 
 #include <utility>
 
@@ -70,7 +71,11 @@ NvmlSource::NvmlSource(const std::string& library, const std::optional<std::stri
     ::dlclose(handle_);
     throw;
   }
-  detail_ = library;
+  // The detail says how many GPUs were taken, so that "ok" with none (CUDA_VISIBLE_DEVICES empty, or
+  // naming MIG devices) explains why no GPU metric follows.
+  detail_ = fmt::format("{}: {} GPU{} sampled{}", library, gpus_.size(), gpus_.size() == 1 ? "" : "s",
+                        gpus_.empty() && visible ? fmt::format(" (CUDA_VISIBLE_DEVICES={} names none NVML lists)", *visible)
+                                                 : "");
 }
 
 void NvmlSource::find_gpus(const std::string& library, const std::optional<std::string>& visible) {

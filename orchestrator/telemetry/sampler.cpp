@@ -13,7 +13,7 @@ namespace sweep::telemetry {
 namespace {
 
 std::optional<std::string> env(const char* name) {
-  const char* value = std::getenv(name);
+  const char* value = ::secure_getenv(name);  // none in a privileged process (never loaded from there)
   if (value == nullptr) return std::nullopt;
   return std::string(value);
 }

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/auxv.h>
+
 #include "telemetry/sampler_options.h"
 #include "telemetry/sampler_run.h"
 #include "telemetry/sampler_stop.h"
@@ -32,6 +34,12 @@ int run(const sweep::telemetry::SamplerOptions& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Setuid or with file capabilities, the caller's --out, --sysfs-root and environment would act with
+  // privileges it does not have (docs/telemetry.md: how an administrator opens RAPL instead).
+  if (::getauxval(AT_SECURE) != 0) {
+    std::fputs("sweep-telemetry: refusing to run setuid, setgid or with file capabilities (docs/telemetry.md)\n", stderr);
+    return 2;
+  }
   try {
     return run(sweep::telemetry::parse_sampler_options(std::vector<std::string>(argv + 1, argv + argc)));
   } catch (const sweep::Error& e) {

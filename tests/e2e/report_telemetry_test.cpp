@@ -24,7 +24,7 @@ TEST_CASE("the report draws each point's telemetry timeline and says what it ref
   const std::string md = read_file(dir + "/report.md");
   INFO(md);
   CHECK_THAT(md, Catch::Contains("## Telemetry\n"));
-  CHECK_THAT(md, Catch::Contains("- n=1: run 1 (repetition 1), the point's first succeeded run with telemetry\n"));
+  CHECK_THAT(md, Catch::Contains("- n=1: run 1 (repetition 0), the point's first succeeded run with telemetry\n"));
   CHECK_THAT(md, Catch::Contains("/../../etc/passwd: refused as a telemetry file name: not named telemetry.&lt;node&gt;"));
   CHECK_THAT(md, Catch::Contains("/telemetry.link: is a symlink: not followed"));
   CHECK_THAT(md, Catch::Contains("/telemetry.bad:3:8: expected CPU seconds"));  // what parse_telemetry says, at file:line:column

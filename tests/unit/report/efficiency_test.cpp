@@ -130,3 +130,14 @@ TEST_CASE("efficiency: memory asked per CPU is compared in total and escalates p
   CHECK(e[0].escalate == std::vector<std::string>{"retries: {OUT_OF_MEMORY: 2}",
                                                   "escalate:", "  mem-per-cpu: {factor: 2, max: \"4096M\"}"});
 }
+
+TEST_CASE("efficiency: memory asked per CPU counts every task on the node") {
+  CampaignData d = campaign();
+  d.points.pop_back();
+  d.runs = {run(1, "p0", store::RunState::failed, 30, "out_of_memory")};
+  d.requests = {{1, 1, "resources.mem-per-cpu", "1G"}, {1, 1, "resources.cpus-per-task", "2"},
+                {1, 1, "resources.ntasks-per-node", "8"}};
+  CHECK(efficiency(d)[0].mem.value == 16384);  // 1 GiB x 2 CPUs x 8 tasks on one node
+  d.requests = {{1, 1, "resources.mem-per-cpu", "1G"}, {1, 1, "resources.ntasks", "8"}, {1, 1, "resources.nodes", "2"}};
+  CHECK(efficiency(d)[0].mem.value == 4096);  // 8 tasks over 2 nodes: 4 a node
+}

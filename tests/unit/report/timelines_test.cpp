@@ -27,14 +27,14 @@ TEST_CASE("telemetry section: a figure per point with its run, problems escaped,
   const std::string html = timelines_html(two_points());
   CHECK_THAT(html, Catch::Contains("<h2 id=\"telemetry\">Telemetry</h2>"));
   CHECK_THAT(html, Catch::Contains("<img alt=\"timeline of model=&lt;i&gt;x&lt;/i&gt;\" src=\"data:image/svg+xml;base64,"));
-  CHECK_THAT(html, Catch::Contains("model=&lt;i&gt;x&lt;/i&gt;: run 7 (repetition 1), the point's first succeeded run with telemetry "
+  CHECK_THAT(html, Catch::Contains("model=&lt;i&gt;x&lt;/i&gt;: run 7 (repetition 0), the point's first succeeded run with telemetry "
                                    "(3 series past the first 48 are not drawn)"));
   CHECK_THAT(html, Catch::Contains("<p class=\"error\">run/telemetry.a:3:8: expected CPU seconds, got &quot;&lt;b&gt;&quot;</p>"));
-  CHECK_THAT(html, Catch::Contains("run 9 (repetition 2), the point's first succeeded run with telemetry — nothing could be read"));
+  CHECK_THAT(html, Catch::Contains("run 9 (repetition 1), the point's first succeeded run with telemetry — nothing could be read"));
   CHECK_THAT(html, Catch::Contains("The timelines of 2 more points are left out (a report draws at most 32)."));
   CHECK(html.find("<i>") == std::string::npos);
   const std::string md = timelines_markdown(two_points());
-  CHECK_THAT(md, Catch::Contains("- model=y: run 9 (repetition 2), the point's first succeeded run with telemetry — nothing could be read\n"
+  CHECK_THAT(md, Catch::Contains("- model=y: run 9 (repetition 1), the point's first succeeded run with telemetry — nothing could be read\n"
                                  "  - run/telemetry.a:3:8: expected CPU seconds, got \"&lt;b&gt;\"\n"));
   CHECK(timelines_html({}).empty());
   CHECK(timelines_markdown({}).empty());

@@ -72,6 +72,8 @@ TEST_CASE("telemetry: the one-line text and back") {
   CHECK(telemetry_text(t) == "off");
   CHECK(telemetry_from_text("off") == t);
   CHECK_FALSE(telemetry_from_text("interval_ms=x sources=proc"));
+  CHECK_FALSE(telemetry_from_text("interval_ms=0 sources=proc"));  // a database someone sent: bounds hold
+  CHECK_FALSE(telemetry_from_text("interval_ms=60001 sources=proc"));
   CHECK_FALSE(telemetry_from_text("interval_ms=100 sources=gpu"));
   CHECK_FALSE(telemetry_from_text(""));
 }

@@ -84,6 +84,20 @@ TEST_CASE("telemetry nvml stand-in: a missing library or a failed init is an err
   CHECK_THROWS_WITH(NvmlSource("libc.so.6", std::nullopt), Contains("libc.so.6: no nvmlInit_v2"));
 }
 
+TEST_CASE("telemetry nvml stand-in: ok with no GPU taken says so and why") {
+  NvmlScript script("gpu GPU-8f2c1111 100 97 40 70000 1980 61 0x4 NVIDIA H100 80GB HBM3\n");
+  TempDir dir;
+  const std::string out = dir.file("telemetry.n1");
+  const pid_t sampler = spawn({kSampler, "--out", out, "--interval-ms", "100", "--sources", "nvml"},
+                              {{"SWEEP_NVML_LIBRARY", kNvmlStandin}, {"CUDA_VISIBLE_DEVICES", "MIG-1c2d"}});
+  REQUIRE(wait_for_line(out, "source nvml"));
+  ::kill(sampler, SIGTERM);
+  REQUIRE(wait_for(sampler).exit_code == 0);
+  const Log log = read_log(out);
+  CHECK(log.gpus.empty());
+  CHECK_THAT(log.sources[2].detail, Catch::Contains("0 GPUs sampled (CUDA_VISIBLE_DEVICES=MIG-1c2d names none NVML lists)"));
+}
+
 TEST_CASE("telemetry nvml stand-in: 100 W for 2 s through the program: about 200 J, the power's integral within 5%") {
   NvmlScript script("gpu GPU-8f2c1111 100 97 40 70000 1980 61 0x4 NVIDIA H100 80GB HBM3\n");
   TempDir dir;
@@ -96,6 +110,7 @@ TEST_CASE("telemetry nvml stand-in: 100 W for 2 s through the program: about 200
   REQUIRE(wait_for(sampler).exit_code == 0);
   const Log log = read_log(out);
   REQUIRE(log.sources[2].state == "ok");
+  CHECK_THAT(log.sources[2].detail, Catch::EndsWith(": 1 GPU sampled"));
   REQUIRE(log.gpus.size() == 1);
   REQUIRE(log.gpu.size() >= 10);
   double integral = 0;
