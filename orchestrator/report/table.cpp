@@ -100,6 +100,7 @@ std::vector<Table> build_tables(const PointsView& points, const TableSpec& spec)
   if (metrics.empty())
     std::copy_if(points.metrics.begin(), points.metrics.end(), std::back_inserter(metrics),
                  [](const std::string& m) { return !telemetry::is_run_metric(m); });
+  if (metrics.empty()) metrics = points.metrics;  // the workload reported none: the measurements are all there is
 
   std::vector<std::string> rows = spec.rows;
   for (const auto& v : points.varying)

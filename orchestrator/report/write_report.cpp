@@ -32,6 +32,7 @@
 #include "util/error.h"
 #include "util/names.h"
 #include "util/safe_files.h"
+#include "telemetry/run_metrics.h"
 #include "util/sinks.h"
 #include "util/strings.h"
 
@@ -39,12 +40,18 @@ namespace sweep::report {
 namespace fs = std::filesystem;
 namespace {
 
-/// The per-point table (unless every metric is per message size) and the per-size tables.
+/// The per-point table (unless every metric is per message size) and the per-size tables. The per-point
+/// table shows the workload's metrics; sweep's measurements of the runs (telemetry/run_metrics.h) only
+/// when the workload reported none of its own.
 std::vector<Table> undeclared_tables(const PointsView& points) {
   const std::vector<std::string>& per_size = points.size_indexed;
   TableSpec per_point;
-  for (const auto& m : points.metrics)
-    if (std::find(per_size.begin(), per_size.end(), m) == per_size.end()) per_point.metrics.push_back(m);
+  for (const bool measurements : {false, true}) {
+    for (const auto& m : points.metrics)
+      if (std::find(per_size.begin(), per_size.end(), m) == per_size.end() && telemetry::is_run_metric(m) == measurements)
+        per_point.metrics.push_back(m);
+    if (!per_point.metrics.empty() || !per_size.empty()) break;
+  }
   std::vector<Table> tables;
   if (per_size.empty() || !per_point.metrics.empty()) tables = build_tables(points, per_point);
   for (auto& t : size_tables(points)) tables.push_back(std::move(t));

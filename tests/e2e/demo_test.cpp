@@ -13,7 +13,8 @@ using namespace e2e;
 
 TEST_CASE("the demo experiment runs end to end into the database and a report") {
   Sandbox box;
-  const auto run = box.sweep({"run", repo_file("experiments/demo.yaml"), "--label", "demo", "--jobs", "2", "--set", "telemetry=false"});
+  // As a new user runs it (README): telemetry on, its default.
+  const auto run = box.sweep({"run", repo_file("experiments/demo.yaml"), "--label", "demo", "--jobs", "2"});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   CHECK_THAT(run.out, Catch::Contains("12 runs planned, 12 succeeded, 0 failed"));
@@ -38,6 +39,10 @@ TEST_CASE("the demo experiment runs end to end into the database and a report") 
   CHECK(scalar(db, "SELECT count(*) FROM run_provenance WHERE key = 'nccl.version' AND value = '" + version + "'") ==
         (nccl.exit_code == 0 ? 12 : 0));
   CHECK(scalar(db, "SELECT count(*) FROM point_params WHERE name = 'n' AND type = 'int' AND value = '200000'") == 2);
+  // Every run sampled: its telemetry file named, its CPU time and memory as metrics with units.
+  CHECK(scalar(db, "SELECT count(*) FROM run_provenance WHERE key = 'telemetry.files'") == 12);
+  CHECK(scalar(db, "SELECT count(*) FROM metrics WHERE name = 'cpu_time_s' AND unit = 's'") == 12);
+  CHECK(scalar(db, "SELECT count(*) FROM metrics WHERE name = 'peak_rss_mib' AND unit = 'MiB' AND value > 0") == 12);
 
   const auto report = box.sweep({"report", "demo", "--stdout"});
   INFO(report.err);

@@ -219,6 +219,11 @@ TEST_CASE("telemetry: the default sets leave the run measurements out but named 
   REQUIRE(box.sweep({"report", "heavy"}).exit_code == 0);
   CHECK(std::filesystem::exists(box.path("reports/heavy/figures/default-speed.gp")));
   CHECK_FALSE(std::filesystem::exists(box.path("reports/heavy/figures/default-cpu_time_s.gp")));
+  CHECK_THAT(read_file(box.path("reports/heavy/report.csv")), Catch::StartsWith("n,speed mean,"));
+  // A workload that reports no metric of its own: its table shows the measurements, all there is.
+  run(box, "bare", "'sleep 0.2'", kFast);
+  REQUIRE(box.sweep({"report", "bare"}).exit_code == 0);
+  CHECK_THAT(read_file(box.path("reports/bare/report.csv")), Catch::Contains("cpu_time_s (s) mean"));
 }
 
 TEST_CASE("telemetry: sweep reparse reads the telemetry files again and replaces their provenance whole") {
