@@ -82,9 +82,31 @@ void require_label_clear_of_database(const std::string& label, const std::string
                             label, root.string(), db_name));
 }
 
+/// Whether `run_root` is what a controller killed while creating this campaign left: this user's private
+/// directory holding nothing, or only its marker naming this database and campaign. Adopting it loses
+/// nothing and trusts nothing another user could have put there.
+bool left_by_a_killed_start(const std::string& run_root, const RunRootMarker& marker) {
+  struct stat st {};
+  if (::lstat(run_root.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || !own_private_directory(run_root)) return false;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(run_root, ec))
+    if (entry.path().filename() != kRunRootMarker) return false;
+  if (ec) return false;
+  const auto text = read_marker(run_root);
+  if (!text) return true;
+  const auto found = parse_marker(*text);
+  return found && found->database_id == marker.database_id && found->campaign == marker.campaign;
+}
+
 void create_run_root(const std::string& run_root, const RunRootMarker& marker) {
-  if (!dry_run_root(run_root)) make_new_directory(run_root, "run root");
-  write_new_file(marker_path(run_root), marker_text(marker), 0644);
+  if (!dry_run_root(run_root)) {
+    try {
+      make_new_directory(run_root, "run root");
+    } catch (const Error&) {
+      if (!left_by_a_killed_start(run_root, marker)) throw;
+    }
+  }
+  if (!read_marker(run_root)) write_new_file(marker_path(run_root), marker_text(marker), 0644);
 }
 
 std::string why_not_ours(const std::string& run_root, const RunRootMarker& marker) {

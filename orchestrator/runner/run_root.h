@@ -34,8 +34,10 @@ std::optional<RunRootMarker> parse_marker(std::string_view text);
 void require_label_clear_of_database(const std::string& label, const std::string& results_dir, const std::string& db_path);
 
 /// A new campaign's run root: mkdir that fails when anything is at `run_root` (Error(usage) naming
-/// it), then its marker, created new. The one directory taken as it is: the user's own, writable by
-/// nobody else, holding only the dry-run/ that `sweep run --dry-run` of this label left.
+/// it), then its marker, created new. The directories taken as they are, the user's own and writable by
+/// nobody else: one holding only the dry-run/ that `sweep run --dry-run` of this label left, and one
+/// holding nothing, or only its marker naming this database and campaign (a controller killed between
+/// making it and recording the campaign).
 void create_run_root(const std::string& run_root, const RunRootMarker& marker);
 
 /// An existing campaign's run root, before a resume, collect or rerun touches it: in a trusted results

@@ -36,7 +36,18 @@ TEST_CASE("a run root is made new, and claimed only by the database and campaign
   TempDir s;
   const RunRootMarker mine{"/r/a.db", "aaaa", "c"};
   create_run_root(s.file("c"), mine);
+  // What a controller killed between making it and recording the campaign left (nothing but its own
+  // marker, or nothing at all) is taken again; anything more, or another database's marker, is not.
+  CHECK_NOTHROW(create_run_root(s.file("c"), mine));
+  fs::create_directory(s.file("empty"));
+  fs::permissions(s.file("empty"), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                       fs::perms::others_read | fs::perms::others_exec);
+  CHECK_NOTHROW(create_run_root(s.file("empty"), mine));
+  CHECK(fs::exists(s.file("empty/.sweep-run-root")));
+  CHECK_THROWS_WITH(create_run_root(s.file("c"), RunRootMarker{"/r/b.db", "bbbb", "c"}), Catch::Contains("already exists"));
+  std::ofstream(s.file("c/p0")) << "a run of someone's\n";
   CHECK_THROWS_WITH(create_run_root(s.file("c"), mine), Catch::Contains("already exists"));
+  fs::remove(s.file("c/p0"));
   CHECK_NOTHROW(claim_run_root(s.file("c"), mine));
   CHECK_THROWS_WITH(claim_run_root(s.file("c"), RunRootMarker{"/r/b.db", "bbbb", "c"}),
                     Catch::Contains("belongs to campaign \"c\" of the database /r/a.db (id aaaa)"));

