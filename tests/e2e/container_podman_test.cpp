@@ -1,7 +1,8 @@
 // Podman for real on the local executor (docs/containers.md, "Podman on this machine"): an image imported
 // from a busybox-static tarball by tests/support/podman-sandbox, configured only through the files that
 // script writes (CONTAINERS_CONF, CONTAINERS_STORAGE_CONF in the experiment's env), no registry. The
-// workload prints a metric from inside the container; a missing image fails as CONTAINER_IMAGE.
+// workload prints a metric from inside the container; a missing image fails as CONTAINER_IMAGE, GPUs
+// podman cannot give (no CDI specification here) as CONTAINER_GPU.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -37,7 +38,8 @@ std::map<std::string, std::string> podman_sandbox(const Sandbox& box) {
 /// `sh -c '...'` that the image's shell runs: it prints the image's marker file and GREETING (the
 /// container's env), and the metric `speed` = 1000·n + the marker file's size (14 bytes), which only
 /// the image has.
-std::string podman_experiment(const std::map<std::string, std::string>& podman, const std::string& image) {
+std::string podman_experiment(const std::map<std::string, std::string>& podman, const std::string& image,
+                              const std::string& gpus = "false") {
   return R"(name: podman
 telemetry: false
 matrix:
@@ -48,6 +50,7 @@ env:
 container:
   runtime: podman
   image: ")" + image + R"("
+  gpus: )" + gpus + R"(
   env: {GREETING: "hello {{n}}", NCCL_DEBUG: INFO, NCCL_IB_HCA: "mlx5_{{n}}"}
 workload:
   command: >-
@@ -126,4 +129,22 @@ TEST_CASE("a podman image not in storage fails the run as CONTAINER_IMAGE and no
   CHECK_THAT(read_file(dirs.at("1") + "/container_failed"),
              Catch::StartsWith("format=1\nclass=CONTAINER_IMAGE\n") && Catch::Contains("sweep-missing"));
   CHECK(read_file(dirs.at("1") + "/stdout").find("says") == std::string::npos);
+}
+
+TEST_CASE("podman that cannot give the GPUs asked for fails the run as CONTAINER_GPU with podman's message") {
+  // No CDI specification on this machine: podman 4.3 refuses --device nvidia.com/gpu=all itself.
+  Sandbox box;
+  const auto podman = podman_sandbox(box);
+  const auto run = box.sweep({"run", box.write("gpu.yaml", podman_experiment(podman, podman.at("image"), "true")),
+                              "--label", "gpu"});
+  INFO(run.out << run.err);
+  CHECK(run.exit_code == 1);
+  CHECK(per_point(box, "state || ' ' || r.failure_class").at("1") == "failed container_gpu");
+  const auto dirs = per_point(box, "run_dir");
+  CHECK_THAT(read_file(dirs.at("1") + "/container_failed"),
+             Catch::StartsWith("format=1\nclass=CONTAINER_GPU\ntext=gpus: true, but podman could not give the container "
+                               "the GPUs on node ") &&
+                 Catch::Contains("unresolvable CDI devices nvidia.com/gpu=all") && Catch::Contains("nvidia-ctk cdi generate"));
+  CHECK(per_point(box, "", "container.gpus").at("1") == "true");
+  CHECK(read_file(dirs.at("1") + "/stdout").empty());
 }
