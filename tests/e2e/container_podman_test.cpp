@@ -5,6 +5,7 @@
 // podman cannot give (no CDI specification here) as CONTAINER_GPU.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <map>
 #include <sstream>
 #include <string>
@@ -37,9 +38,10 @@ std::map<std::string, std::string> podman_sandbox(const Sandbox& box) {
 /// simple command (as a launcher does: the job shell expands its words), so the workload is one
 /// `sh -c '...'` that the image's shell runs: it prints the image's marker file and GREETING (the
 /// container's env), and the metric `speed` = 1000·n + the marker file's size (14 bytes), which only
-/// the image has.
+/// the image has; then the value file of `data_dir` (mounted read-only at /data), FROM_ARGS (set by the
+/// container's `args`) and whether /data took a write.
 std::string podman_experiment(const std::map<std::string, std::string>& podman, const std::string& image,
-                              const std::string& gpus = "false") {
+                              const std::string& data_dir, const std::string& gpus = "false") {
   return R"(name: podman
 telemetry: false
 matrix:
@@ -52,11 +54,14 @@ container:
   image: ")" + image + R"("
   gpus: )" + gpus + R"(
   env: {GREETING: "hello {{n}}", NCCL_DEBUG: INFO, NCCL_IB_HCA: "mlx5_{{n}}"}
+  mounts: [")" + data_dir + R"(:/data:ro"]
+  args: ["--env=FROM_ARGS=yes"]
 workload:
   command: >-
     sh -c 'echo "image $(cat /etc/sweep-image) says $GREETING";
     echo "{\"v\": 1, \"metric\": \"speed\", \"value\": $(( {{n}} * 1000 + $(wc -c < /etc/sweep-image) )),
-    \"unit\": \"it/s\", \"better\": \"higher\"}"'
+    \"unit\": \"it/s\", \"better\": \"higher\"}";
+    echo "data $(cat /data/value) $FROM_ARGS"; touch /data/written 2> /dev/null || echo "data read-only"'
 )";
 }
 
@@ -85,14 +90,19 @@ std::string podman_version() {
 TEST_CASE("podman runs the workload inside an imported image and records the image's id") {
   Sandbox box;
   const auto podman = podman_sandbox(box);
-  const auto run = box.sweep({"run", box.write("podman.yaml", podman_experiment(podman, podman.at("image"))),
+  box.write("data/value", "42\n");
+  const auto run = box.sweep({"run", box.write("podman.yaml", podman_experiment(podman, podman.at("image"), box.path("data"))),
                               "--label", "podman"});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   const auto dirs = per_point(box, "run_dir");
   REQUIRE(dirs.size() == 2);
-  CHECK_THAT(read_file(dirs.at("1") + "/stdout"), Catch::StartsWith("image sweep-busybox says hello 1\n"));
-  CHECK_THAT(read_file(dirs.at("2") + "/stdout"), Catch::StartsWith("image sweep-busybox says hello 2\n"));
+  for (const std::string n : {"1", "2"}) {
+    const std::string out = read_file(dirs.at(n) + "/stdout");
+    CHECK_THAT(out, Catch::StartsWith("image sweep-busybox says hello " + n + "\n"));
+    CHECK_THAT(out, Catch::EndsWith("\ndata 42 yes\ndata read-only\n"));  // the mount, read-only; the args
+  }
+  CHECK_FALSE(std::filesystem::exists(box.path("data/written")));
   auto db = box.db();
   CHECK(scalar(db, "SELECT COUNT(*) FROM metrics m JOIN runs r ON r.id = m.run_id WHERE m.name = 'speed'") == 2);
   CHECK(scalar(db, "SELECT CAST(SUM(m.value) AS INTEGER) FROM metrics m WHERE m.name = 'speed'") == 1014 + 2014);
@@ -117,7 +127,7 @@ TEST_CASE("podman runs the workload inside an imported image and records the ima
 TEST_CASE("a podman image not in storage fails the run as CONTAINER_IMAGE and no workload runs") {
   Sandbox box;
   const auto podman = podman_sandbox(box);
-  const auto run = box.sweep({"run", box.write("missing.yaml", podman_experiment(podman, "localhost/sweep-missing:1")),
+  const auto run = box.sweep({"run", box.write("missing.yaml", podman_experiment(podman, "localhost/sweep-missing:1", box.path("data"))),
                               "--label", "missing"});
   INFO(run.out << run.err);
   CHECK(run.exit_code == 1);
@@ -135,7 +145,8 @@ TEST_CASE("podman that cannot give the GPUs asked for fails the run as CONTAINER
   // No CDI specification on this machine: podman 4.3 refuses --device nvidia.com/gpu=all itself.
   Sandbox box;
   const auto podman = podman_sandbox(box);
-  const auto run = box.sweep({"run", box.write("gpu.yaml", podman_experiment(podman, podman.at("image"), "true")),
+  box.write("data/value", "42\n");
+  const auto run = box.sweep({"run", box.write("gpu.yaml", podman_experiment(podman, podman.at("image"), box.path("data"), "true")),
                               "--label", "gpu"});
   INFO(run.out << run.err);
   CHECK(run.exit_code == 1);
