@@ -8,6 +8,7 @@
 #include "matrix/expand.h"
 #include "matrix/plan_format.h"
 #include "report/report_check.h"
+#include "runner/container_plan.h"
 #include "runner/run_campaign.h"
 
 namespace sweep::cli {
@@ -42,6 +43,8 @@ void add_plan(CLI::App& sub, Action& action) {
       if (experiment.until && format == matrix::PlanFormat::table)
         fmt::print("adaptive: up to {} repetitions per point, until the 95% CI of {} is within {}% of its mean\n",
                    experiment.max_repetitions, experiment.until->metric, 100 * experiment.until->ci95_rel);
+      if (const std::string line = runner::container_summary(experiment.container); !line.empty() && format == matrix::PlanFormat::table)
+        fmt::print("{}\n", line);
       std::fflush(stdout);
       return 0;
     };

@@ -15,6 +15,14 @@ templating::Template compiled(const std::string& text, const SourceLocation& whe
 
 }  // namespace
 
+std::string container_summary(const spec::Container& c) {
+  if (!c.used()) return "";
+  const std::string gpus = !c.gpus ? "gpus where the point asks for them" : *c.gpus ? "gpus: true" : "gpus: false";
+  return fmt::format("container: {}, image {}, {}, {} mount{} of the experiment's and the site's (and sweep's binds: the "
+                     "run directory, the working directory); each run's words: sweep run --dry-run",
+                     c.runtime, c.image, gpus, c.mounts.size(), c.mounts.size() == 1 ? "" : "s");
+}
+
 ContainerPlan::ContainerPlan(const spec::Experiment& exp, const std::vector<std::string>& names)
     : container_(exp.container) {
   spec::check_container_runtime(container_);

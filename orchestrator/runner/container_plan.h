@@ -12,6 +12,11 @@
 
 namespace sweep::runner {
 
+/// `sweep plan`'s line for a used container: "container: apptainer, image /img/pt-{{tag}}.sif, gpus where
+/// the point asks for them, 2 mounts of the user's (+ sweep's binds); each run's words: sweep run --dry-run".
+/// "" when none is used. Pure.
+std::string container_summary(const spec::Container& c);
+
 class ContainerPlan {
  public:
   /// Compiles `exp.container`. Throws Error(invalid_experiment): for a template using a name not in

@@ -95,3 +95,10 @@ TEST_CASE("container plan: what cannot run is refused at plan time, at the conta
             "{{{environment}}}");
   CHECK(plan_error(experiment("  none\n"), dir.path.string()) == "no error");
 }
+
+TEST_CASE("container plan: sweep plan's line of the container") {
+  CHECK(runner::container_summary(experiment("  runtime: apptainer\n  image: \"/img/pt-{{tag}}.sif\"\n  mounts: [/s]\n").container) ==
+        "container: apptainer, image /img/pt-{{tag}}.sif, gpus where the point asks for them, 1 mount of the experiment's "
+        "and the site's (and sweep's binds: the run directory, the working directory); each run's words: sweep run --dry-run");
+  CHECK(runner::container_summary(experiment("  none\n").container).empty());
+}
