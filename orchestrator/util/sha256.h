@@ -24,6 +24,11 @@ class Sha256 {
   std::uint64_t total_ = 0;
 };
 
+/// Whether the x86 SHA instructions are used where the CPU has them (by default they are); `false`
+/// makes this process use the portable code only (the tests compare the two). Returns whether they are
+/// used now.
+bool sha256_cpu_instructions(bool allowed);
+
 /// Lower-case hex digest (64 characters) of `data`.
 std::string sha256_hex(std::string_view data);
 
