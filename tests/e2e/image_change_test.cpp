@@ -81,3 +81,31 @@ TEST_CASE("sweep compare names the container image two campaigns ran in, by its 
   // The run root's id cache answered the second campaign's runs without reading the image again.
   CHECK(fs::exists(box.path("results/a/.sweep-image-ids")));
 }
+
+TEST_CASE("sweep nightly names an image rebuilt behind the same link, in its summary and nightly.txt") {
+  REQUIRE(shell("command -v ch-run && test -x /bin/busybox").exit_code == 0);
+  ::setenv("USER", "root", 0);
+  Sandbox box;
+  const std::string a = busybox_image(box, "build-1", "build 1\n"), b = busybox_image(box, "build-2", "build 2\n");
+  const std::string current = box.path("images/current");
+  fs::create_directory_symlink("build-1", current);
+  box.write("exp.yaml", experiment(current));
+  const auto first = box.sweep({"nightly", "exp.yaml", "--date", "2026-07-01", "--no-figures"});
+  INFO(first.out << first.err);
+  REQUIRE(first.exit_code == 0);
+  // The image is rebuilt: the link now names another tree (the path the runs record stays the same).
+  fs::remove(current);
+  fs::create_directory_symlink("build-2", current);
+  const auto second = box.sweep({"nightly", "exp.yaml", "--date", "2026-07-02", "--no-figures"});
+  INFO(second.out << second.err);
+  REQUIRE(second.exit_code == 0);
+  const std::string id_a = shell(std::string(SWEEP_IMAGE_ID_BIN) + " " + a).out.substr(0, 19);
+  const std::string id_b = shell(std::string(SWEEP_IMAGE_ID_BIN) + " " + b).out.substr(0, 19);
+  REQUIRE(id_a != id_b);
+  const std::string line = "changed: container image " + current + " (" + id_a + "\u2026) -> " + current + " (" + id_b + "\u2026)";
+  CHECK_THAT(second.out, Catch::Contains("  " + line + "\n"));
+  CHECK_THAT(read_file(box.path("reports/nightly-img-2026-07-02/nightly.txt")), Catch::Contains("\n" + line + "\n"));
+  // The report's verdict lists it after the rows that need attention (Markdown: ">" as "&gt;").
+  CHECK_THAT(read_file(box.path("reports/nightly-img-2026-07-02/report.md")),
+             Catch::Contains("- changed: container image " + current + " (" + id_a + "\u2026) -&gt; " + current));
+}
