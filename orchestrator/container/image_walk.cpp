@@ -8,6 +8,7 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -55,27 +56,23 @@ struct Walk {
 
   /// Lists the directory open as `dir_fd` (taken over and closed), whose relative path is `prefix`.
   void directory(int dir_fd, const std::string& prefix) {
-    DIR* dir = ::fdopendir(dir_fd);
-    if (dir == nullptr) {
+    const std::unique_ptr<DIR, int (*)(DIR*)> dir(::fdopendir(dir_fd), &::closedir);
+    if (!dir) {
       ::close(dir_fd);
       fail("read the directory", root + "/" + prefix);
     }
     std::vector<std::string> subdirectories;
     errno = 0;
-    while (const dirent* d = ::readdir(dir)) {
+    while (const dirent* d = ::readdir(dir.get())) {
       const std::string name = d->d_name;
       if (name == "." || name == "..") continue;
       const std::string rel = prefix.empty() ? name : prefix + "/" + name;
-      if (entry(::dirfd(dir), name, rel)) subdirectories.push_back(name);
+      if (entry(::dirfd(dir.get()), name, rel)) subdirectories.push_back(name);
       errno = 0;
     }
-    const int read_error = errno;
-    for (const auto& name : subdirectories) descend(::dirfd(dir), name, prefix.empty() ? name : prefix + "/" + name);
-    ::closedir(dir);
-    if (read_error != 0) {
-      errno = read_error;
-      fail("read the directory", root + "/" + prefix);
-    }
+    if (errno != 0) fail("read the directory", root + "/" + prefix);
+    // Entered after the listing, one open directory per level of depth.
+    for (const auto& name : subdirectories) descend(::dirfd(dir.get()), name, prefix.empty() ? name : prefix + "/" + name);
   }
 
   /// Records one entry; true when it is a directory to enter.

@@ -109,3 +109,20 @@ TEST_CASE("image id program: an unreadable file in a tree is an error naming it,
   CHECK(ran.code == 6);
   CHECK_THAT(ran.out, Catch::Contains("cannot open " + root + "/secret: Permission denied"));
 }
+
+TEST_CASE("image id program: a filesystem mounted inside the tree is listed, not entered") {
+  TempDir dir;
+  const std::string root = dir.file("img");
+  REQUIRE(sh("mkdir -p " + root + "/m && chmod 0755 " + root + "/m && printf x > " + root + "/f").code == 0);
+  const std::string unmounted = image_id(root);
+  // In a mount namespace of its own (nothing is left mounted): a tmpfs at m with a file in it.
+  const Ran mounted = sh("unshare -m sh -c 'mount -t tmpfs -o mode=0755 none " + root + "/m && printf y > " + root +
+                         "/m/inside && " + kImageId + " " + root + "'");
+  if (mounted.code != 0 && ::geteuid() != 0) {
+    WARN("not root: no mount namespace to test in (" << mounted.out << ")");
+    return;
+  }
+  REQUIRE(mounted.code == 0);
+  CHECK(mounted.out == unmounted + "\n");
+  CHECK(unmounted == reference_hash(root));
+}
