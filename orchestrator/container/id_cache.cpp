@@ -1,6 +1,5 @@
 #include "container/id_cache.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,25 +24,6 @@ bool is_id(std::string_view id) {
   for (char c : id.substr(7))
     if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
   return true;
-}
-
-/// Up to kMaxEntryBytes of `path`, not following a symlink; nullopt when it cannot be read.
-std::optional<std::string> read_small(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return std::nullopt;
-  std::string text(kMaxEntryBytes + 1, '\0');
-  std::size_t have = 0;
-  for (;;) {
-    const ssize_t got = ::read(fd, text.data() + have, text.size() - have);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;
-    have += static_cast<std::size_t>(got);
-    if (have == text.size()) break;
-  }
-  ::close(fd);
-  if (have > kMaxEntryBytes) return std::nullopt;
-  text.resize(have);
-  return text;
 }
 
 }  // namespace
@@ -95,9 +75,11 @@ std::string IdCache::entry_path(std::string_view kind, std::string_view key) con
 }
 
 std::optional<std::string> IdCache::lookup(std::string_view kind, std::string_view key) const {
-  const auto text = read_small(entry_path(kind, key));
-  if (!text) return std::nullopt;
-  return parse_cache_entry(*text, key);
+  try {  // missing, a symlink, too big, not trusted: no entry
+    return parse_cache_entry(read_own_file(entry_path(kind, key), kMaxEntryBytes), key);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
 }
 
 std::string IdCache::store(std::string_view kind, std::string_view key, std::string_view id) const {
