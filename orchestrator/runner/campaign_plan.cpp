@@ -7,6 +7,7 @@
 #include <map>
 
 #include "runner/bundled_path.h"
+#include "runner/container_check.h"
 #include "runner/escalation.h"
 #include "runner/gpu_request.h"
 #include "runner/job_environment.h"
@@ -50,8 +51,10 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
   auto script_names = with_run_variables(schema_.names);
   script_names.insert(script_names.end(),
                       {"command", "environment", "nic_start", "nic_end", "telemetry_start", "telemetry_end",
-                       "nccl_version_program", "workdir"});
+                       "nccl_version_program", "workdir", "container_check"});
   job_script_.check_names(script_names);
+  container_.emplace(experiment_, with_run_variables(schema_.names));
+  check_container_section(fmt::format("{}/{}/run.sh.mustache", template_dir, experiment_.executor));
   compile_network(fmt::format("{}/{}/run.sh.mustache", template_dir, experiment_.executor));
   compile_telemetry(fmt::format("{}/{}/run.sh.mustache", template_dir, experiment_.executor));
   compile_environment(fmt::format("{}/{}/run.sh.mustache", template_dir, experiment_.executor));
@@ -76,6 +79,7 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
       const std::size_t command = choose_workload(experiment_, schema_, p.values);
       check_launcher(experiment_.workloads[command], p.values);
       check_resources(p.values);
+      if (container_->used()) container_at(p.values, command, {}, {});
       layout.check(p.values, command);
       if (use == PlanUse::run) {
         std::string id = matrix::point_id(schema_, p.values);
@@ -140,12 +144,42 @@ void CampaignPlan::check_resources(std::span<const Value> values) const {
 }
 
 std::string CampaignPlan::gpus_requested(const matrix::Point& point) const {
-  const spec::Workload& w = experiment_.workloads.at(point_command_.at(index_.at(point.id)));
-  const templating::Variables vars = variables(point, {});  // run variables render empty: not a GPU value
+  return gpus_requested_at(point.values, point_command_.at(index_.at(point.id)));
+}
+
+std::string CampaignPlan::gpus_requested_at(std::span<const Value> values, std::size_t command) const {
+  const spec::Workload& w = experiment_.workloads.at(command);
+  templating::Variables vars = point_variables(schema_, values);
+  for (const auto name : spec::kRunVariables) vars[std::string(name)] = "";  // run variables render empty: not a GPU value
   spec::BundledValues args;
   for (const spec::BundledArg& a : w.args)
     args[a.name] = a.flag ? (*a.flag ? "true" : "false") : templating::Template(a.value, w.command_where).render(vars, templating::Escape::none);
-  return gpu_request(resources(point), w.program, args);
+  return gpu_request(resources_at(values), w.program, args);
+}
+
+std::pair<RenderedContainer, ContainerWords> CampaignPlan::container_at(std::span<const Value> values, std::size_t command,
+                                                                        const templating::Variables& run_vars,
+                                                                        const RunContext& run) const {
+  templating::Variables vars = run_vars;
+  if (vars.empty()) {  // plan time: the run variables render empty
+    vars = point_variables(schema_, values);
+    for (const auto name : spec::kRunVariables) vars[std::string(name)] = "";
+  }
+  const spec::Workload& w = experiment_.workloads.at(command);
+  const std::string workdir = run.run_dir.empty() ? std::string() : run_workdir(experiment_.workdir, workdir_, vars, run);
+  RenderedContainer c = container_->render(vars, w, gpus_requested_at(values, command) != store::kNoGpusRequested,
+                                           run.run_dir, workdir, bundled_dir());
+  ContainerWords words = container_->words(c, matrix::describe_point(schema_, values));
+  return {std::move(c), std::move(words)};
+}
+
+void CampaignPlan::check_container_section(const std::string& template_path) const {
+  const auto& names = job_script_.names();
+  if (!container_->used() || std::find(names.begin(), names.end(), "container_check") != names.end()) return;
+  fail_at(experiment_.container.where.file.empty() ? experiment_.container.image_where : experiment_.container.where,
+          fmt::format("the job-script template {} has no {{{{{{container_check}}}}}}, so the container would start "
+                      "unchecked; add it after {{{{{{environment}}}}}}",
+                      template_path));
 }
 
 std::optional<double> CampaignPlan::timeout_s(const matrix::Point& point) const {
@@ -266,8 +300,17 @@ std::string CampaignPlan::environment(const templating::Variables& vars) const {
 
 std::string CampaignPlan::render_script(const matrix::Point& point, const RunContext& run) const {
   auto vars = variables(point, run);
-  const Command& c = commands_[point_command_[index_.at(point.id)]];
+  const std::size_t command = point_command_[index_.at(point.id)];
+  const Command& c = commands_[command];
   vars["command"] = c.launch + c.command.render(vars, templating::Escape::shell);
+  vars["container_check"] = "";
+  if (container_->used()) {
+    const auto [container, words] = container_at(point.values, command, vars, run);
+    vars["command"] = words.assignments + launch_prefix(experiment_.workloads[command], words.srun_options) +
+                      words.before_command + c.command.render(vars, templating::Escape::shell);
+    const std::string run_root = std::filesystem::path(run.run_dir).parent_path().string();
+    vars["container_check"] = container_check(container, words, {bundled_dir() + "/sweep-image-id", run_root + "/.sweep-image-ids"});
+  }
   vars["environment"] = environment(vars);
   vars["nic_start"] = nic_.start;
   vars["nic_end"] = nic_.end;

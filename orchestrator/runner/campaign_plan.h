@@ -11,6 +11,7 @@
 #include "matrix/expand.h"
 #include "matrix/point_limit.h"
 #include "runner/bundled_path.h"
+#include "runner/container_plan.h"
 #include "runner/nic_sampling.h"
 #include "runner/telemetry_sampling.h"
 #include "sched/resources.h"
@@ -54,7 +55,8 @@ class CampaignPlan {
   /// an undefined variable, pointing at the template; for a point whose rendered resources are not
   /// valid values (sched/resources.h, spec/resource_notation.h) or whose `escalate` could not scale
   /// them (runner/escalation.h); for a point whose launcher the executor cannot start (srun or
-  /// torchrun-env on the local executor: runner/launchers.h); for a layout a bundled program would refuse; and, for PlanUse::run,
+  /// torchrun-env on the local executor: runner/launchers.h); for a container that cannot run at a point
+  /// (runner/container_plan.h); for a layout a bundled program would refuse; and, for PlanUse::run,
   /// for a bundled program that is not built; and, for PlanUse::run, for a matrix of more than
   /// `max_points` points (matrix/point_limit.h: at once from the axes' sizes where they decide it, else as
   /// soon as the walk kept one too many). Throws Error(interrupted) when a stop is requested during the
@@ -89,6 +91,13 @@ class CampaignPlan {
   const templating::Template& array_script() const;
 
  private:
+  /// Whether the point (its values, and its workload commands_[command]) asks for GPUs (runner/gpu_request.h).
+  std::string gpus_requested_at(std::span<const Value> values, std::size_t command) const;
+  /// The point's container rendered for `run` (plan time: an empty RunContext), and its words.
+  std::pair<RenderedContainer, ContainerWords> container_at(std::span<const Value> values, std::size_t command,
+                                                            const templating::Variables& vars, const RunContext& run) const;
+  /// {{{container_check}}} must be in the job-script template when a container is used; Error otherwise.
+  void check_container_section(const std::string& template_path) const;
   /// The point's parameters and derived values, and the run variables of `run`.
   templating::Variables variables(const matrix::Point& point, const RunContext& run) const;
 
@@ -137,6 +146,9 @@ class CampaignPlan {
   /// refuse the plan: each run goes on without telemetry and says why.
   TelemetrySampling telemetry_;
   std::string nccl_version_program_ = bundled_dir() + "/nccl-version";  // in the Slurm job script's provenance
+  /// `container` (the site's merged in), compiled; its words go between the launcher and the command
+  /// and its check into {{{container_check}}} (runner/container_check.h).
+  std::optional<ContainerPlan> container_;
 };
 
 }  // namespace sweep::runner

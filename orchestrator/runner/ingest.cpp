@@ -14,6 +14,7 @@
 
 #include "parse/missing_metric.h"
 #include "parse/reduce.h"
+#include "runner/container_check.h"
 #include "runner/gpu_facts.h"
 #include "runner/job_environment.h"
 #include "runner/nic_counters.h"
@@ -78,6 +79,16 @@ store::AttemptResult failed(std::string_view cls, std::string reason) {
   return r;
 }
 
+/// The `key=value` lines of a format-1 record (setup_failed, container_failed, provenance/container), in order.
+std::vector<std::pair<std::string, std::string>> key_value_lines(const std::string& text) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line))
+    if (const auto eq = line.find('='); eq != std::string::npos) out.emplace_back(line.substr(0, eq), line.substr(eq + 1));
+  return out;
+}
+
 /// Largest provenance file stored per key.
 constexpr std::size_t kMaxProvenanceBytes = 64u << 10;
 
@@ -95,6 +106,11 @@ store::KeyValues job_provenance(const std::string& run_dir) {
     text.resize(static_cast<std::size_t>(in.gcount()));
     while (!text.empty() && text.back() == '\n') text.pop_back();
     const std::string name = entry.path().filename().string();
+    if (name == kContainerProvenanceFile) {  // container.<key> for each line but its format
+      for (auto& kv : key_value_lines(text))
+        if (kv.first != "format") out.emplace_back("container." + kv.first, std::move(kv.second));
+      continue;
+    }
     if (name == "nvidia_smi_L") gpu_list = text;
     if (name == "nvidia_smi") gpu_banner = text;
     // nccl-version's answer is the same fact as the local runner's nccl.version, so it gets that key.
@@ -104,16 +120,34 @@ store::KeyValues job_provenance(const std::string& run_dir) {
   return out;
 }
 
+/// The fields of the record at `path` (key_value_lines; a key's last line wins).
+std::map<std::string, std::string> record_fields(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::map<std::string, std::string> fields;
+  for (auto& [key, value] : key_value_lines(text)) fields[key] = std::move(value);
+  return fields;
+}
+
 /// The failure a setup line left in the run directory (runner/job_environment.h), if any.
 std::optional<store::AttemptResult> setup_failure(const std::string& run_dir) {
-  std::ifstream in(run_dir + "/" + kSetupFailedFile);
-  if (!in) return std::nullopt;
-  std::map<std::string, std::string> fields;
-  std::string line;
-  while (std::getline(in, line))
-    if (const auto eq = line.find('='); eq != std::string::npos) fields[line.substr(0, eq)] = line.substr(eq + 1);
+  const std::string path = run_dir + "/" + kSetupFailedFile;
+  if (!std::filesystem::exists(path)) return std::nullopt;
+  auto fields = record_fields(path);
   return failed(failure::kSetup, fmt::format("setup line {} failed with status {}: {} (its output is in setup.log)",
                                              fields["line"], fields["status"], fields["text"]));
+}
+
+/// The failure the container check left in the run directory (runner/container_check.h), if any: its
+/// class (a container class's retry key; any other reads as CONTAINER) and its text.
+std::optional<store::AttemptResult> container_failure(const std::string& run_dir) {
+  const std::string path = run_dir + "/" + kContainerFailedFile;
+  if (!std::filesystem::exists(path)) return std::nullopt;
+  auto fields = record_fields(path);
+  std::string_view cls = failure::kContainer;
+  for (const std::string_view c : {failure::kContainerRuntime, failure::kContainerImage, failure::kContainerGpu})
+    if (fields["class"] == failure::retry_key_of(c)) cls = c;
+  return failed(cls, fields["text"].empty() ? "the container check failed (container_failed gives no text)" : fields["text"]);
 }
 
 /// For each required metric that `extraction` lacks, why and what to change (parse/missing_metric.h).
@@ -213,11 +247,13 @@ store::AttemptResult ingest(const exec::Outcome& outcome, const std::string& run
   warnings.insert(warnings.end(), extraction.warnings.begin(), extraction.warnings.end());
 
   store::AttemptResult result = judge(outcome, extraction, success);
-  if (auto setup = setup_failure(run_dir); setup && !outcome.timed_out && outcome.signal == 0) {
-    setup->exit_code = result.exit_code;
-    setup->elapsed_s = result.elapsed_s;
-    result = std::move(*setup);
-  }
+  for (auto* before_workload : {&setup_failure, &container_failure})
+    if (auto early = before_workload(run_dir); early && !outcome.timed_out && outcome.signal == 0) {
+      early->exit_code = result.exit_code;
+      early->elapsed_s = result.elapsed_s;
+      result = std::move(*early);
+      break;
+    }
   if (result.failure_class == failure::kMissingMetric)
     result.failure_reason += missing_details(extractor, extraction, success, views);
   if (result.state == store::RunState::failed)

@@ -10,7 +10,9 @@
 namespace sweep::runner {
 namespace {
 
-std::string srun(const spec::Workload& w) { return w.mpi.empty() ? "srun " : "srun --mpi=" + w.mpi + " "; }
+std::string srun(const spec::Workload& w, std::string_view options) {
+  return (w.mpi.empty() ? "srun " : "srun --mpi=" + w.mpi + " ") + std::string(options);
+}
 
 // Evaluated once in the job shell before srun: the first node of the allocation as an address that
 // every node can reach (its NodeAddr from Slurm; its name when Slurm has no address for it).
@@ -31,15 +33,17 @@ constexpr const char* kTorchrunEnv =
 
 struct Launcher {
   std::string_view name;
-  std::string (*prefix)(const spec::Workload&);
+  std::string (*prefix)(const spec::Workload&, std::string_view srun_options);
   bool needs_allocation;  // starts its tasks in a batch scheduler's allocation (only a batch executor makes one)
 };
 
 constexpr std::array<Launcher, 4> kLaunchers{{
-    {"local", [](const spec::Workload&) { return std::string(); }, false},
+    {"local", [](const spec::Workload&, std::string_view) { return std::string(); }, false},
     {"srun", srun, true},
-    {"mpirun", [](const spec::Workload&) { return std::string("mpirun "); }, false},
-    {"torchrun-env", [](const spec::Workload& w) { return kMasterAddr + srun(w) + "bash -c " + kTorchrunEnv; }, true},
+    {"mpirun", [](const spec::Workload&, std::string_view) { return std::string("mpirun "); }, false},
+    {"torchrun-env",
+     [](const spec::Workload& w, std::string_view options) { return kMasterAddr + srun(w, options) + "bash -c " + kTorchrunEnv; },
+     true},
 }};
 
 const Launcher& launcher(const std::string& name) {
@@ -50,7 +54,9 @@ const Launcher& launcher(const std::string& name) {
 
 }  // namespace
 
-std::string launch_prefix(const spec::Workload& workload) { return launcher(workload.launcher).prefix(workload); }
+std::string launch_prefix(const spec::Workload& workload, std::string_view srun_options) {
+  return launcher(workload.launcher).prefix(workload, srun_options);
+}
 
 std::optional<std::string> launcher_refusal(const spec::Workload& workload, std::string_view executor) {
   if (!launcher(workload.launcher).needs_allocation || sched::is_batch(executor)) return std::nullopt;

@@ -21,7 +21,9 @@ namespace sweep::runner {
 ///                 and LOCAL_WORLD_SIZE from SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID, SLURM_NODEID and
 ///                 SLURM_STEP_TASKS_PER_NODE, then execs the command, which must be a simple command
 ///                 (program and arguments).
-std::string launch_prefix(const spec::Workload& workload);
+/// `srun_options` (each word followed by a space) go after srun's own options, for srun and
+/// torchrun-env: a Pyxis container's (runner/container_launch.h); the other launchers take none.
+std::string launch_prefix(const spec::Workload& workload, std::string_view srun_options = {});
 
 /// Why `workload`'s launcher cannot start it on `executor`, or nullopt when it can. srun and
 /// torchrun-env start their tasks inside a batch scheduler's allocation, which only a batch executor

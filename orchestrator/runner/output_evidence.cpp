@@ -30,6 +30,9 @@ std::string read_end(const std::string& path) {
 std::string with_output_tail(std::string reason, std::string_view failure_class, const std::string& run_dir) {
   std::vector<const char*> files;
   if (failure_class == failure::kSetup) files.push_back("setup.log");
+  // The runtime's own output when the container check failed (runner/container_check.h).
+  for (const std::string_view c : {failure::kContainerRuntime, failure::kContainerImage, failure::kContainerGpu, failure::kContainer})
+    if (failure_class == c) files.push_back("container_check.log");
   files.insert(files.end(), {"stderr", "stdout"});
   for (const char* file : files)
     if (std::string tail = output_tail(read_end(run_dir + "/" + file)); !tail.empty())

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "spec/bundled.h"
+#include "spec/container.h"
 #include "spec/escalation.h"
 #include "spec/expr.h"
 #include "util/error.h"
@@ -276,6 +277,8 @@ struct Experiment {
   Network network;
   Telemetry telemetry;
   Workdir workdir;
+  /// `container`: the image the workload runs in (spec/container.h); the site's merged in by apply_site.
+  Container container;
   std::string executor = "local";
   SourceLocation executor_where;  // no file: not given (the default, or the site's)
   /// `order`: the order in which the runs start (runner/run_order.h), on every executor.

@@ -53,7 +53,7 @@ struct TopKey {
   Reader read;
 };
 
-constexpr std::array<TopKey, 24> kTopKeys{{
+constexpr std::array<TopKey, 25> kTopKeys{{
     {"format", 1, false, false, read_format},
     {"name", 1, true, true, read_name},
     {"description", 1, false, true, read_description},
@@ -73,6 +73,7 @@ constexpr std::array<TopKey, 24> kTopKeys{{
     {"setup", 1, false, false, read_setup},
     {"network", 1, false, false, read_network},
     {"telemetry", 1, false, true, read_telemetry},
+    {"container", 1, false, false, read_container},
     {"report", 1, false, false, read_report},  // validated here; read by `sweep report` (spec/load_report.h)
     {"zip", 2, false, false, read_zip},
     {"derived", 2, false, false, read_derived},

@@ -72,6 +72,11 @@ void read_telemetry(const Field& f, const Source& src, LoadState& st);
 /// `telemetry`'s value (also read by the site): false, true, or {interval_ms, sources}.
 Telemetry read_telemetry_value(const Field& f, const Source& src);
 
+// load_container.cpp
+void read_container(const Field& f, const Source& src, LoadState& st);
+/// `container`'s value (also read by the site, where `none` is not allowed: none_allowed false).
+Container read_container_value(const Field& f, const Source& src, bool none_allowed);
+
 // load_retries.cpp
 void read_retries(const Field& f, const Source& src, LoadState& st);
 void read_escalate(const Field& f, const Source& src, LoadState& st);  // after read_retries

@@ -90,12 +90,14 @@ void site_references(const Field& f, const Source& src, Site& site) {
 
 void site_telemetry(const Field& f, const Source& src, Site& site) { site.telemetry = read_telemetry_value(f, src); }
 
+void site_container(const Field& f, const Source& src, Site& site) { site.container = read_container_value(f, src, false); }
+
 struct SiteKey {
   std::string_view name;
   void (*read)(const Field&, const Source&, Site&);
 };
 
-constexpr std::array<SiteKey, 14> kSiteKeys{{
+constexpr std::array<SiteKey, 15> kSiteKeys{{
     {"format", site_format},
     {"name", site_name},
     {"executor", site_executor},
@@ -110,6 +112,7 @@ constexpr std::array<SiteKey, 14> kSiteKeys{{
     {"thresholds", site_thresholds},
     {"references", site_references},
     {"telemetry", site_telemetry},
+    {"container", site_container},
 }};
 
 bool is_file(const std::string& path) {
@@ -219,6 +222,7 @@ void apply_site(const Site& site, Experiment& exp) {
   env.insert(env.end(), exp.env.begin(), exp.env.end());
   exp.env = std::move(env);
   if (site.telemetry && exp.telemetry.where.file.empty()) exp.telemetry = *site.telemetry;
+  exp.container = merge_container(site.container, exp.container);
   std::vector<SetupLine> setup = site.setup;
   setup.insert(setup.end(), exp.setup.begin(), exp.setup.end());
   exp.setup = std::move(setup);

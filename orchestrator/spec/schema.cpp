@@ -254,6 +254,19 @@ Json telemetry() {
                    obj({{"anyOf", arr({obj({{"type", str("boolean")}}), closed({{"interval_ms", interval}, {"sources", sources}})})}}));
 }
 
+Json container() {
+  const Json settings =
+      closed({{"runtime", obj({{"enum", names(kContainerRuntimes)}})},
+              {"image", nonempty_text()},
+              {"mounts", obj({{"type", str("array")}, {"items", obj({{"type", str("string")}, {"pattern", str("^[^:]+(:[^:]+(:ro)?)?$")}})}})},
+              {"gpus", obj({{"type", str("boolean")}})},
+              {"env", obj({{"type", str("object")}, {"propertyNames", obj({{"pattern", str("^[A-Za-z_][A-Za-z0-9_]*$")}})},
+                           {"additionalProperties", scalar()}})},
+              {"args", string_list()}});
+  return described("The image each run's workload runs in (docs/containers.md): none, or {runtime, image, mounts, gpus, env, args}",
+                   obj({{"anyOf", arr({obj({{"const", str("none")}}), settings})}}));
+}
+
 Json report() {
   const Json list = obj({{"type", str("array")}, {"items", obj({{"type", str("object")}})}});
   return described("The campaign's report tables and figures (docs/reports.md)",
@@ -282,7 +295,7 @@ Json order() {
                    obj({{"anyOf", arr({kinds, closed({{"kind", kinds}, {"seed", whole(0)}}, {"kind"})})}}));
 }
 
-constexpr std::array<TopKey, 24> kTopKeys{{
+constexpr std::array<TopKey, 25> kTopKeys{{
     {"format", false, [] { return obj({{"enum", "[1,\"1\"]"}}); }},
     {"name", true, [] { return described("1-128 of A-Z a-z 0-9 . _ + -, not starting with . or -", safe_name()); }},
     {"description", false, text},
@@ -302,6 +315,7 @@ constexpr std::array<TopKey, 24> kTopKeys{{
     {"setup", false, [] { return obj({{"type", str("array")}, {"items", text()}}); }},
     {"network", false, network},
     {"telemetry", false, telemetry},
+    {"container", false, container},
     {"report", false, report},
     {"zip", false, [] { return obj({{"type", str("array")}, {"items", obj({{"type", str("array")}, {"minItems", "2"}, {"uniqueItems", "true"}, {"items", text()}})}}); }},
     {"derived", false, [] { return obj({{"type", str("object")}, {"propertyNames", parameter_names()}, {"additionalProperties", scalar()}}); }},

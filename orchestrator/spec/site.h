@@ -15,6 +15,7 @@
 //                                          # the group owns or the group can write (util/safe_files.h)
 //   thresholds: {busbw: 0.02}              # per metric, under the experiment's own (compare, nightly)
 //   telemetry: {interval_ms: 2000}         # or false: the sampler beside each run (docs/telemetry.md)
+//   container: {runtime: apptainer, mounts: [/scratch]}  # defaults under the experiment's (docs/containers.md)
 //
 // Precedence, highest first: `--set` (and --executor), the experiment, the site, the built-in
 // defaults. Errors name file:line:column (ErrorKind::invalid_experiment).
@@ -49,6 +50,7 @@ struct Site {
   std::vector<MetricThreshold> thresholds;  // the lab's defaults for compare and nightly, under the experiment's
   std::vector<Reference> references;        // the cluster's expected values, for sweep check, after the experiment's
   std::optional<Telemetry> telemetry;       // for experiments that give no `telemetry`
+  Container container;                      // defaults under the experiment's `container` (spec/container.h)
   std::vector<std::string> looked_at;       // no file in use (path ""): where find_site looked, or what turned it off
 };
 
@@ -84,7 +86,8 @@ Site load_site_text(std::string text, const std::string& path);
 /// (sched::effective_resources); resources.time also gives the time limit. Executor: when the experiment (and --set/--executor) gave none. Launcher and
 /// mpi: for every workload entry without a launcher when the executor is slurm; mpi where the launcher
 /// is srun or torchrun-env and the entry gives none. env: the site's variables first, except those the
-/// experiment sets. setup: the site's lines first. telemetry: when the experiment gives none.
+/// experiment sets. setup: the site's lines first. telemetry: when the experiment gives none. container:
+/// spec::merge_container (then an image without a runtime is an error: check_container_runtime).
 void apply_site(const Site& site, Experiment& exp);
 
 }  // namespace sweep::spec

@@ -24,6 +24,10 @@ inline constexpr std::string_view kSpawn = "spawn";
 inline constexpr std::string_view kSetup = "setup";
 inline constexpr std::string_view kCriterion = "criterion";
 inline constexpr std::string_view kUnreducedMetric = "unreduced_metric";
+inline constexpr std::string_view kContainerRuntime = "container_runtime";
+inline constexpr std::string_view kContainerImage = "container_image";
+inline constexpr std::string_view kContainerGpu = "container_gpu";
+inline constexpr std::string_view kContainer = "container";
 
 struct FailureClass {
   std::string_view retry_key;  // as written in `retries:` (Slurm's state names where there is one)
@@ -31,7 +35,7 @@ struct FailureClass {
   std::string_view meaning;
 };
 
-inline constexpr std::array<FailureClass, 17> kFailureClasses{{
+inline constexpr std::array<FailureClass, 21> kFailureClasses{{
     {"FAILED", kExitCode, "the workload exited with a status other than success.exit_code"},
     {"TIMEOUT", kTimeout, "the run exceeded its time limit"},
     {"SIGNAL", kSignal, "the workload was killed by a signal"},
@@ -50,6 +54,11 @@ inline constexpr std::array<FailureClass, 17> kFailureClasses{{
     {"SETUP", kSetup, "a line of the experiment's or the site's setup failed before the workload started"},
     {"UNREDUCED_METRIC", kUnreducedMetric,
      "a metric rule without `reduce` matched more than once in the run's output, so its value is ambiguous"},
+    // The job script's container check (runner/container_check.h), before the workload started.
+    {"CONTAINER_RUNTIME", kContainerRuntime, "the container runtime's program is not found on the node"},
+    {"CONTAINER_IMAGE", kContainerImage, "the container image is missing (no such file or directory, or a podman image not present)"},
+    {"CONTAINER_GPU", kContainerGpu, "the container was to have GPUs (gpus: true), and no NVIDIA device is inside it"},
+    {"CONTAINER", kContainer, "the container did not start, for another reason (the runtime's message)"},
 }};
 
 /// The `retries:` key of the class stored as `name` ("TIMEOUT" for kTimeout); "" for a name not in the table.

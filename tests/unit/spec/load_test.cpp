@@ -151,7 +151,7 @@ TEST_CASE("load: unknown keys suggest the closest valid key") {
         "x.yaml:6:1: unknown key \"repetitons\" (did you mean \"repetitions\"?)");
   CHECK(load_error(kHead + "zzzzzz: 1\n") ==
         "x.yaml:6:1: unknown key \"zzzzzz\" (valid keys: format, name, description, matrix, repetitions, workload, "
-        "resources, metrics, executor, workdir, order, retries, escalate, thresholds, references, env, setup, network, telemetry, report, zip, derived, "
+        "resources, metrics, executor, workdir, order, retries, escalate, thresholds, references, env, setup, network, telemetry, container, report, zip, derived, "
         "exclude, success)");
 }
 

@@ -1,0 +1,155 @@
+// The container check's text: one table row per runtime (its program, how its version and GPUs are
+// found), and the steps every runtime shares.
+#include "runner/container_check.h"
+
+#include <fmt/core.h>
+
+#include <array>
+
+#include "templating/render.h"
+#include "util/error.h"
+
+namespace sweep::runner {
+namespace {
+
+using templating::shell_quote;
+
+struct CheckRow {
+  std::string_view runtime;
+  std::string_view program;  // what must be on PATH
+  /// Shell lines after the program is found: fail with CONTAINER_RUNTIME when it lacks what sweep
+  /// needs; set sweep_container_version (one line). May read $sweep_container_node.
+  std::string_view find;
+  std::string_view gpu_hint;  // why a container may lack the GPUs, for the CONTAINER_GPU text
+};
+
+constexpr std::array<CheckRow, 5> kCheckRows{{
+    {"apptainer", "apptainer", "sweep_container_version=$(apptainer --version 2>&1 | head -n 1)\n",
+     "apptainer exec --nv binds the host's NVIDIA driver and devices: does the node have a GPU and the driver?"},
+    {"singularity", "singularity", "sweep_container_version=$(singularity --version 2>&1 | head -n 1)\n",
+     "singularity exec --nv binds the host's NVIDIA driver and devices: does the node have a GPU and the driver?"},
+    {"pyxis", "srun",
+     "srun --help 2>&1 | grep -q -- --container-image || sweep_container_failed CONTAINER_RUNTIME \"srun on node "
+     "$sweep_container_node has no --container-image option: the Pyxis plugin is not installed there\" 127\n"
+     "sweep_container_version=\"pyxis, $(srun --version 2>&1 | head -n 1)\"\n"
+     "if command -v enroot > /dev/null; then sweep_container_version+=\", enroot $(enroot version 2>&1 | head -n 1)\"; fi\n",
+     "enroot's NVIDIA hook gives the container the GPUs the job step has: does the job ask for GPUs?"},
+    {"podman", "podman", "sweep_container_version=$(podman --version 2>&1 | head -n 1)\n",
+     "--device nvidia.com/gpu=all needs the NVIDIA Container Toolkit's CDI specification (nvidia-ctk cdi generate)"},
+    {"charliecloud", "ch-run",
+     "sweep_container_version=\"ch-run $(ch-run --version 2>&1 | head -n 1)\"\n",
+     "ch-run shares the host's /dev: the node has no NVIDIA device, or the image lacks the driver's libraries "
+     "(ch-fromhost --nvidia)"},
+}};
+
+const CheckRow& row(std::string_view runtime) {
+  for (const CheckRow& r : kCheckRows)
+    if (r.runtime == runtime) return r;
+  throw Error(ErrorKind::internal, fmt::format("no container check for runtime {}", runtime));
+}
+
+constexpr const char* kFunctions = R"sh(# Container: the runtime, the image and one start of it (runner/container_check.h, docs/containers.md).
+sweep_container_failed() {
+  local text="${2//$'\n'/ }"
+  printf 'format=1\nclass=%s\ntext=%s\n' "$1" "$text" > "$SWEEP_RUN_DIR/container_failed"
+  printf 'sweep: %s: %s\n' "$1" "$text" >&2
+  exit "$3"
+}
+sweep_container_node=$(hostname 2> /dev/null || printf '%s' "${HOSTNAME:-unknown}")
+)sh";
+
+/// The program's lookup and the row's own lines.
+std::string find_runtime(const RenderedContainer& c) {
+  const CheckRow& r = row(c.runtime);
+  std::string out;
+  if (c.runtime == "charliecloud") out += "[ -n \"${USER:-}\" ] || export USER=\"$(id -un)\"  # ch-run requires it\n";
+  out += fmt::format(
+      "command -v {0} > /dev/null || sweep_container_failed CONTAINER_RUNTIME \"the container runtime's program {0}{1} "
+      "is not found on node $sweep_container_node (PATH=$PATH)\" 127\n",
+      r.program, r.program == c.runtime ? "" : fmt::format(" ({})", c.runtime));
+  return out + std::string(r.find);
+}
+
+/// Sets sweep_container_image, sweep_container_kind and sweep_container_id, or fails with CONTAINER_IMAGE.
+std::string find_image(const RenderedContainer& c, const ContainerCheckPaths& paths) {
+  std::string out = "sweep_container_image=" + shell_quote(c.image) + "\n";
+  const std::string kind = image_kind_rule(c);
+  if (kind == "reference") return out + "sweep_container_kind=reference sweep_container_id=\n";
+  if (kind == "podman")
+    return out +
+           "sweep_container_kind=podman\n"
+           "podman image exists \"$sweep_container_image\" 2>> \"$SWEEP_RUN_DIR/container_check.log\" || "
+           "sweep_container_failed CONTAINER_IMAGE \"podman has no image $sweep_container_image on node "
+           "$sweep_container_node (podman image exists: status $?; podman pull it first)\" 2\n"
+           "sweep_container_id=$(podman image inspect --format '{{.Id}}' \"$sweep_container_image\" 2>> "
+           "\"$SWEEP_RUN_DIR/container_check.log\")\n"
+           "sweep_container_id=${sweep_container_id:+sha256:${sweep_container_id#sha256:}}\n";
+  return out + fmt::format(
+      "if [ -f \"$sweep_container_image\" ]; then sweep_container_kind=file\n"
+      "elif [ -d \"$sweep_container_image\" ]; then sweep_container_kind=directory\n"
+      "else sweep_container_failed CONTAINER_IMAGE \"the image $sweep_container_image is not on node $sweep_container_node: "
+      "no such file or directory (in $PWD)\" 2; fi\n"
+      "sweep_container_id=\n"
+      "if [ -x {0} ]; then\n"
+      "  [ -d {1} ] || mkdir -m 0700 {1}\n"
+      "  sweep_container_id=$({0} --cache {1} \"$sweep_container_image\" 2>> \"$SWEEP_RUN_DIR/container_check.log\") || "
+      "sweep_container_id=\n"
+      "fi\n",
+      shell_quote(paths.image_id_program), shell_quote(paths.image_id_cache));
+}
+
+std::string write_provenance(const RenderedContainer& c) {
+  return fmt::format(
+      "mkdir -p \"$SWEEP_RUN_DIR/provenance\"\n"
+      "printf 'format={}\\nruntime=%s\\nruntime_version=%s\\nimage=%s\\nimage_kind=%s\\nimage_id=%s\\ngpus=%s\\n' {} "
+      "\"$sweep_container_version\" \"$sweep_container_image\" \"$sweep_container_kind\" \"$sweep_container_id\" {} > "
+      "\"$SWEEP_RUN_DIR/provenance/container\"\n",
+      kContainerProvenanceFormat, c.runtime, c.gpus ? "true" : "false");
+}
+
+/// The words that start the container once, up to its command.
+std::string start_words(const ContainerWords& w) {
+  if (!w.srun_options.empty()) return w.assignments + "srun --nodes=1 --ntasks=1 " + w.srun_options;
+  return w.assignments + w.before_command;
+}
+
+std::string start(const RenderedContainer& c, const ContainerWords& w) {
+  std::string out = fmt::format(
+      "sweep_container_out=$({}/bin/sh -c 'env; [ -e /dev/nvidiactl ] && echo sweep-gpu-device; exit 0' 2> "
+      "\"$SWEEP_RUN_DIR/container_check.log\")\n"
+      "sweep_container_status=$?\n"
+      "if [ \"$sweep_container_status\" -ne 0 ]; then sweep_container_failed CONTAINER \"{} did not start the container "
+      "on node $sweep_container_node (status $sweep_container_status): $(tail -n 5 \"$SWEEP_RUN_DIR/container_check.log\")\" "
+      "\"$sweep_container_status\"; fi\n",
+      start_words(w), c.runtime);
+  // As comm_env: a secret-looking name's value is masked (the words of util/secrets.h's secret_name).
+  out += "printf '%s\\n' \"$sweep_container_out\" | grep -E '^(NCCL|UCX|OMPI|PMIX|I_MPI|FI|MPICH|CUDA|NVIDIA)_' | "
+         "grep -v '^OMPI_ALLOW_RUN_AS_ROOT' | sed -E "
+         "'s/^([A-Za-z0-9_]*(TOKEN|KEY|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|AUTH)[A-Za-z0-9_]*)=.*/\\1=***/I' | "
+         "sort > \"$SWEEP_RUN_DIR/provenance/container_env\"\n"
+         "[ -s \"$SWEEP_RUN_DIR/provenance/container_env\" ] || rm -f \"$SWEEP_RUN_DIR/provenance/container_env\"\n";
+  if (c.gpus)
+    out += fmt::format(
+        "printf '%s\\n' \"$sweep_container_out\" | grep -qx sweep-gpu-device || sweep_container_failed CONTAINER_GPU "
+        "\"gpus: true, but there is no NVIDIA device (/dev/nvidiactl) inside the container on node "
+        "$sweep_container_node: {}\" 1\n",
+        row(c.runtime).gpu_hint);
+  return out + "unset sweep_container_out\n";
+}
+
+}  // namespace
+
+std::string image_kind_rule(const RenderedContainer& c) {
+  if (c.runtime == "podman") return "podman";
+  const bool path_like = c.image.rfind('/', 0) == 0 || c.image.rfind("./", 0) == 0 || c.image.rfind("../", 0) == 0;
+  if (c.runtime == "pyxis") return path_like ? "path" : "reference";  // nvcr.io#nvidia/pytorch:24.01-py3
+  if (c.runtime == "charliecloud") return c.image.find('/') != std::string::npos ? "path" : "reference";
+  return c.image.find("://") != std::string::npos ? "reference" : "path";  // docker://, library://, oras://
+}
+
+std::string container_check(const RenderedContainer& c, const ContainerWords& words, const ContainerCheckPaths& paths) {
+  if (c.runtime.empty()) return "";
+  return kFunctions + find_runtime(c) + find_image(c, paths) + write_provenance(c) + start(c, words);
+}
+
+}  // namespace sweep::runner

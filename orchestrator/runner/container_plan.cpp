@@ -1,0 +1,71 @@
+#include "runner/container_plan.h"
+
+#include <fmt/core.h>
+
+#include "util/error.h"
+
+namespace sweep::runner {
+namespace {
+
+templating::Template compiled(const std::string& text, const SourceLocation& where, const std::vector<std::string>& names) {
+  templating::Template t(text, where);
+  t.check_names(names);
+  return t;
+}
+
+}  // namespace
+
+ContainerPlan::ContainerPlan(const spec::Experiment& exp, const std::vector<std::string>& names)
+    : container_(exp.container) {
+  spec::check_container_runtime(container_);
+  used_ = container_.used();
+  if (!used_) return;
+  for (const spec::Workload& w : exp.workloads)
+    if (const auto refusal = container_launcher_refusal(container_.runtime, w.launcher))
+      fail_at(container_.runtime_where,
+              fmt::format("{} (the workload at {}); Pyxis runs only in srun's tasks", *refusal, w.where.str()));
+  image_.emplace(compiled(container_.image, container_.image_where, names));
+  for (const spec::ContainerMount& m : container_.mounts) {
+    if (m.read_only)
+      if (const auto refusal = container_read_only_refusal(container_.runtime)) fail_at(m.where, *refusal);
+    std::optional<templating::Template> destination;
+    if (!m.destination.empty()) destination.emplace(compiled(m.destination, m.where, names));
+    mounts_.push_back({compiled(m.source, m.where, names), std::move(destination), m.read_only});
+  }
+  for (const spec::ContainerEnv& e : container_.env) env_.push_back(compiled(e.value, e.where, names));
+  for (const spec::ContainerArg& a : container_.args) args_.push_back(compiled(a.text, a.where, names));
+  for (const spec::EnvVar& v : exp.env) passthrough_.push_back(v.name);
+}
+
+RenderedContainer ContainerPlan::render(const templating::Variables& vars, const spec::Workload& workload,
+                                        bool asks_for_gpus, const std::string& run_dir, const std::string& workdir,
+                                        const std::string& bundled_dir) const {
+  using templating::Escape;
+  RenderedContainer c;
+  c.runtime = container_.runtime;
+  c.image = image_->render(vars, Escape::none);
+  c.gpus = container_.gpus.value_or(asks_for_gpus);
+  c.mounts = automatic_binds(run_dir, workdir, workload.program.empty() ? std::string() : bundled_dir);
+  for (const Mount& m : mounts_) {
+    std::string source = m.source.render(vars, Escape::none);
+    std::string destination = m.destination ? m.destination->render(vars, Escape::none) : source;
+    c.mounts.push_back({std::move(source), std::move(destination), m.read_only});
+  }
+  for (std::size_t i = 0; i < env_.size(); ++i) c.env.emplace_back(container_.env[i].name, env_[i].render(vars, Escape::none));
+  for (const templating::Template& a : args_) c.args.push_back(a.render(vars, Escape::none));
+  c.workdir = workdir;
+  c.passthrough = passthrough_;
+  return c;
+}
+
+ContainerWords ContainerPlan::words(const RenderedContainer& c, const std::string& point) const {
+  if (c.image.empty()) fail_at(container_.image_where, fmt::format("container.image renders empty at the point {}", point));
+  try {
+    return container_words(c);
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::invalid_experiment) throw;
+    fail_at(container_.where, fmt::format("{} (at the point {})", e.message(), point));
+  }
+}
+
+}  // namespace sweep::runner

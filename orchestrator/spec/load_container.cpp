@@ -1,0 +1,122 @@
+// Reader of `container` (the experiment's and the site file's): `container: none`, or a map of runtime,
+// image, mounts, gpus, env and args (spec/container.h, docs/containers.md).
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <array>
+
+#include "spec/load_sections.h"
+#include "util/secrets.h"
+
+namespace sweep::spec {
+namespace {
+
+constexpr std::string_view kForms = "none, or a map {runtime, image, mounts, gpus, env, args} (docs/containers.md)";
+
+std::string template_text(const Field& f, const Source& src, std::string_view expected) {
+  const std::string text = scalar_text(f, src, expected);
+  if (text.empty() || text.find('\0') != std::string::npos) fail_expected(f, src, expected);
+  return text;
+}
+
+/// `text` split at each ':' outside a Mustache tag ({{name}} holds none, but a tag's text is not split).
+std::vector<std::string> split_mount(const std::string& text) {
+  std::vector<std::string> parts(1);
+  int depth = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text.compare(i, 2, "{{") == 0) ++depth;
+    if (text.compare(i, 2, "}}") == 0 && depth > 0) --depth;
+    if (text[i] == ':' && depth == 0) parts.emplace_back();
+    else parts.back() += text[i];
+  }
+  return parts;
+}
+
+void read_runtime(const Field& f, const Source& src, Container& c) {
+  check_in_table(f, src, kContainerRuntimes, "container runtime");
+  c.runtime = f.value.Scalar();
+  c.runtime_where = location(f, src);
+}
+
+void read_image(const Field& f, const Source& src, Container& c) {
+  c.image = template_text(f, src, "an image: a path, or a reference such as docker://... (a template)");
+  c.image_where = content_location(f, src);
+}
+
+void read_mounts(const Field& f, const Source& src, Container& c) {
+  constexpr std::string_view kMount = "a mount SRC[:DST[:ro]] (a template)";
+  if (!f.value.IsSequence()) fail_expected(f, src, "a list of mounts such as [\"/scratch\", \"/data:/data:ro\"]");
+  for (const Field& item : list_items(f, src)) {
+    const std::vector<std::string> parts = split_mount(template_text(item, src, kMount));
+    const bool empty_part = std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return p.empty(); });
+    if (parts.size() > 3 || empty_part || (parts.size() == 3 && parts[2] != "ro"))
+      fail_expected(item, src, "a mount SRC, SRC:DST or SRC:DST:ro (a template)");
+    c.mounts.push_back({parts[0], parts.size() > 1 ? parts[1] : "", parts.size() == 3, content_location(item, src)});
+  }
+}
+
+void read_gpus(const Field& f, const Source& src, Container& c) {
+  const Value v = scalar_value(f, src);
+  if (!v.is_bool()) fail_expected(f, src, "true or false");
+  c.gpus = v.as_bool();
+}
+
+void read_container_env(const Field& f, const Source& src, Container& c) {
+  for (const Field& v : map_fields(f, src)) {
+    const std::string name = key_name(v);
+    if (!is_identifier(name))
+      fail_at(location(v.key, src), fmt::format("\"{}\" is not a variable name: use letters, digits and _, not "
+                                                "starting with a digit", v.path));
+    if (name.rfind("SWEEP_", 0) == 0)
+      fail_at(location(v.key, src), fmt::format("\"{}\": variables starting with SWEEP_ are set by sweep itself", v.path));
+    // The value is written into the job script; a secret belongs in the top-level env, whose secrets
+    // reach the job through its process environment (and the container from there).
+    if (secret_name(name))
+      fail_at(location(v.key, src), fmt::format("\"{}\" looks like a secret, and container.env is written into the job "
+                                                "script: put it in the top-level env (docs/experiment-format.md#secrets), "
+                                                "which reaches the container from the job's environment", v.path));
+    if (!v.value.IsScalar()) fail_expected(v, src, "a value (a template)");
+    c.env.push_back({name, scalar_text(v, src, "a value (a template)"), content_location(v, src)});
+  }
+}
+
+void read_args(const Field& f, const Source& src, Container& c) {
+  if (!f.value.IsSequence()) fail_expected(f, src, "a list of the runtime's arguments such as [\"--cleanenv\"]");
+  for (const Field& item : list_items(f, src))
+    c.args.push_back({template_text(item, src, "an argument (a template)"), content_location(item, src)});
+}
+
+using ContainerReader = void (*)(const Field&, const Source&, Container&);
+constexpr std::array<std::pair<std::string_view, ContainerReader>, 6> kContainerKeys{{
+    {"runtime", read_runtime},
+    {"image", read_image},
+    {"mounts", read_mounts},
+    {"gpus", read_gpus},
+    {"env", read_container_env},
+    {"args", read_args},
+}};
+
+}  // namespace
+
+Container read_container_value(const Field& f, const Source& src, bool none_allowed) {
+  Container c;
+  c.where = location(f, src);
+  if (f.value.IsScalar() && none_allowed && f.value.Scalar() == "none") {
+    c.none = true;
+    return c;
+  }
+  if (!f.value.IsMap()) fail_expected(f, src, none_allowed ? kForms : kForms.substr(kForms.find("a map")));
+  std::array<std::string_view, kContainerKeys.size()> names;
+  std::transform(kContainerKeys.begin(), kContainerKeys.end(), names.begin(), [](const auto& k) { return k.first; });
+  const std::vector<Field> fields = map_fields(f, src);
+  check_keys(fields, names, src);
+  for (const auto& [key, read] : kContainerKeys)
+    if (const Field* field = find_field(fields, key)) read(*field, src, c);
+  return c;
+}
+
+void read_container(const Field& f, const Source& src, LoadState& st) {
+  st.exp.container = read_container_value(f, src, true);
+}
+
+}  // namespace sweep::spec
