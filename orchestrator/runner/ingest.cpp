@@ -13,6 +13,7 @@
 #include <set>
 
 #include "parse/missing_metric.h"
+#include "parse/nccl_transports.h"
 #include "parse/reduce.h"
 #include "runner/container_check.h"
 #include "runner/gpu_facts.h"
@@ -127,6 +128,15 @@ std::map<std::string, std::string> record_fields(const std::string& path) {
   std::map<std::string, std::string> fields;
   for (auto& [key, value] : key_value_lines(text)) fields[key] = std::move(value);
   return fields;
+}
+
+/// nccl.net and nccl.transports from what NCCL_DEBUG=INFO printed on the run's stdout and stderr, as far
+/// as ingest read them (kMaxIngestBytes each; NCCL prints these lines at initialisation, near the start).
+store::KeyValues nccl_transport_provenance(const std::map<std::string, std::string>& texts) {
+  std::vector<std::string_view> sides;
+  for (const char* side : {"stdout", "stderr"})
+    if (const auto it = texts.find(side); it != texts.end()) sides.emplace_back(it->second);
+  return parse::nccl_transport_keys(parse::scan_nccl_transports(sides));
 }
 
 /// The failure a setup line left in the run directory (runner/job_environment.h), if any.
@@ -259,6 +269,7 @@ store::AttemptResult ingest(const exec::Outcome& outcome, const std::string& run
   if (result.state == store::RunState::failed)
     result.failure_reason = with_output_tail(std::move(result.failure_reason), result.failure_class, run_dir);
   for (auto& kv : job_provenance(run_dir)) result.provenance.push_back(std::move(kv));
+  for (auto& kv : nccl_transport_provenance(texts)) result.provenance.push_back(std::move(kv));
   if (nic_counters) add_nic_metrics(run_dir, result, warnings);
   if (telemetry) add_telemetry(run_dir, result, warnings);
   write_exit_status(run_dir, outcome, result);

@@ -1,5 +1,6 @@
 #include "util/sha256.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -39,29 +40,47 @@ void compress(std::array<std::uint32_t, 8>& h, const unsigned char* block) {
 
 }  // namespace
 
-std::string sha256_hex(std::string_view data) {
-  std::array<std::uint32_t, 8> h{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+void Sha256::update(std::string_view data) {
   const auto* bytes = reinterpret_cast<const unsigned char*>(data.data());
-  std::size_t full = data.size() / 64;
-  for (std::size_t i = 0; i < full; ++i) compress(h, bytes + 64 * i);
+  std::size_t n = data.size();
+  total_ += n;
+  if (block_len_ > 0) {
+    const std::size_t take = std::min(n, block_.size() - block_len_);
+    std::copy_n(bytes, take, block_.data() + block_len_);
+    block_len_ += take;
+    bytes += take;
+    n -= take;
+    if (block_len_ < block_.size()) return;
+    compress(h_, block_.data());
+    block_len_ = 0;
+  }
+  for (; n >= 64; bytes += 64, n -= 64) compress(h_, bytes);
+  std::copy_n(bytes, n, block_.data());
+  block_len_ = n;
+}
 
+std::string Sha256::hex_digest() {
   std::array<unsigned char, 128> tail{};
-  const std::size_t rest = data.size() % 64;
-  for (std::size_t i = 0; i < rest; ++i) tail[i] = bytes[64 * full + i];
-  tail[rest] = 0x80;
-  const std::size_t tail_len = rest < 56 ? 64 : 128;
-  const std::uint64_t bits = static_cast<std::uint64_t>(data.size()) * 8;
+  std::copy_n(block_.data(), block_len_, tail.data());
+  tail[block_len_] = 0x80;
+  const std::size_t tail_len = block_len_ < 56 ? 64 : 128;
+  const std::uint64_t bits = total_ * 8;
   for (int i = 0; i < 8; ++i) tail[tail_len - 1 - i] = static_cast<unsigned char>(bits >> (8 * i));
-  compress(h, tail.data());
-  if (tail_len == 128) compress(h, tail.data() + 64);
+  compress(h_, tail.data());
+  if (tail_len == 128) compress(h_, tail.data() + 64);
 
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   out.reserve(64);
-  for (std::uint32_t word : h)
+  for (std::uint32_t word : h_)
     for (int shift = 28; shift >= 0; shift -= 4) out.push_back(kHex[(word >> shift) & 0xf]);
   return out;
+}
+
+std::string sha256_hex(std::string_view data) {
+  Sha256 hash;
+  hash.update(data);
+  return hash.hex_digest();
 }
 
 }  // namespace sweep

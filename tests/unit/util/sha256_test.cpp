@@ -13,3 +13,19 @@ TEST_CASE("sha256 matches reference digests") {
   CHECK(sweep::sha256_hex(std::string(1000000, 'a')) ==
         "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
+
+TEST_CASE("sha256 fed in pieces of every size equals the digest of the whole") {
+  std::string data;
+  for (int i = 0; i < 1000; ++i) data.push_back(static_cast<char>(i * 7 + 3));
+  const std::string whole = sweep::sha256_hex(data);
+  for (std::size_t piece : {1u, 3u, 55u, 56u, 63u, 64u, 65u, 127u, 200u}) {
+    sweep::Sha256 hash;
+    for (std::size_t at = 0; at < data.size(); at += piece) hash.update(std::string_view(data).substr(at, piece));
+    CHECK(hash.hex_digest() == whole);
+  }
+  // `printf abc | sha256sum`, in two pieces
+  sweep::Sha256 abc;
+  abc.update("a");
+  abc.update("bc");
+  CHECK(abc.hex_digest() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
