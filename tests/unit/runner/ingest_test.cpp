@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 
 #include "runner/ingest.h"
@@ -111,4 +112,48 @@ TEST_CASE("ingest records the network and transports NCCL_DEBUG=INFO reported, f
   std::ofstream(dir.file("stdout"), std::ios::trunc) << "x=5\n";
   const auto quiet = runner::ingest(exited(0), dir.path.string(), extractor, spec::Success{}, false, false);
   CHECK(std::none_of(quiet.provenance.begin(), quiet.provenance.end(), [](const KV& kv) { return kv.first.starts_with("nccl."); }));
+}
+
+TEST_CASE("ingest: the container check's failure is the attempt's, its provenance container.* keys") {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path / "provenance");
+  std::ofstream(dir.file("provenance/container"))
+      << "format=1\nruntime=charliecloud\nruntime_version=ch-run 0.31\nimage=/img/a\nimage_kind=directory\n"
+         "image_id=sha256:12ab\ngpus=true\n";
+  std::ofstream(dir.file("provenance/container_env")) << "NCCL_DEBUG=INFO\nUCX_TLS=rc\n";
+  std::ofstream(dir.file("container_check.log")) << "ch-run[12]: error: can't execve(2): /bin/sh\n";
+  parse::Extractor extractor({{"x", "", "higher", parse::Rule::Kind::regex, "x=(?<value>\\d+)", "stdout", {}, ""}});
+  spec::Success success;
+  success.metrics = {"x"};
+  const struct {
+    const char* cls;
+    const char* stored;
+  } classes[] = {{"CONTAINER_RUNTIME", "container_runtime"}, {"CONTAINER_IMAGE", "container_image"},
+                 {"CONTAINER_GPU", "container_gpu"}, {"CONTAINER", "container"}, {"NOT_A_CLASS", "container"}};
+  for (const auto& c : classes) {
+    std::ofstream(dir.file("container_failed")) << "format=1\nclass=" << c.cls << "\ntext=the check's text on node n1\n";
+    const auto r = runner::ingest(exited(2), dir.path.string(), extractor, success, false, false);
+    CHECK(r.state == RunState::failed);
+    CHECK(r.failure_class == c.stored);
+    CHECK(r.failure_reason ==
+          "the check's text on node n1\n--- last 1 line of container_check.log ---\nch-run[12]: error: can't execve(2): /bin/sh");
+    CHECK(r.exit_code == std::optional<int>(2));
+  }
+  const auto r = runner::ingest(exited(2), dir.path.string(), extractor, success, false, false);
+  const auto value = [&](const std::string& key) {
+    for (const auto& [k, v] : r.provenance)
+      if (k == key) return v;
+    return std::string("(absent)");
+  };
+  CHECK(value("container.runtime") == "charliecloud");
+  CHECK(value("container.runtime_version") == "ch-run 0.31");
+  CHECK(value("container.image") == "/img/a");
+  CHECK(value("container.image_kind") == "directory");
+  CHECK(value("container.image_id") == "sha256:12ab");
+  CHECK(value("container.gpus") == "true");
+  CHECK(value("container.format") == "(absent)");
+  CHECK(value("job.container") == "(absent)");
+  CHECK(value("job.container_env") == "NCCL_DEBUG=INFO\nUCX_TLS=rc");
+  // A timed-out run stays a timeout, as with setup_failed.
+  CHECK(runner::ingest(exec::Outcome{"1", -1, 15, true, 2}, dir.path.string(), extractor, success, false, false).failure_class == "timeout");
 }

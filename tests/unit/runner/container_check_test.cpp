@@ -1,0 +1,188 @@
+// The job script's container check (runner/container_check.h): its text per runtime, and the text run
+// for real by bash: a runtime that is not there, an image that is not there, and Charliecloud's ch-run
+// (installed here) starting a busybox directory image without the GPU it was to have, or failing to.
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "runner/container_check.h"
+#include "temp_dir.h"
+
+using namespace sweep::runner;
+namespace fs = std::filesystem;
+
+namespace {
+
+RenderedContainer container(const std::string& runtime, const std::string& image, bool gpus) {
+  RenderedContainer c;
+  c.runtime = runtime;
+  c.image = image;
+  c.gpus = gpus;
+  c.env = {{"NCCL_DEBUG", "INFO"}};
+  c.workdir = "/work";
+  return c;
+}
+
+std::string check(const RenderedContainer& c, const ContainerCheckPaths& paths = {"/opt/sweep/sweep-image-id", "/runs/.sweep-image-ids"}) {
+  return container_check(c, container_words(c), paths);
+}
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Ran {
+  int status;
+  std::string failed;  // container_failed, "" when absent
+};
+
+/// Runs `check` for real in bash in the run directory `dir`, then `echo workload-ran` as a job script
+/// would; `env` is put before it (PATH, variables). Its status and what it left.
+Ran run_check(const TempDir& dir, const std::string& check_text, const std::string& env = "") {
+  std::ofstream(dir.file("run.sh")) << "export SWEEP_RUN_DIR=" << dir.path.string() << "\ncd \"$SWEEP_RUN_DIR\"\n"
+                                    << env << "\n" << check_text << "echo workload-ran > ran\n";
+  const int raw = std::system(("bash " + dir.file("run.sh") + " > " + dir.file("out") + " 2>&1").c_str());
+  return {WEXITSTATUS(raw), read(dir.path / "container_failed")};
+}
+
+/// A Charliecloud directory image of busybox (static), with the mount points ch-run needs; without
+/// /bin/sh when `shell` is false.
+std::string busybox_image(const TempDir& dir, bool shell = true) {
+  const fs::path img = dir.path / "img";
+  for (const char* d : {"bin", "dev", "proc", "sys", "etc", "tmp", "mnt"}) fs::create_directories(img / d);
+  fs::copy_file("/bin/busybox", img / "bin" / "busybox");
+  if (shell) fs::create_symlink("busybox", img / "bin" / "sh");
+  std::ofstream(img / "etc" / "passwd") << "root:x:0:0::/:/bin/sh\n";
+  std::ofstream(img / "etc" / "group") << "root:x:0:\n";
+  return img.string();
+}
+
+bool have_charliecloud() { return std::system("command -v ch-run > /dev/null && [ -x /bin/busybox ]") == 0; }
+
+}  // namespace
+
+TEST_CASE("container check text: the runtime, the image, the provenance, one start") {
+  const std::string a = check(container("apptainer", "/img/pt.sif", true));
+  CHECK(a.find("command -v apptainer > /dev/null || sweep_container_failed CONTAINER_RUNTIME \"the container runtime's "
+               "program apptainer is not found on node $sweep_container_node (PATH=$PATH)\" 127\n"
+               "sweep_container_version=$(apptainer --version 2>&1 | head -n 1)\n"
+               "sweep_container_image=/img/pt.sif\n"
+               "if [ -f \"$sweep_container_image\" ]; then sweep_container_kind=file\n") != std::string::npos);
+  CHECK(a.find("if [ -x /opt/sweep/sweep-image-id ]; then\n"
+               "  [ -d /runs/.sweep-image-ids ] || mkdir -m 0700 /runs/.sweep-image-ids\n"
+               "  sweep_container_id=$(/opt/sweep/sweep-image-id --cache /runs/.sweep-image-ids \"$sweep_container_image\"") !=
+        std::string::npos);
+  CHECK(a.find("sweep_container_out=$(apptainer exec --nv --env NCCL_DEBUG=INFO /img/pt.sif /bin/sh -c 'env; [ -e "
+               "/dev/nvidiactl ] && echo sweep-gpu-device; exit 0' 2> \"$SWEEP_RUN_DIR/container_check.log\")\n") !=
+        std::string::npos);
+  CHECK(a.find("sweep_container_failed CONTAINER_GPU") != std::string::npos);
+  CHECK(check(container("apptainer", "/img/pt.sif", false)).find("CONTAINER_GPU") == std::string::npos);
+  CHECK(check(container("apptainer", "docker://nvcr.io/nvidia/pytorch:24.01-py3", false))
+            .find("sweep_container_kind=reference sweep_container_id=\n") != std::string::npos);
+
+  const std::string p = check(container("pyxis", "nvcr.io#nvidia/pytorch:24.01-py3", true));
+  CHECK(p.find("command -v srun > /dev/null || sweep_container_failed CONTAINER_RUNTIME \"the container runtime's "
+               "program srun (pyxis) is not found") != std::string::npos);
+  CHECK(p.find("srun --help 2>&1 | grep -q -- --container-image || sweep_container_failed CONTAINER_RUNTIME") != std::string::npos);
+  CHECK(p.find("sweep_container_kind=reference") != std::string::npos);
+  CHECK(p.find("sweep_container_out=$(NCCL_DEBUG=INFO srun --nodes=1 --ntasks=1 '--container-image=nvcr.io#nvidia/pytorch:24.01-py3' "
+               "--container-workdir=/work --container-env=NCCL_DEBUG /bin/sh -c ") != std::string::npos);
+  CHECK(check(container("pyxis", "/sqsh/pt.sqsh", true)).find("if [ -f \"$sweep_container_image\" ]") != std::string::npos);
+
+  const std::string m = check(container("podman", "localhost/pt:1", false));
+  CHECK(m.find("podman image exists \"$sweep_container_image\" 2>> \"$SWEEP_RUN_DIR/container_check.log\" || "
+               "sweep_container_failed CONTAINER_IMAGE") != std::string::npos);
+  CHECK(m.find("sweep_container_id=$(podman image inspect --format '{{.Id}}' \"$sweep_container_image\"") != std::string::npos);
+
+  const std::string ch = check(container("charliecloud", "/img/dir", false));
+  CHECK(ch.find("[ -n \"${USER:-}\" ] || export USER=\"$(id -un)\"") < ch.find("command -v ch-run"));
+  CHECK(ch.find("ch-run --set-env=NCCL_DEBUG=INFO -c /work /img/dir -- /bin/sh -c ") != std::string::npos);
+  CHECK(container_check(RenderedContainer{}, {}, {}).empty());
+}
+
+TEST_CASE("container check run: a runtime that is not on the node is CONTAINER_RUNTIME, the workload not run") {
+  TempDir dir;
+  const Ran r = run_check(dir, check(container("apptainer", "/img/pt.sif", false)), "PATH=/usr/bin:/bin");
+  CHECK(r.status == 127);
+  CHECK(r.failed.rfind("format=1\nclass=CONTAINER_RUNTIME\ntext=the container runtime's program apptainer is not found on node ", 0) == 0);
+  CHECK(r.failed.find("(PATH=/usr/bin:/bin)\n") != std::string::npos);
+  CHECK(!fs::exists(dir.path / "ran"));
+  CHECK(read(dir.path / "out").find("sweep: CONTAINER_RUNTIME: the container runtime's program apptainer") == 0);
+}
+
+TEST_CASE("container check run: an image that is not there is CONTAINER_IMAGE") {
+  INFO("ch-run and busybox-static are installed by scripts/install-deps");
+  REQUIRE(have_charliecloud());
+  TempDir dir;
+  const Ran r = run_check(dir, check(container("charliecloud", (dir.path / "no-image").string(), false)));
+  CHECK(r.status == 2);
+  CHECK(r.failed.find("class=CONTAINER_IMAGE\ntext=the image " + (dir.path / "no-image").string() + " is not on node ") !=
+        std::string::npos);
+  CHECK(!fs::exists(dir.path / "ran"));
+}
+
+TEST_CASE("container check run: ch-run starts a busybox image: provenance, its environment masked, no GPU") {
+  INFO("ch-run and busybox-static are installed by scripts/install-deps");
+  REQUIRE(have_charliecloud());
+  TempDir dir;
+  RenderedContainer c = container("charliecloud", busybox_image(dir), true);
+  c.workdir = dir.path.string();
+  fs::create_directories(dir.path / "bin");
+  std::ofstream(dir.file("bin/sweep-image-id")) << "#!/bin/sh\n# stands in for the bundled sweep-image-id: its calling convention\n"
+                                                   "[ \"$1\" = --cache ] && [ -d \"$2\" ] && [ -d \"$3\" ] && echo sha256:0123abcd\n";
+  fs::permissions(dir.file("bin/sweep-image-id"), fs::perms::owner_all);
+  const Ran r = run_check(dir, check(c, {dir.file("bin/sweep-image-id"), dir.file("ids")}),
+                          "export NCCL_IB_KEY=s3cret UCX_TLS=rc OTHER=x; unset USER");
+  INFO(read(dir.path / "out"));
+  CHECK(read(dir.path / "provenance/container") ==
+        "format=1\nruntime=charliecloud\nruntime_version=ch-run 0.31\nimage=" + c.image +
+            "\nimage_kind=directory\nimage_id=sha256:0123abcd\ngpus=true\n");
+  struct stat st{};
+  REQUIRE(::stat(dir.file("ids").c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0700);
+  const std::string env = read(dir.path / "provenance/container_env");
+  CHECK(env.find("NCCL_DEBUG=INFO\n") != std::string::npos);
+  CHECK(env.find("NCCL_IB_KEY=***\n") != std::string::npos);
+  CHECK(env.find("s3cret") == std::string::npos);
+  CHECK(env.find("UCX_TLS=rc\n") != std::string::npos);
+  CHECK(env.find("OTHER") == std::string::npos);
+  if (fs::exists("/dev/nvidiactl")) {  // a machine with an NVIDIA device: ch-run shares /dev, so the check passes
+    CHECK(r.status == 0);
+    return;
+  }
+  CHECK(r.status == 1);
+  CHECK(r.failed.find("class=CONTAINER_GPU\ntext=gpus: true, but there is no NVIDIA device (/dev/nvidiactl) inside the "
+                      "container on node ") != std::string::npos);
+  CHECK(!fs::exists(dir.path / "ran"));
+
+  c.gpus = false;
+  fs::remove(dir.path / "container_failed");
+  const Ran ok = run_check(dir, check(c, {dir.file("bin/sweep-image-id"), dir.file("ids")}));
+  CHECK(ok.status == 0);
+  CHECK(ok.failed.empty());
+  CHECK(fs::exists(dir.path / "ran"));
+}
+
+TEST_CASE("container check run: a container that does not start is CONTAINER, with ch-run's message") {
+  INFO("ch-run and busybox-static are installed by scripts/install-deps");
+  REQUIRE(have_charliecloud());
+  TempDir dir;
+  RenderedContainer c = container("charliecloud", busybox_image(dir, false), false);  // no /bin/sh in it
+  c.workdir = "/";
+  const Ran r = run_check(dir, check(c));
+  CHECK(r.status != 0);
+  CHECK(r.failed.find("class=CONTAINER\ntext=charliecloud did not start the container on node ") != std::string::npos);
+  CHECK(r.failed.find("ch-run[") != std::string::npos);  // its own message, from container_check.log
+  CHECK(r.failed.find("/bin/sh") != std::string::npos);
+  CHECK(!fs::exists(dir.path / "ran"));
+}

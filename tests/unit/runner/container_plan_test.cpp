@@ -1,0 +1,97 @@
+// A campaign's container in its plan: every job script's command gets the container's words and the
+// check, with the real templates/ of both executors; what cannot run is refused at plan time, naming
+// the container's file:line:column.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "runner/campaign_plan.h"
+#include "spec/load.h"
+#include "spec/site.h"
+#include "temp_dir.h"
+#include "util/error.h"
+
+using namespace sweep;
+
+namespace {
+
+const std::string kTemplates = SWEEP_SOURCE_DIR "/templates";
+
+spec::Experiment experiment(const std::string& container, const std::string& rest = "") {
+  return spec::load_text("name: t\nmatrix:\n  tag: [\"1.0\", \"2.0\"]\nworkload:\n  command: train --tag {{tag}}\n" + rest +
+                             "container:\n" + container,
+                         "t.yaml");
+}
+
+std::string plan_error(spec::Experiment e, const std::string& templates = kTemplates) {
+  try {
+    runner::CampaignPlan plan(std::move(e), templates);
+  } catch (const Error& err) {
+    CHECK(err.kind() == ErrorKind::invalid_experiment);
+    return err.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("container plan: the local job script runs the command in the container, after the check") {
+  const runner::CampaignPlan plan(experiment("  runtime: apptainer\n  image: \"/img/pt-{{tag}}.sif\"\n  env: {V: \"{{tag}}\"}\n"),
+                                  kTemplates);
+  const std::string script = plan.render_script(plan.points()[1], {"camp", 7, 0, 1, "/runs/c/p.rep0.attempt1", "/exp", "/launch"});
+  const std::string words = "apptainer exec --bind /runs/c/p.rep0.attempt1:/runs/c/p.rep0.attempt1 --bind /exp:/exp "
+                            "--env V=2.0 /img/pt-2.0.sif ";
+  CHECK(script.find("\n" + words + "train --tag 2.0\n") != std::string::npos);
+  const auto check = script.find("sweep_container_failed CONTAINER_RUNTIME");
+  CHECK(check != std::string::npos);
+  CHECK(script.find("# Environment: the site's and the experiment's setup and env") < check);
+  CHECK(check < script.find("\n" + words + "train"));
+  CHECK(script.find("/runs/c/.sweep-image-ids") != std::string::npos);  // the cache in the campaign's run root
+  CHECK(script.find("/bin/sh -c 'env; [ -e /dev/nvidiactl ] && echo sweep-gpu-device; exit 0'") != std::string::npos);
+  CHECK(script.find("CONTAINER_GPU") == std::string::npos);  // the point asks for no GPU: gpus defaults to false
+}
+
+TEST_CASE("container plan: gpus defaults to the point's GPU request, and an own gpus wins") {
+  const runner::CampaignPlan asks(experiment("  runtime: podman\n  image: pt\n", "resources: {gpus: 1}\nexecutor: slurm\n"), kTemplates);
+  const std::string script = asks.render_script(asks.points()[0], {"camp", 1, 0, 1, "/runs/c/r", "/exp", "/launch"});
+  CHECK(script.find("podman run --rm --network=host --ipc=host --device nvidia.com/gpu=all ") != std::string::npos);
+  CHECK(script.find("CONTAINER_GPU") != std::string::npos);
+  CHECK(script.find("rm -rf exit_code setup_failed setup.log stdout stderr provenance") != std::string::npos);
+  const runner::CampaignPlan own(experiment("  runtime: podman\n  image: pt\n  gpus: false\n", "resources: {gpus: 1}\nexecutor: slurm\n"),
+                                 kTemplates);
+  CHECK(own.render_script(own.points()[0], {"camp", 1, 0, 1, "/runs/c/r", "/exp", "/launch"}).find("nvidia.com/gpu") ==
+        std::string::npos);
+}
+
+TEST_CASE("container plan: pyxis goes into srun's options on the slurm executor") {
+  spec::Experiment e = experiment("  runtime: pyxis\n  image: \"nvcr.io#nvidia/pytorch:{{tag}}\"\n",
+                                  "executor: slurm\nresources: {nodes: 1}\n");
+  e.workloads[0].launcher = "srun";
+  const runner::CampaignPlan plan(std::move(e), kTemplates);
+  const std::string script = plan.render_script(plan.points()[0], {"camp", 1, 0, 1, "/runs/c/r", "/exp", "/launch"});
+  CHECK(script.find("\nsrun '--container-image=nvcr.io#nvidia/pytorch:1.0' --container-mounts=/runs/c/r:/runs/c/r,/exp:/exp "
+                    "--container-workdir=/exp train --tag 1.0\n") != std::string::npos);
+}
+
+TEST_CASE("container plan: what cannot run is refused at plan time, at the container's place") {
+  spec::Experiment mpirun = experiment("  runtime: pyxis\n  image: x\n");
+  mpirun.workloads[0].launcher = "mpirun";
+  CHECK(plan_error(std::move(mpirun)) ==
+        "t.yaml:7:12: container runtime pyxis starts the container through srun's own options (--container-image), so it "
+        "needs launcher srun or torchrun-env, not mpirun (the workload at t.yaml:5:3); Pyxis runs only in srun's tasks");
+  CHECK(plan_error(experiment("  runtime: charliecloud\n  image: /img\n  mounts: [\"/d:/d:ro\"]\n")) ==
+        "t.yaml:9:13: container runtime charliecloud has no read-only bind (ch-run's -b SRC[:DST]): drop the \":ro\"");
+  CHECK(plan_error(experiment("  runtime: podman\n  image: \"pt-{{tga}}\"\n")).rfind("t.yaml:8:11: ", 0) == 0);
+  CHECK(plan_error(experiment("  image: /img/a.sif\n")).rfind("t.yaml:7:10: container.image is given, but no container.runtime", 0) == 0);
+  CHECK(plan_error(experiment("  runtime: apptainer\n  image: /img/a.sif\n  env: {IB: \"a,{{tag}}\"}\n")).rfind(
+            "t.yaml:7:3: apptainer's --env splits a value at commas", 0) == 0);
+  TempDir dir;
+  std::filesystem::create_directories(dir.path / "local");
+  std::ofstream(dir.path / "local" / "run.sh.mustache") << "{{{environment}}}\n{{{command}}}\n";
+  CHECK(plan_error(experiment("  runtime: podman\n  image: pt\n"), dir.path.string()) ==
+        "t.yaml:7:3: the job-script template " + dir.path.string() +
+            "/local/run.sh.mustache has no {{{container_check}}}, so the container would start unchecked; add it after "
+            "{{{environment}}}");
+  CHECK(plan_error(experiment("  none\n"), dir.path.string()) == "no error");
+}
