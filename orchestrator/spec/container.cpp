@@ -16,7 +16,10 @@ Container merge_container(const Container& site, const Container& experiment) {
     out.image = site.image;
     out.image_where = site.image_where;
   }
-  if (!out.gpus) out.gpus = site.gpus;
+  if (!out.gpus) {
+    out.gpus = site.gpus;
+    out.gpus_where = site.gpus_where;
+  }
   out.mounts = site.mounts;
   out.mounts.insert(out.mounts.end(), experiment.mounts.begin(), experiment.mounts.end());
   out.args = site.args;

@@ -45,6 +45,7 @@ struct Container {
   std::string image;  // a template; "" = not given
   SourceLocation image_where;
   std::optional<bool> gpus;  // not given: true where the point asks for GPUs (runner/gpu_request.h)
+  SourceLocation gpus_where;
   std::vector<ContainerMount> mounts;
   std::vector<ContainerEnv> env;
   std::vector<ContainerArg> args;

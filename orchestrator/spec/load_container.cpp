@@ -59,6 +59,7 @@ void read_gpus(const Field& f, const Source& src, Container& c) {
   const Value v = scalar_value(f, src);
   if (!v.is_bool()) fail_expected(f, src, "true or false");
   c.gpus = v.as_bool();
+  c.gpus_where = location(f, src);
 }
 
 void read_container_env(const Field& f, const Source& src, Container& c) {

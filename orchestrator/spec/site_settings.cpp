@@ -44,6 +44,22 @@ std::string interconnect_text(const model::Interconnect& i) {
   return fmt::format("{} GB/s{} ({})", i.bandwidth, latency, i.label);
 }
 
+/// `container`'s settings, a line each (none when no key gives one); `none` as one line.
+void add_container(std::vector<Setting>& out, const Container& c, const Site& site, const Experiment* exp) {
+  if (c.none) return add(out, "container", "none", c.where, site, exp);
+  if (!c.runtime.empty()) add(out, "container.runtime", c.runtime, c.runtime_where, site, exp);
+  if (!c.image.empty()) add(out, "container.image", c.image, c.image_where, site, exp);
+  if (c.gpus) add(out, "container.gpus", *c.gpus ? "true" : "false", c.gpus_where, site, exp);
+  for (std::size_t i = 0; i < c.mounts.size(); ++i) {
+    const ContainerMount& m = c.mounts[i];
+    const std::string text = m.source + (m.destination.empty() ? "" : ":" + m.destination) + (m.read_only ? ":ro" : "");
+    add(out, fmt::format("container.mounts[{}]", i + 1), text, m.where, site, exp);
+  }
+  for (const ContainerEnv& v : c.env) add(out, "container.env." + v.name, v.value, v.where, site, exp);
+  for (std::size_t i = 0; i < c.args.size(); ++i)
+    add(out, fmt::format("container.args[{}]", i + 1), c.args[i].text, c.args[i].where, site, exp);
+}
+
 }  // namespace
 
 std::vector<Setting> effective_settings(const Site& site, const Experiment* exp) {
@@ -63,6 +79,7 @@ std::vector<Setting> effective_settings(const Site& site, const Experiment* exp)
     for (std::size_t i = 0; i < exp->setup.size(); ++i)
       add(out, fmt::format("setup[{}]", i + 1), shown_setup(exp->setup[i].text), exp->setup[i].where, site, exp);
     add(out, "telemetry", telemetry_text(exp->telemetry), exp->telemetry.where, site, exp);
+    add_container(out, exp->container, site, exp);
   } else {
     if (site.executor) add(out, "executor", site.executor->value, site.executor->where, site, exp);
     for (const Resource& r : site.resources) add(out, "resources." + r.key, r.value, r.where, site, exp);
@@ -73,6 +90,7 @@ std::vector<Setting> effective_settings(const Site& site, const Experiment* exp)
       add(out, fmt::format("setup[{}]", i + 1), shown_setup(site.setup[i].text), site.setup[i].where, site, exp);
     const Telemetry t = site.telemetry.value_or(Telemetry{});
     add(out, "telemetry", telemetry_text(t), t.where, site, exp);
+    add_container(out, site.container, site, exp);
   }
   if (site.results) add(out, "results", site.results->value, site.results->where, site, exp);
   else add(out, "results", "results", none, site, exp);

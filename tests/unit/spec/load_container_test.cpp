@@ -1,4 +1,5 @@
 // `container`: the experiment's key and the site file's, their merge, and the errors with file:line:column.
+#include <algorithm>
 #include <fstream>
 
 #include "load_helpers.h"
@@ -123,4 +124,29 @@ TEST_CASE("container: an image without a runtime anywhere is an error at the ima
                     "name one of apptainer, singularity, pyxis, podman, charliecloud");
   CHECK(site_error("format: 1\ncontainer: none\n") ==
         "site.yaml:2:12: \"container\" must be a map {runtime, image, mounts, gpus, env, args} (docs/containers.md), got \"none\"");
+}
+
+TEST_CASE("container: sweep site lists each setting with where it came from") {
+  TempDir dir;
+  const Site site = site_of(dir, "format: 1\ncontainer: {runtime: apptainer, gpus: true, mounts: [\"/s:/s:ro\"]}\n");
+  Experiment e = load(kHead + "container: {image: /img/a.sif, env: {V: 1}, args: [--cleanenv]}\n");
+  apply_site(site, e);
+  std::vector<std::string> lines;
+  for (const Setting& s : effective_settings(site, &e))
+    if (s.name.rfind("container", 0) == 0) lines.push_back(s.name + "=" + s.value + " " + s.origin);
+  const std::string at = dir.file("site.yaml");
+  CHECK(lines == std::vector<std::string>{"container.runtime=apptainer site " + at + ":2:22",
+                                          "container.image=/img/a.sif experiment x.yaml:6:20",
+                                          "container.gpus=true site " + at + ":2:39",
+                                          "container.mounts[1]=/s:/s:ro site " + at + ":2:55",
+                                          "container.env.V=1 experiment x.yaml:6:41",
+                                          "container.args[1]=--cleanenv experiment x.yaml:6:52"});
+  Experiment off = load(kHead + "container: none\n");
+  apply_site(site, off);
+  const auto settings = effective_settings(site, &off);
+  CHECK(std::count_if(settings.begin(), settings.end(), [](const Setting& s) { return s.name.rfind("container", 0) == 0; }) == 1);
+  std::vector<std::string> site_only;
+  for (const Setting& s : effective_settings(site, nullptr))
+    if (s.name.rfind("container", 0) == 0) site_only.push_back(s.name);
+  CHECK(site_only == std::vector<std::string>{"container.runtime", "container.gpus", "container.mounts[1]"});
 }
