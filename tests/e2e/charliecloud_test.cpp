@@ -54,10 +54,10 @@ TEST_CASE("a command runs inside a Charliecloud directory image: its metric, the
   const std::string image = charliecloud_image({});
   REQUIRE_FALSE(fs::exists(kCharliecloudMarker));  // the marker is the image's alone
   box.write("ch.yaml", "name: ch\nmatrix: {n: [7]}\ntelemetry: false\n"
-                       "container: {runtime: charliecloud, image: '" + image + "', env: {NCCL_DEBUG: INFO}}\n"
+                       "container: {runtime: charliecloud, image: '" + image + "', env: {NCCL_DEBUG: INFO, MARK: '$HOME/x:y'}}\n"
                        // One program, sh: the container's words go before the command's first program only.
                        "workload: {command: \"sh -c 'cat /etc/charliecloud-test-image && echo value: {{n}} && "
-                       "echo inside: $CH_RUNNING && pwd'\"}\n"
+                       "echo inside: $CH_RUNNING && echo mark: $MARK && pwd'\"}\n"
                        "metrics: [{name: value, better: higher, regex: 'value: (?<value>\\d+)'}]\n");
   const auto r = box.sweep({"run", "ch.yaml", "--label", "ch"});
   INFO(r.out << r.err);
@@ -67,6 +67,7 @@ TEST_CASE("a command runs inside a Charliecloud directory image: its metric, the
   INFO(out << read_file(dir + "/stderr"));
   CHECK_THAT(out, Catch::Contains(kMarkerText));
   CHECK_THAT(out, Catch::Contains("inside: Weird Al Yankovic"));  // ch-run's CH_RUNNING
+  CHECK_THAT(out, Catch::Contains("mark: $HOME/x:y\n"));  // container.env as written, not expanded by ch-run
   // ch-run starts in / unless told: the run's working directory (the experiment's, by default) is kept.
   CHECK_THAT(out, Catch::Contains("\n" + fs::canonical(box.dir()).string() + "\n"));
   CHECK(value_of(box, "SELECT value FROM metrics WHERE name = 'value'") == "7.0");
