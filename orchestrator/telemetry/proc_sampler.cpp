@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <optional>
 #include <set>
 #include <vector>
@@ -78,33 +79,57 @@ bool ProcSampler::has_marker(const Key& key) {
 ProcReading ProcSampler::sample() {
   std::map<int, ProcStat> alive;
   std::map<int, int> parent_of;
+  std::map<int, std::uint64_t> alive_start;
   for (auto& st : own_processes(proc_root_, uid_)) {
     // No sampler counts: this one, its --daemon launcher, `stop`, another run's.
     if (st.pid == self_pid_ || st.comm == kSamplerComm) continue;
     parent_of[st.pid] = st.ppid;
+    alive_start[st.pid] = st.starttime;
     alive.emplace(st.pid, std::move(st));
   }
   const std::set<int> tree = root_pid_ > 0 ? tree_under(root_pid_, parent_of) : std::set<int>{};
   ProcReading reading;
   for (const auto& [pid, st] : alive) {
     const Key key{pid, st.starttime};
-    const bool known = cpu_ticks_.count(key) > 0;
-    if (st.state == 'Z') {  // exited, not yet reaped: its final times, no memory
-      if (known) cpu_ticks_[key] = st.utime + st.stime;
-      continue;
-    }
-    if (!known && !tree.count(pid) && !has_marker(key)) continue;
-    cpu_ticks_[key] = st.utime + st.stime;
+    const auto known = seen_.find(key);
+    if (known == seen_.end() && (st.state == 'Z' || (!tree.count(pid) && !has_marker(key)))) continue;
+    Seen& s = known != seen_.end() ? known->second : seen_[key];
+    const std::uint64_t reaped = st.cutime + st.cstime;
+    if (known == seen_.end()) s.reaped = s.reaped_base = reaped;
+    s.reaped_grew = reaped > s.reaped ? reaped - s.reaped : 0;
+    s.own = st.utime + st.stime;
+    s.reaped = std::max(reaped, s.reaped);
+    const auto parent = alive_start.find(st.ppid);
+    s.parent = {st.ppid, parent == alive_start.end() ? 0 : parent->second};
+    if (st.state == 'Z') continue;  // exited, not yet reaped: its final times, no memory
     const auto status = read_whole(proc_root_ + "/" + std::to_string(pid) + "/status");
     if (const auto kib = status ? parse_vm_rss_kib(*status) : std::nullopt) reading.rss_mib += static_cast<double>(*kib) / 1024.0;
     ++reading.nprocs;
   }
+  settle_gone(alive_start);
   std::uint64_t ticks = 0;
-  for (const auto& [key, t] : cpu_ticks_) ticks += t;
+  for (const auto& [key, s] : seen_)
+    if (!s.in_parent) ticks += s.own + (s.reaped - s.reaped_base);
   reading.cpu_s = static_cast<double>(ticks) / ticks_per_s_;
   // Forget the environment of processes that are gone (their pid may come back as another process).
   std::erase_if(marker_cache_, [&](const auto& entry) { return !alive.count(entry.first.first); });
   return reading;
+}
+
+void ProcSampler::settle_gone(const std::map<int, std::uint64_t>& alive_start) {
+  std::map<Key, std::uint64_t> budget;  // per parent: its growth not yet matched to a gone child
+  for (auto& [key, s] : seen_) {
+    const auto now = alive_start.find(key.first);
+    if (s.gone || (now != alive_start.end() && now->second == key.second)) continue;
+    s.gone = true;
+    const auto parent = seen_.find(s.parent);
+    const auto parent_now = alive_start.find(s.parent.first);
+    if (parent == seen_.end() || parent_now == alive_start.end() || parent_now->second != s.parent.second) continue;
+    const auto left = budget.try_emplace(s.parent, parent->second.reaped_grew).first;
+    if (left->second < s.own + s.reaped) continue;  // not waited for by it (or not yet)
+    left->second -= s.own + s.reaped;
+    s.in_parent = true;
+  }
 }
 
 }  // namespace sweep::telemetry

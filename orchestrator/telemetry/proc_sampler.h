@@ -11,7 +11,7 @@
 namespace sweep::telemetry {
 
 struct ProcReading {
-  double cpu_s = 0;    // utime + stime: the last value seen of every process ever selected, summed
+  double cpu_s = 0;    // CPU time of every process ever selected (ProcSampler::sample says how)
   double rss_mib = 0;  // VmRSS summed over the selected processes alive now
   int nprocs = 0;      // how many are alive now
 };
@@ -23,12 +23,31 @@ class ProcSampler {
   /// --daemon launcher waiting for it, `stop`, the sampler of another run).
   ProcSampler(std::string proc_root, std::string marker, int root_pid);
 
-  /// One scan of /proc. A process that appears and exits within one interval may be missed.
+  /// One scan of /proc. The CPU time is, over every process ever selected, the last utime + stime seen,
+  /// plus the cutime + cstime its waited-for children added since it was first seen (the whole time of
+  /// a child that came and went within one interval, which no scan saw). A selected process that is gone,
+  /// whose selected parent's cutime + cstime grew by at least its last total since the scan before, was
+  /// waited for by it: its time is counted in the parent's and no longer on its own (a parent that did
+  /// not wait, or was gone too, leaves it counted where it was). Memory and the count: the processes
+  /// alive now.
   ProcReading sample();
 
  private:
   using Key = std::pair<int, std::uint64_t>;  // (pid, starttime): a reused pid is another process
+  /// What is kept of a selected process, in clock ticks.
+  struct Seen {
+    std::uint64_t own = 0;          // utime + stime, last seen
+    std::uint64_t reaped = 0;       // cutime + cstime, last seen
+    std::uint64_t reaped_base = 0;  // cutime + cstime when first seen (what it waited for before: not ours)
+    std::uint64_t reaped_grew = 0;  // how much reaped grew at the last scan
+    Key parent{0, 0};               // (ppid, its starttime) when last seen alive
+    bool gone = false;              // no longer in /proc: its values are final
+    bool in_parent = false;         // gone, and counted in its parent's reaped
+  };
   bool has_marker(const Key& key);
+  /// Marks the selected processes missing from `alive` gone, each counted in its parent's reaped time
+  /// when the parent's growth covers it.
+  void settle_gone(const std::map<int, std::uint64_t>& alive_start);
 
   std::string proc_root_;
   std::string marker_;
@@ -37,7 +56,7 @@ class ProcSampler {
   unsigned uid_;
   double ticks_per_s_;
   std::map<Key, bool> marker_cache_;          // environ read once per process
-  std::map<Key, std::uint64_t> cpu_ticks_;    // every process ever selected: its last utime + stime
+  std::map<Key, Seen> seen_;                  // every process ever selected
 };
 
 }  // namespace sweep::telemetry

@@ -38,7 +38,7 @@ std::optional<ProcStat> parse_proc_stat(std::string_view text) {
   }
   st.comm = std::string(text.substr(open + 1, close - open - 1));
   // Fields after the comm, numbered as proc(5) numbers them: 3 state, 4 ppid, 14 utime, 15 stime,
-  // 22 starttime.
+  // 16 cutime, 17 cstime (signed in proc(5): one that does not read as a count is 0), 22 starttime.
   const auto rest = split_spaces(text.substr(close + 1));
   const auto field = [&](std::size_t number) { return rest[number - 3]; };
   if (rest.size() < 22 - 2 || field(3).size() != 1) return std::nullopt;
@@ -47,6 +47,8 @@ std::optional<ProcStat> parse_proc_stat(std::string_view text) {
       !to_number(field(22), st.starttime)) {
     return std::nullopt;
   }
+  if (!to_number(field(16), st.cutime)) st.cutime = 0;
+  if (!to_number(field(17), st.cstime)) st.cstime = 0;
   return st;
 }
 

@@ -18,6 +18,8 @@ struct ProcStat {
   int ppid = 0;
   std::uint64_t utime = 0;     // clock ticks
   std::uint64_t stime = 0;
+  std::uint64_t cutime = 0;    // of its children that exited and that it waited for (their whole times)
+  std::uint64_t cstime = 0;
   std::uint64_t starttime = 0; // clock ticks after boot: with pid, names one process (pids are reused)
 };
 

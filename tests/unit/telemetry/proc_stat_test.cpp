@@ -2,12 +2,14 @@
 
 #include <catch2/catch.hpp>
 
+#include <string>
+
 using namespace sweep::telemetry;
 
 namespace {
 // A real /proc/<pid>/stat line (Linux 6.1), its comm made hostile: spaces and ") " inside.
 const char* kStat =
-    "4242 (evil) 1 2 (x) S 4200 4242 4200 34816 4242 4194304 1197 0 0 0 250 37 0 0 20 0 1 0 987654 "
+    "4242 (evil) 1 2 (x) S 4200 4242 4200 34816 4242 4194304 1197 0 0 0 250 37 12 3 20 0 1 0 987654 "
     "10592256 1181 18446744073709551615 94 95 96 0 0 0 65536 3686404 1266761467 0 0 0 17 1 0 0 0 0 0\n";
 }  // namespace
 
@@ -20,7 +22,15 @@ TEST_CASE("telemetry proc_stat: fields after a comm with spaces and parentheses"
   CHECK(st->ppid == 4200);
   CHECK(st->utime == 250);
   CHECK(st->stime == 37);
+  CHECK(st->cutime == 12);
+  CHECK(st->cstime == 3);
   CHECK(st->starttime == 987654);
+  std::string negative = kStat;  // proc(5) prints cutime signed: one that is no count reads as 0
+  negative.replace(negative.find(" 12 3 "), 6, " -1 3 ");
+  const auto odd = parse_proc_stat(negative);
+  REQUIRE(odd);
+  CHECK(odd->cutime == 0);
+  CHECK(odd->cstime == 3);
 }
 
 TEST_CASE("telemetry proc_stat: what is not a stat line") {

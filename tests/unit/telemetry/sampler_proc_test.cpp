@@ -131,3 +131,23 @@ TEST_CASE("telemetry sampler proc: no sampler is counted, another one with the m
   CHECK(most == 1);  // the marked holder only
   CHECK(peak_rss(log) >= 16.0);
 }
+
+TEST_CASE("telemetry sampler proc: children that come and go between two samples count through their parent") {
+  TempDir dir;
+  const std::string out = dir.file("telemetry.n1");
+  // Two children of 0.6 s of CPU each, started and waited for by the root well within one 10 s interval.
+  const std::string script = "sleep 0.3; " + std::string(kWorkload) + " busy 0.6; " + kWorkload + " busy 0.6; sleep 30";
+  const pid_t root = spawn({"/bin/sh", "-c", script});
+  std::vector<std::string> argv{kSampler, "--out", out, "--interval-ms", "10000", "--sources", "proc", "--root",
+                                std::to_string(root)};
+  const pid_t sampler = spawn(argv);
+  REQUIRE(wait_for_line(out, "proc "));
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  const Log log = stop_and_read(sampler, out);
+  ::kill(root, SIGKILL);
+  wait_for(root);
+  REQUIRE(log.proc.size() == 2);  // t = 0 and the last sample at the stop: no scan saw the children busy
+  INFO("CPU time the sampler counted: " << log.proc.back().cpu_s << " s");
+  CHECK(log.proc.back().cpu_s >= 1.1);
+  CHECK(log.proc.back().cpu_s <= 1.6);
+}
