@@ -3,6 +3,7 @@
 // the container's file:line:column.
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -101,4 +102,21 @@ TEST_CASE("container plan: sweep plan's line of the container") {
         "container: apptainer, image /img/pt-{{tag}}.sif, gpus where the point asks for them, 1 mount of the experiment's "
         "and the site's (and sweep's binds: the run directory, the working directory); each run's words: sweep run --dry-run");
   CHECK(runner::container_summary(experiment("  none\n").container).empty());
+}
+
+TEST_CASE("container plan: every runtime's job script, local and slurm, is valid bash") {
+  TempDir dir;
+  const std::vector<std::string> runtimes{"apptainer", "singularity", "podman", "charliecloud", "pyxis"};
+  for (const std::string executor : {"local", "slurm"})
+    for (const std::string& runtime : runtimes) {
+      if (runtime == "pyxis" && executor == "local") continue;  // srun's plugin: refused there (above)
+      spec::Experiment e = experiment("  runtime: " + runtime + "\n  image: \"/img/it's {{tag}}\"\n  env: {Q: \"a'b\"}\n  args: [\"--x=$HOME\"]\n",
+                                      "executor: " + executor + "\n");
+      if (executor == "slurm") e.workloads[0].launcher = "srun";
+      const runner::CampaignPlan plan(std::move(e), kTemplates);
+      const std::string path = dir.file(runtime + "-" + executor + ".sh");
+      std::ofstream(path) << plan.render_script(plan.points()[0], {"camp", 1, 0, 1, "/runs/c/r 1", "/exp", "/launch"});
+      INFO(path);
+      CHECK(std::system(("bash -n '" + path + "'").c_str()) == 0);
+    }
 }
