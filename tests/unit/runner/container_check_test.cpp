@@ -106,7 +106,7 @@ TEST_CASE("container check text: the runtime, the image, the provenance, one sta
 
   const std::string ch = check(container("charliecloud", "/img/dir", false));
   CHECK(ch.find("[ -n \"${USER:-}\" ] || export USER=\"$(id -un)\"") < ch.find("command -v ch-run"));
-  CHECK(ch.find("ch-run --set-env=NCCL_DEBUG=INFO -c /work /img/dir -- /bin/sh -c ") != std::string::npos);
+  CHECK(ch.find("ch-run --env-no-expand --set-env=NCCL_DEBUG=INFO -c /work /img/dir -- /bin/sh -c ") != std::string::npos);
   CHECK(container_check(RenderedContainer{}, {}, {}).empty());
 }
 

@@ -48,7 +48,7 @@ const std::string kApptainerWords =
     "--bind /data:/d:ro --env NCCL_DEBUG=INFO --env 'MSG=a b' --cleanenv /img/pt.sif ";
 const std::string kCharliecloudWords =
     "ch-run -b /runs/r1:/runs/r1 -b /work:/work -b /opt/sweep/libexec:/opt/sweep/libexec -b /data:/d "
-    "--set-env=NCCL_DEBUG=INFO '--set-env=MSG=a b' -c /work --cleanenv /img/pt.sif -- ";
+    "--env-no-expand --set-env=NCCL_DEBUG=INFO '--set-env=MSG=a b' -c /work --cleanenv /img/pt.sif -- ";
 const std::string kPodmanWords =
     "podman run --rm --network=host --ipc=host --device nvidia.com/gpu=all -v /runs/r1:/runs/r1 -v /work:/work "
     "-v /opt/sweep/libexec:/opt/sweep/libexec -v /data:/d:ro -e 'SWEEP_*' -e 'SLURM_*' -e 'PMIX_*' -e 'PMI_*' "
