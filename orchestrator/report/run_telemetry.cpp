@@ -1,13 +1,8 @@
 #include "report/run_telemetry.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <fmt/core.h>
 
-#include <cerrno>
-#include <cstring>
 
 #include "util/error.h"
 #include "util/names.h"
@@ -17,43 +12,16 @@
 namespace sweep::report {
 namespace {
 
-/// Closes a descriptor when it goes out of scope.
-struct Fd {
-  int fd;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
-/// The file's text, or throws Error(io) saying why it is not read.
+/// The file's text, or throws Error(io) saying why it is not read (util/safe_files.h), within the budget.
 std::string read_checked(const std::string& path, TelemetryBudget& budget) {
-  const Fd f{::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)};
-  if (f.fd < 0) {
-    const int e = errno;
-    throw Error(ErrorKind::io, e == ELOOP ? "is a symlink: not followed" : e == ENOENT ? "missing" : std::strerror(e));
-  }
-  struct stat st {};
-  if (::fstat(f.fd, &st) != 0) throw Error(ErrorKind::io, std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) throw Error(ErrorKind::io, "not a regular file");
-  if (const std::string why = untrusted_reason(st, ::geteuid(), group_sharing_allowed()); !why.empty())
-    throw Error(ErrorKind::io, "not trusted: " + why);
-  const auto size = static_cast<std::uintmax_t>(st.st_size);
-  if (size > budget.file_bytes)
-    throw Error(ErrorKind::io, fmt::format("{} bytes, more than the {} a telemetry file may have: not read", size, budget.file_bytes));
-  if (size > budget.bytes_left)
-    throw Error(ErrorKind::io, fmt::format("{} bytes, more than the {} left of what one report reads: not read", size, budget.bytes_left));
-  budget.bytes_left -= size;
-  std::string text(static_cast<std::size_t>(st.st_size), '\0');
-  std::size_t got = 0;
-  while (got < text.size()) {
-    const ssize_t n = ::read(f.fd, text.data() + got, text.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw Error(ErrorKind::io, std::strerror(errno));
-    if (n == 0) break;  // it shrank since fstat: what is there is read
-    got += static_cast<std::size_t>(n);
-  }
-  text.resize(got);
-  return text;
+  return read_own_file(path, [&budget](std::uintmax_t size) {
+    if (size > budget.file_bytes)
+      return fmt::format("{} bytes, more than the {} a telemetry file may have: not read", size, budget.file_bytes);
+    if (size > budget.bytes_left)
+      return fmt::format("{} bytes, more than the {} left of what one report reads: not read", size, budget.bytes_left);
+    budget.bytes_left -= size;
+    return std::string();
+  });
 }
 
 }  // namespace

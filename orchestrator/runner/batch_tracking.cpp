@@ -22,20 +22,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using Key = std::pair<std::string, int>;
-
-/// The scheduler's records by (array job id, task id). A pending array not split yet is one
-/// record whose task field is a range: every task in it maps to that record.
-std::map<Key, const sched::JobRecord*> index_records(const std::vector<sched::JobRecord>& records) {
-  std::map<Key, const sched::JobRecord*> out;
-  for (const auto& r : records) {
-    if (r.array_job_id.empty()) continue;
-    if (const auto task = r.task_id()) out[{r.array_job_id, *task}] = &r;
-    else
-      for (int t : sched::expand_task_ids(r.array_tasks)) out.try_emplace(Key{r.array_job_id, t}, &r);
-  }
-  return out;
-}
 
 /// What the scheduler said of an ended task, as provenance keys under `prefix` ("slurm.state", ...).
 store::KeyValues job_provenance(std::string_view prefix, const TrackedTask& t, const sched::JobRecord& rec, int restarts) {
@@ -314,7 +300,7 @@ bool BatchDriver::poll() {
     settle_submission(*it, *live);
     it = unconfirmed_.erase(it);
   }
-  const auto by_task = index_records(*live);
+  const auto by_task = sched::index_by_task(*live);
   std::vector<EndedTask> ended;
   std::vector<std::string> cancel;
   bool changed = false;

@@ -31,6 +31,9 @@ struct CheckRow {
   /// needs; set sweep_container_version (one line). May read $sweep_container_node.
   std::string_view find;
   std::string_view gpu_hint;  // why a container may lack the GPUs, for the CONTAINER_GPU text
+  /// With gpus: an ERE over container_check.log that makes a start that failed CONTAINER_GPU (the
+  /// runtime refused the GPU option itself) instead of CONTAINER; "" = none known.
+  std::string_view gpu_start_error = {};
 };
 
 constexpr std::array<CheckRow, 5> kCheckRows{{
@@ -46,8 +49,11 @@ constexpr std::array<CheckRow, 5> kCheckRows{{
      "if command -v enroot > /dev/null; then sweep_container_version+=\", enroot $(enroot version 2>&1 | head -n 1)\"; "
      "fi\n",
      "enroot's NVIDIA hook gives the container the GPUs the job step has: does the job ask for GPUs?"},
+    // Podman 4.3 without a CDI specification (seen here): "Error: setting up CDI devices: unresolvable
+    // CDI devices nvidia.com/gpu=all", status 126.
     {"podman", ImageRule::podman, "", "podman", "sweep_container_version=$(podman --version 2>&1 | head -n 1)\n",
-     "--device nvidia.com/gpu=all needs the NVIDIA Container Toolkit's CDI specification (nvidia-ctk cdi generate)"},
+     "--device nvidia.com/gpu=all needs the NVIDIA Container Toolkit's CDI specification (nvidia-ctk cdi generate)",
+     "unresolvable CDI devices"},
     {"charliecloud", ImageRule::slash, "[ -n \"${USER:-}\" ] || export USER=\"$(id -un)\"  # ch-run requires it\n",
      "ch-run", "sweep_container_version=\"ch-run $(ch-run --version 2>&1 | head -n 1)\"\n",
      "ch-run shares the host's /dev: the node has no NVIDIA device, or the image lacks the driver's libraries "
@@ -121,6 +127,20 @@ std::string write_provenance(const RenderedContainer& c) {
       kContainerProvenanceFormat, c.runtime, c.gpus ? "true" : "false");
 }
 
+/// With gpus, the line that makes a failed start CONTAINER_GPU when the runtime's message says it
+/// could not give the GPUs (CheckRow::gpu_start_error); "" otherwise.
+std::string gpu_start_failure(const RenderedContainer& c) {
+  const CheckRow& r = row(c.runtime);
+  if (!c.gpus || r.gpu_start_error.empty()) return "";
+  return fmt::format(
+      "if [ \"$sweep_container_status\" -ne 0 ] && grep -Eq {} \"$SWEEP_RUN_DIR/container_check.log\"; then "
+      "sweep_container_failed CONTAINER_GPU \"gpus: true, but {} could not give the container the GPUs on node "
+      "$sweep_container_node (status $sweep_container_status): $(tail -n 5 \"$SWEEP_RUN_DIR/container_check.log\"): "
+      "{}\" "
+      "\"$sweep_container_status\"; fi\n",
+      shell_quote(std::string(r.gpu_start_error)), c.runtime, r.gpu_hint);
+}
+
 /// The words that start the container once, up to its command.
 std::string start_words(const ContainerWords& w) {
   if (!w.srun_options.empty()) return w.assignments + "srun --nodes=1 --ntasks=1 " + w.srun_options;
@@ -132,12 +152,12 @@ std::string start(const RenderedContainer& c, const ContainerWords& w) {
       "sweep_container_out=$({}/bin/sh -c 'env; [ -e /dev/nvidiactl ] && echo sweep-gpu-device; exit 0' 2> "
       "\"$SWEEP_RUN_DIR/container_check.log\")\n"
       "sweep_container_status=$?\n"
+      "{}"
       "if [ \"$sweep_container_status\" -ne 0 ]; then sweep_container_failed CONTAINER \"{} did not start the "
-      "container "
-      "on node $sweep_container_node (status $sweep_container_status): $(tail -n 5 "
+      "container on node $sweep_container_node (status $sweep_container_status): $(tail -n 5 "
       "\"$SWEEP_RUN_DIR/container_check.log\")\" "
       "\"$sweep_container_status\"; fi\n",
-      start_words(w), c.runtime);
+      start_words(w), gpu_start_failure(c), c.runtime);
   // As comm_env: a secret-looking name's value is masked (the words of util/secrets.h's secret_name).
   out +=
       "printf '%s\\n' \"$sweep_container_out\" | grep -E '^(NCCL|UCX|OMPI|PMIX|I_MPI|FI|MPICH|CUDA|NVIDIA)_' | "

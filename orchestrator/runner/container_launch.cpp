@@ -42,15 +42,31 @@ std::string user_args(const RenderedContainer& c) {
 // --env NAME=VALUE (read as a comma-separated list: apptainer/singularity#6088); "GPU Support": --nv.
 // The host's environment is passed in by default (the launcher's RANK, SLURM_*, ...), and the working
 // directory is kept where it is bound. SingularityCE's exec takes the same options.
+/// What apptainer's and singularity's --env take apart in a value: its word is read by pflag's
+/// StringToString (apptainer's pkg/cmdline/flag.go), which trims '"' from the word's ends and reads a
+/// word with two '=' as CSV; older releases cut it at every comma.
+struct EnvHazard {
+  char c;
+  std::string_view what;
+};
+constexpr std::array<EnvHazard, 2> kApptainerEnvHazards{{
+    {',', "splits a value at commas (apptainer/singularity#6088)"},
+    {'"', "reads its word as CSV and trims double quotes from its ends (pflag's StringToString)"},
+}};
+
+void refuse_apptainer_env(const RenderedContainer& c) {
+  for (const auto& [name, value] : c.env)
+    for (const EnvHazard& h : kApptainerEnvHazards)
+      if (value.find(h.c) != std::string::npos)
+        throw Error(ErrorKind::invalid_experiment,
+                    fmt::format("{}'s --env {}, so container.env.{} (\"{}\") would arrive cut: set it in the top-level "
+                                "env instead, which {} passes in from the job's environment",
+                                c.runtime, h.what, name, value, c.runtime));
+}
+
 void apptainer(const RenderedContainer& c, ContainerWords& w) {
   refuse_in_binds(c, ",:", "apptainer's --bind separates binds with ',' and its parts with ':'");
-  for (const auto& [name, value] : c.env)
-    if (value.find(',') != std::string::npos)
-      throw Error(ErrorKind::invalid_experiment,
-                  fmt::format("{}'s --env splits a value at commas (apptainer/singularity#6088), so container.env.{} "
-                              "(\"{}\") would arrive cut: set it in the top-level env instead, which {} passes in from "
-                              "the job's environment",
-                              c.runtime, name, value, c.runtime));
+  refuse_apptainer_env(c);
   w.before_command = c.runtime + " exec " + (c.gpus ? "--nv " : "");
   for (const ContainerBind& b : c.mounts) w.before_command += quoted({"--bind", bind_text(b)});
   for (const auto& [name, value] : c.env) w.before_command += quoted({"--env", name + "=" + value});

@@ -1,5 +1,7 @@
 #include "runner/ingest.h"
 
+#include <unistd.h>
+
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -267,6 +269,8 @@ store::AttemptResult ingest(const exec::Outcome& outcome, const std::string& run
     for (const auto& w : warnings) text += w + "\n";
     write_best_effort(run_dir + "/ingest_warnings", text);
     result.provenance.emplace_back("ingest_warnings", std::to_string(warnings.size()));
+  } else {
+    ::unlink((run_dir + "/ingest_warnings").c_str());  // an earlier ingest's (reparse): no longer true
   }
   return result;
 }

@@ -25,7 +25,8 @@ store::AttemptResult judge(const exec::Outcome& outcome, const parse::Extraction
                            const spec::Success& success);
 
 /// Reads the attempt's output files from `run_dir`, extracts metrics, judges the attempt, and writes
-/// `run_dir`/exit_status (format 1) and, when there were any, `run_dir`/ingest_warnings. With
+/// `run_dir`/exit_status (format 1) and, when there were any, `run_dir`/ingest_warnings (removed when
+/// there were none: a reparse's verdict replaces an earlier ingest's). With
 /// `nic_counters` (runner/nic_sampling.h: nic_counters_on), adds nic_volume and nic_throughput from the
 /// run's snapshot files (runner/nic_counters.h); without, it never lists the run directory for them.
 /// With `telemetry` (the campaign's setting on), adds the run's telemetry metrics and provenance

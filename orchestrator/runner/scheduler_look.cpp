@@ -2,7 +2,6 @@
 
 #include <fmt/core.h>
 
-#include <algorithm>
 #include <map>
 
 namespace sweep::runner {
@@ -15,22 +14,6 @@ std::vector<store::AttemptValue> scheduler_state_values(std::string_view schedul
           {run_id, attempt, key("state"), rec.state},
           {run_id, attempt, key("reason"), queued ? rec.reason : ""}};
 }
-
-namespace {
-
-/// The record of task `task` among one array's records (a pending array not split yet is one record
-/// whose task field is a range); nullptr when none lists it.
-const sched::JobRecord* record_of(const std::vector<sched::JobRecord>& records, int task) {
-  for (const auto& r : records)
-    if (r.task_id() == task) return &r;
-  for (const auto& r : records) {
-    const auto ids = sched::expand_task_ids(r.array_tasks);
-    if (!r.task_id() && std::find(ids.begin(), ids.end(), task) != ids.end()) return &r;
-  }
-  return nullptr;
-}
-
-}  // namespace
 
 std::optional<SchedulerLook> look_at_scheduler(const store::Store& db, const store::CampaignRecord& campaign,
                                                sched::Scheduler& scheduler) {
@@ -48,9 +31,11 @@ std::optional<SchedulerLook> look_at_scheduler(const store::Store& db, const sto
     look.under_way += tasks.size();
     const auto records = scheduler.array_jobs(sub.job_id);
     if (!records) return std::nullopt;
+    const auto by_task = sched::index_by_task(*records);
     for (const auto& t : tasks) {
-      const sched::JobRecord* rec = record_of(*records, t.task);
-      if (!rec) continue;
+      const auto found = by_task.find({sub.job_id, t.task});
+      if (found == by_task.end()) continue;
+      const sched::JobRecord* rec = found->second;
       const sched::Phase phase = scheduler.state_info(rec->state).phase;
       if (phase == sched::Phase::finished) continue;
       for (auto& v : scheduler_state_values(scheduler.name(), t.run_id, t.attempt, phase, *rec)) look.states.push_back(std::move(v));

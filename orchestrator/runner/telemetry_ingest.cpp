@@ -1,8 +1,5 @@
 #include "runner/telemetry_ingest.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <fmt/core.h>
 
@@ -31,30 +28,14 @@ bool is_telemetry_name(const std::string& name) {
   });
 }
 
-/// The whole file at `path`, opened without following a symlink: a regular file of this user (or one
-/// sharing allows), at most `limit` bytes. Error(io) saying why not.
+/// The whole file at `path` (util/safe_files.h's read_own_file: no symlink followed, this user's or what
+/// sharing allows, at most `limit` bytes), or Error(io) naming the path and why not.
 std::string read_own_file(const std::string& path, std::size_t limit) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) throw Error(ErrorKind::io, fmt::format("{}: cannot open it (a symlink is never followed)", path));
-  struct stat st {};
-  std::string text;
-  std::string why;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) why = "not a regular file";
-  else if (const std::string r = untrusted_reason(st, ::getuid(), group_sharing_allowed()); !r.empty()) why = r;
-  else if (static_cast<std::size_t>(st.st_size) > limit) why = fmt::format("{} bytes, over the limit of {}", st.st_size, limit);
-  if (why.empty()) {
-    text.resize(static_cast<std::size_t>(st.st_size));
-    std::size_t got = 0;
-    while (got < text.size()) {
-      const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
-      if (n <= 0) break;
-      got += static_cast<std::size_t>(n);
-    }
-    text.resize(got);
+  try {
+    return sweep::read_own_file(path, static_cast<std::uintmax_t>(limit));
+  } catch (const Error& e) {
+    throw Error(ErrorKind::io, fmt::format("{}: {}", path, e.message()));
   }
-  ::close(fd);
-  if (!why.empty()) throw Error(ErrorKind::io, fmt::format("{}: refused: {}", path, why));
-  return text;
 }
 
 /// The telemetry file names in `run_dir`, sorted.

@@ -26,6 +26,17 @@ std::optional<int> to_int(std::string_view s) {
 
 std::optional<int> JobRecord::task_id() const { return to_int(array_tasks); }
 
+std::map<std::pair<std::string, int>, const JobRecord*> index_by_task(const std::vector<JobRecord>& records) {
+  std::map<std::pair<std::string, int>, const JobRecord*> out;
+  for (const auto& r : records) {
+    if (r.array_job_id.empty()) continue;
+    if (const auto task = r.task_id()) out[{r.array_job_id, *task}] = &r;
+    else
+      for (int t : expand_task_ids(r.array_tasks)) out.try_emplace({r.array_job_id, t}, &r);
+  }
+  return out;
+}
+
 std::vector<int> expand_task_ids(std::string_view range) {
   range = range.substr(0, range.find('%'));
   std::vector<int> out;

@@ -4,6 +4,7 @@
 // limits on what a user may queue. The scheduler's module reads its own output into these
 // (slurm/job_record.h); the batch driver (runner/batch_driver.h) only ever sees these.
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -63,6 +64,11 @@ struct Limits {
 /// The task ids in an array range such as "0-11%2", "1,3,5-7" or "4" (JobRecord::array_tasks).
 /// Empty when malformed, or when it holds more than 1,000,001 ids (no campaign of ours queues that many).
 std::vector<int> expand_task_ids(std::string_view range);
+
+/// `records` by (array job id, task id). A pending array not split yet is one record whose task field
+/// is a range: every task in it maps to that record, unless the task has a record of its own. Records
+/// of no array are left out. The pointers point into `records`.
+std::map<std::pair<std::string, int>, const JobRecord*> index_by_task(const std::vector<JobRecord>& records);
 
 /// A positive decimal count, or nullopt ("", "N/A", "UNLIMITED", garbage).
 std::optional<std::size_t> parse_count(std::string_view text);

@@ -164,4 +164,40 @@ void replace_own_file(const std::string& path, std::string_view text, mode_t mod
   if (::close(fd) != 0) throw Error(ErrorKind::io, fmt::format("cannot write {}: {}", path, errno_text(errno)));
 }
 
+std::string read_own_file(const std::string& path, const std::function<std::string(std::uintmax_t)>& size_problem) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    const int e = errno;
+    throw Error(ErrorKind::io, e == ELOOP ? "is a symlink: not followed" : e == ENOENT ? "missing" : errno_text(e));
+  }
+  struct stat st {};
+  std::string why;
+  if (::fstat(fd, &st) != 0) why = errno_text(errno);
+  else if (!S_ISREG(st.st_mode)) why = "not a regular file";
+  else if (const std::string r = untrusted_reason(st, ::geteuid(), group_sharing_allowed()); !r.empty()) why = "not trusted: " + r;
+  else why = size_problem(static_cast<std::uintmax_t>(st.st_size));
+  std::string text;
+  if (why.empty()) {
+    text.resize(static_cast<std::size_t>(st.st_size));
+    std::size_t got = 0;
+    while (got < text.size()) {
+      const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) why = errno_text(errno);
+      if (n <= 0) break;  // n == 0: it shrank since fstat, and what is there is read
+      got += static_cast<std::size_t>(n);
+    }
+    text.resize(got);
+  }
+  ::close(fd);
+  if (!why.empty()) throw Error(ErrorKind::io, why);
+  return text;
+}
+
+std::string read_own_file(const std::string& path, std::uintmax_t limit) {
+  return read_own_file(path, [limit](std::uintmax_t size) {
+    return size > limit ? fmt::format("{} bytes, over the limit of {}", size, limit) : std::string();
+  });
+}
+
 }  // namespace sweep

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -69,5 +70,16 @@ int open_own_for_writing(const std::string& path, mode_t mode = 0666);
 
 /// Replaces `path`'s content with `text` through open_own_for_writing().
 void replace_own_file(const std::string& path, std::string_view text, mode_t mode = 0666);
+
+/// The whole of the file at `path`, a file a workload or another user may have put there: opened without
+/// following a symlink (nor blocking on a FIFO), and read only when it is a regular file that
+/// untrusted_reason() accepts (with the lab's group sharing) and `size_problem(size)` returns "". Otherwise
+/// Error(io) with the reason alone, the caller adding the path: "is a symlink: not followed", "missing",
+/// "not a regular file", "not trusted: <why>", or size_problem's words. A file that shrinks while it is
+/// read gives what is there.
+std::string read_own_file(const std::string& path, const std::function<std::string(std::uintmax_t)>& size_problem);
+
+/// read_own_file() refusing a file of more than `limit` bytes ("<size> bytes, over the limit of <limit>").
+std::string read_own_file(const std::string& path, std::uintmax_t limit);
 
 }  // namespace sweep

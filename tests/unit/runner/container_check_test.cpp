@@ -110,6 +110,17 @@ TEST_CASE("container check text: the runtime, the image, the provenance, one sta
   CHECK(m.find("sweep_container_id=$(podman image inspect --format '{{.Id}}' \"$sweep_container_image\"") !=
         std::string::npos);
 
+  // podman refuses --device nvidia.com/gpu=all itself where there is no CDI specification: with gpus,
+  // that failed start is CONTAINER_GPU, checked before the generic CONTAINER.
+  const std::string mg = check(container("podman", "localhost/pt:1", true));
+  const auto gpu_at = mg.find("if [ \"$sweep_container_status\" -ne 0 ] && grep -Eq 'unresolvable CDI devices' "
+                              "\"$SWEEP_RUN_DIR/container_check.log\"; then sweep_container_failed CONTAINER_GPU \"gpus: "
+                              "true, but podman could not give the container the GPUs on node ");
+  CHECK(gpu_at != std::string::npos);
+  CHECK(gpu_at < mg.find("sweep_container_failed CONTAINER \""));
+  CHECK(m.find("unresolvable CDI devices") == std::string::npos);
+  CHECK(check(container("apptainer", "/img/pt.sif", true)).find("could not give the container the GPUs") == std::string::npos);
+
   const std::string ch = check(container("charliecloud", "/img/dir", false));
   CHECK(ch.find("[ -n \"${USER:-}\" ] || export USER=\"$(id -un)\"") < ch.find("command -v ch-run"));
   CHECK(ch.find("ch-run --env-no-expand --set-env=NCCL_DEBUG=INFO -c /work /img/dir -- /bin/sh -c ") !=

@@ -123,6 +123,19 @@ TEST_CASE("container words: values the runtime would take apart are refused") {
                     "apptainer's --env splits a value at commas (apptainer/singularity#6088), so "
                     "container.env.NCCL_IB_HCA (\"mlx5_0,mlx5_1\") would arrive cut: set it in the top-level env "
                     "instead, which apptainer passes in from the job's environment");
+  // A double quote: pflag's StringToString trims it from the word's end ('MSG=say "hi"' gives `say "hi`)
+  // or fails on it as CSV when the value holds an '='.
+  for (const std::string runtime : {"apptainer", "singularity"}) {
+    RenderedContainer quote = container(runtime);
+    quote.env.push_back({"MSG", "say \"hi\""});
+    CHECK_THROWS_WITH(container_words(quote),
+                      runtime + "'s --env reads its word as CSV and trims double quotes from its ends (pflag's "
+                      "StringToString), so container.env.MSG (\"say \"hi\"\") would arrive cut: set it in the "
+                      "top-level env instead, which " + runtime + " passes in from the job's environment");
+  }
+  RenderedContainer quoted_podman = container("podman");
+  quoted_podman.env.push_back({"MSG", "say \"hi\""});
+  CHECK(container_words(quoted_podman).before_command.find("-e 'MSG=say \"hi\"' ") != std::string::npos);
   RenderedContainer colon = container("podman");
   colon.mounts.push_back({"/a:b", "/a:b", false});
   CHECK_THROWS_WITH(

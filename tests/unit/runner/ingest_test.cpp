@@ -94,6 +94,18 @@ TEST_CASE("judging an attempt: a rule without reduce that matched more than once
   CHECK(kept.provenance == store::KeyValues{{"matches.loss", "3"}});
 }
 
+TEST_CASE("ingest: an earlier ingest's warnings file goes when a new ingest has none") {
+  TempDir dir;
+  std::ofstream(dir.file("stdout")) << "x=5\n";
+  std::ofstream(dir.file("stderr")) << "";
+  std::ofstream(dir.file("ingest_warnings")) << "telemetry.n1: refused: a warning of the first ingest\n";
+  parse::Extractor extractor({{"x", "", "higher", parse::Rule::Kind::regex, "x=(?<value>\\d+)", "stdout", {}, ""}});
+  const auto r = runner::ingest(exited(0), dir.path.string(), extractor, spec::Success{}, false, false);
+  CHECK(r.state == RunState::succeeded);
+  CHECK_FALSE(std::ifstream(dir.file("ingest_warnings")).good());
+  CHECK(std::none_of(r.provenance.begin(), r.provenance.end(), [](const auto& kv) { return kv.first == "ingest_warnings"; }));
+}
+
 TEST_CASE("ingest: the container check's failure is the attempt's, its provenance container.* keys") {
   TempDir dir;
   std::filesystem::create_directories(dir.path / "provenance");

@@ -87,7 +87,7 @@ TEST_CASE("telemetry ingest: a symlink planted as telemetry.<node> is refused, n
   std::vector<std::string> warnings;
   add_telemetry(dir.path.string(), r, warnings);
   CHECK(r.metrics.empty());
-  CHECK_THAT(provenance(r, "telemetry.error"), Catch::Contains("telemetry.n1: cannot open it (a symlink is never followed)"));
+  CHECK_THAT(provenance(r, "telemetry.error"), Catch::Contains("telemetry.n1: is a symlink: not followed"));
 
   TempDir fifo;
   std::filesystem::create_directory(fifo.file("telemetry.n1"));  // a directory of that name

@@ -28,3 +28,22 @@ TEST_CASE("a record is one array task only when its task field is one number") {
   CHECK(!parse_count("UNLIMITED"));
   CHECK(!parse_count(""));
 }
+
+TEST_CASE("index_by_task: a task's own record, a pending range's record for the rest, no array left out") {
+  JobRecord range;  // the array's pending remainder, not split yet
+  range.array_job_id = "41";
+  range.array_tasks = "0-3";
+  range.state = "PENDING";
+  JobRecord own = range;  // task 2, started: a record of its own
+  own.array_tasks = "2";
+  own.state = "RUNNING";
+  JobRecord plain;  // a job of no array
+  plain.job_id = "50";
+  const std::vector<JobRecord> records{own, range, plain};
+  const auto index = index_by_task(records);
+  REQUIRE(index.size() == 4);
+  CHECK(index.at({"41", 2})->state == "RUNNING");
+  CHECK(index.at({"41", 0})->state == "PENDING");
+  CHECK(index.at({"41", 3}) == &records[1]);
+  CHECK(index.count({"50", 0}) == 0);
+}

@@ -133,3 +133,32 @@ TEST_CASE("make_directories makes each missing directory without group or other 
   CHECK((std::filesystem::status(dir.path / "loose").permissions() & std::filesystem::perms::others_write) !=
         std::filesystem::perms::none);
 }
+
+TEST_CASE("read_own_file: the user's own regular file, whole") {
+  TempDir dir;
+  const std::string path = dir.file("data");
+  std::ofstream(path) << "one\ntwo\n";
+  CHECK(read_own_file(path, 8) == "one\ntwo\n");
+  CHECK_THROWS_WITH(read_own_file(path, 7), "8 bytes, over the limit of 7");
+  CHECK_THROWS_WITH(read_own_file(path, [](std::uintmax_t size) { return "said no to " + std::to_string(size); }),
+                    "said no to 8");
+}
+
+TEST_CASE("read_own_file: a symlink, a FIFO, a directory and a missing file are refused with the reason") {
+  TempDir dir;
+  std::ofstream(dir.file("target")) << "secret";
+  fs::create_symlink(dir.file("target"), dir.file("link"));
+  REQUIRE(::mkfifo(dir.file("fifo").c_str(), 0600) == 0);  // no writer: an open that blocked would hang here
+  CHECK_THROWS_WITH(read_own_file(dir.file("link"), 100), "is a symlink: not followed");
+  CHECK_THROWS_WITH(read_own_file(dir.file("fifo"), 100), "not a regular file");
+  CHECK_THROWS_WITH(read_own_file(dir.path.string(), 100), "not a regular file");
+  CHECK_THROWS_WITH(read_own_file(dir.file("nothing"), 100), "missing");
+}
+
+TEST_CASE("read_own_file: a file another user may write is not trusted") {
+  TempDir dir;
+  const std::string path = dir.file("shared");
+  std::ofstream(path) << "planted";
+  fs::permissions(path, fs::perms::others_write, fs::perm_options::add);
+  CHECK_THROWS_WITH(read_own_file(path, 100), "not trusted: it is writable by everyone");
+}
