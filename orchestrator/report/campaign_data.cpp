@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "report/hardware.h"
+#include "report/provenance_changes.h"
 #include "store/requested_resources.h"
 #include "store/store.h"
 #include "util/error.h"
@@ -29,15 +30,21 @@ std::vector<store::ProvenanceCount> hardware_counts(const store::Store& db, std:
   return out;
 }
 
+/// The values of `keys` in the latest attempts of the runs that ended (succeeded or failed).
+std::vector<store::AttemptValue> ended_values(const store::Store& db, std::int64_t campaign,
+                                              const std::vector<std::string>& keys) {
+  auto out = db.latest_provenance(campaign, keys, store::RunState::succeeded);
+  for (auto& v : db.latest_provenance(campaign, keys, store::RunState::failed)) out.push_back(std::move(v));
+  return out;
+}
+
 /// What the ended runs asked for (CampaignData::requests).
 std::vector<store::AttemptValue> request_values(const store::Store& db, std::int64_t campaign,
                                                 const std::string& executor) {
   std::vector<std::string> keys;
   for (std::string_view k : store::kRequestedResources) keys.push_back("resources." + std::string(k));
   for (const char* k : {".req_mem", ".timelimit", ".alloc_cpus", ".alloc_gpus"}) keys.push_back(executor + k);
-  auto out = db.latest_provenance(campaign, keys, store::RunState::succeeded);
-  for (auto& v : db.latest_provenance(campaign, keys, store::RunState::failed)) out.push_back(std::move(v));
-  return out;
+  return ended_values(db, campaign, keys);
 }
 
 CampaignData load_snapshot(const store::Store& db, const std::string& label) {
@@ -62,6 +69,7 @@ CampaignData load_snapshot(const store::Store& db, const std::string& label) {
   const std::string& e = campaign->executor;
   data.scheduler_states = db.latest_provenance(campaign->id, {e + ".phase", e + ".state", e + ".reason"}, store::RunState::running);
   data.requests = request_values(db, campaign->id, e);
+  data.facts = ended_values(db, campaign->id, provenance_fact_keys());
   return data;
 }
 

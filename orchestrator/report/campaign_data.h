@@ -40,6 +40,8 @@ struct CampaignData {
   // ".alloc_cpus", ".alloc_gpus") and what they used (kUsageMetrics), of the runs that ended.
   std::vector<store::AttemptValue> requests;
   std::vector<RunMetric> usage;
+  // The ended runs' values of the provenance facts compared between campaigns (report/provenance_changes.h).
+  std::vector<store::AttemptValue> facts;
 };
 
 /// Reads the campaign labelled `label` from one snapshot of the database (a campaign may be writing);

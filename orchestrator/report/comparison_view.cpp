@@ -205,7 +205,7 @@ CampaignComparison compare_campaigns(const CampaignData& baseline_data, const Ca
     rename_params(renamed.points, matching.map);
     baseline = &renamed;
   }
-  CampaignComparison out{baseline->campaign.label, candidate.campaign.label, options.correction, options.alpha, {}, {}, {}, {}, {}, {}, {}};
+  CampaignComparison out{baseline->campaign.label, candidate.campaign.label, options.correction, options.alpha, {}, {}, {}, {}, {}, {}, {}, {}};
   Sides s{point_results(*baseline), point_results(candidate), {}, {}, {}, &metrics};
   const Alignment a = aligned(*baseline, s.base, candidate, s.cand, matching);
   s.identity = a.identity;
@@ -217,6 +217,7 @@ CampaignComparison compare_campaigns(const CampaignData& baseline_data, const Ca
   require_metrics(s);
   const auto seen = compare_rows(s, thresholds_for(candidate, metric_thresholds, site_thresholds), options, out);
   find_missing(s, candidate, seen, out);
+  out.changed = provenance_changes(baseline->facts, candidate.facts);
   return out;
 }
 
@@ -259,12 +260,37 @@ std::string comparison_text(const CampaignComparison& c) {
   for (const auto& p : c.only_in_baseline) out += fmt::format("only in {}: {}\n", c.baseline, p);
   for (const auto& p : c.only_in_candidate) out += fmt::format("only in {}: {}\n", c.candidate, p);
   for (const auto& d : c.differences) out += fmt::format("differs (--allow-different): {}\n", d);
+  for (const auto& change : c.changed) out += "changed: " + terminal_text(change_text(change)) + "\n";
   if (!c.ignored.empty()) out += fmt::format("matched by {}; one-valued, not matched: {}\n",
                                              c.matched_by.empty() ? "nothing (one point each)" : join(c.matched_by, ", "),
                                              join(c.ignored, ", "));
   out += fmt::format("{} vs {}: {}: {} ({} comparisons, p-values corrected: {})\n", c.candidate, c.baseline,
                      name_of(c.gate()), verdict_counts(c), c.rows.size(), stats::name_of(c.correction));
   return out;
+}
+
+/// "changed": [{"fact", "keys", "baseline", "candidate", "text"}], each side's values an array of
+/// objects, key to value (a key the run did not record left out).
+std::string changed_json(const std::vector<ProvenanceChange>& changed) {
+  const auto side = [](const ProvenanceChange& change, const std::vector<FactValue>& values) {
+    std::string out;
+    for (const auto& value : values) {
+      std::string fields;
+      for (std::size_t k = 0; k < change.keys.size(); ++k)
+        if (!value[k].empty()) fields += fmt::format("{}{}: {}", fields.empty() ? "" : ", ", json_string(change.keys[k]), json_string(value[k]));
+      out += fmt::format("{}{{{}}}", out.empty() ? "" : ", ", fields);
+    }
+    return "[" + out + "]";
+  };
+  std::string out;
+  for (const auto& change : changed) {
+    std::string keys;
+    for (const auto& k : change.keys) keys += (keys.empty() ? "" : ", ") + json_string(k);
+    out += fmt::format(R"({}{{"fact": {}, "keys": [{}], "baseline": {}, "candidate": {}, "text": {}}})", out.empty() ? "" : ", ",
+                       json_string(change.label), keys, side(change, change.baseline), side(change, change.candidate),
+                       json_string(change_text(change)));
+  }
+  return "[" + out + "]";
 }
 
 std::string comparison_json(const CampaignComparison& c) {
@@ -278,10 +304,10 @@ std::string comparison_json(const CampaignComparison& c) {
     missing += fmt::format(R"({}{{"point": {}, "metric": {}, "verdict": "missing", "reason": {}}})", missing.empty() ? "" : ", ",
                            json_string(m.point), json_string(m.metric), json_string(m.reason));
   std::string out = fmt::format(R"({{"version": {}, "baseline": {}, "candidate": {}, "gate": "{}", "correction": "{}", )"
-                                R"("matched_by": {}, "ignored": {}, "differences": {}, "missing": [{}], "rows": [)",
+                                R"("matched_by": {}, "ignored": {}, "differences": {}, "changed": {}, "missing": [{}], "rows": [)",
                                 kComparisonJsonVersion, json_string(c.baseline), json_string(c.candidate), name_of(c.gate()),
                                 stats::name_of(c.correction), strings(c.matched_by), strings(c.ignored),
-                                strings(c.differences), missing);
+                                strings(c.differences), changed_json(c.changed), missing);
   for (std::size_t i = 0; i < c.rows.size(); ++i) {
     const auto& r = c.rows[i];
     const auto& x = r.result;
@@ -297,6 +323,13 @@ std::string comparison_json(const CampaignComparison& c) {
         json_number(x.effect_size), stats::name_of(x.verdict), json_string(x.reason), x.repetitions_needed);
   }
   return out + "]}\n";
+}
+
+/// A <property name="changed"> per changed fact (CI systems show a suite's properties).
+std::string changed_properties(const std::vector<ProvenanceChange>& changed) {
+  std::string out;
+  for (const auto& change : changed) out += fmt::format(R"(<property name="changed" value="{}"/>)", xml_text(change_text(change)));
+  return out;
 }
 
 std::string comparison_junit(const CampaignComparison& c) {
@@ -323,12 +356,12 @@ std::string comparison_junit(const CampaignComparison& c) {
   }
   return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"{} vs {}\" tests=\"{}\" "
                      "failures=\"{}\" skipped=\"{}\">\n    <properties><property name=\"gate\" value=\"{}\"/><property "
-                     "name=\"baseline\" value=\"{}\"/><property name=\"correction\" value=\"{}\"/>"
+                     "name=\"baseline\" value=\"{}\"/><property name=\"correction\" value=\"{}\"/>{}"
                      "</properties>\n{}  </testsuite>\n</testsuites>\n",
                      xml_text(c.candidate), xml_text(c.baseline), c.rows.size() + c.missing.size() + (c.rows.empty() && c.missing.empty()),
                      c.count(stats::Verdict::regressed) + c.missing.size() + (c.rows.empty() && c.missing.empty()),
                      c.count(stats::Verdict::inconclusive), name_of(c.gate()), xml_text(c.baseline),
-                     stats::name_of(c.correction), cases);
+                     stats::name_of(c.correction), changed_properties(c.changed), cases);
 }
 
 }  // namespace sweep::report

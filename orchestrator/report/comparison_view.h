@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "report/campaign_data.h"
+#include "report/provenance_changes.h"
 #include "spec/experiment.h"
 #include "stats/comparison.h"
 
@@ -55,6 +56,7 @@ struct CampaignComparison {
   std::vector<std::string> matched_by;   // the parameters that tell points apart
   std::vector<std::string> ignored;      // one-valued parameters left out of matching
   std::vector<std::string> differences;  // accepted with --allow-different
+  std::vector<ProvenanceChange> changed; // provenance facts that differ (the image, the runtime, ...)
   std::size_t count(stats::Verdict v) const;
   Gate gate() const;
 };
@@ -75,10 +77,11 @@ CampaignComparison compare_campaigns(const CampaignData& baseline, const Campaig
 
 /// 2: "correction", and each row's "welch_p_adjusted" and "threshold" (the p and threshold its verdict used).
 /// 3: "gate", "missing" (the rows of verdict missing), "matched_by", "ignored" and "differences".
-inline constexpr int kComparisonJsonVersion = 3;
-std::string comparison_text(const CampaignComparison& c);   // aligned columns, then a one-line summary
+/// 4: "changed" (the provenance facts that differ: report/provenance_changes.h).
+inline constexpr int kComparisonJsonVersion = 4;
+std::string comparison_text(const CampaignComparison& c);   // aligned columns, "changed: ..." lines, then a one-line summary
 std::string comparison_json(const CampaignComparison& c);
-std::string comparison_junit(const CampaignComparison& c);  // a testcase per row; missing and regressed rows fail
+std::string comparison_junit(const CampaignComparison& c);  // a testcase per row; missing and regressed rows fail; a "changed" property per changed fact
 /// "2 regressed, 1 missing, ...": the counts per verdict, missing first.
 std::string verdict_counts(const CampaignComparison& c);
 

@@ -23,6 +23,7 @@ std::vector<std::string> attention_rows(const CampaignComparison& c) {
       if (r.result.verdict == v)
         out.push_back(fmt::format("{} {}: {} {:+.1f}%: {}", r.point, r.metric, stats::name_of(v), 100 * r.result.relative,
                                   r.result.reason));
+  for (const auto& change : c.changed) out.push_back("changed: " + change_text(change));
   return out;
 }
 

@@ -20,7 +20,8 @@ struct GateVerdict {
   std::vector<std::string> rows; // "n=1 speed: missing: its 3 runs failed: ...", missing, regressed, inconclusive
 };
 
-/// The rows of `c` worth attention, in that order: missing, regressed, inconclusive.
+/// The rows of `c` worth attention, in that order: missing, regressed, inconclusive, then the provenance
+/// facts that changed ("changed: container image ... -> ...").
 std::vector<std::string> attention_rows(const CampaignComparison& c);
 
 std::string verdict_markdown(const GateVerdict& v);  // a "## Verdict" section

@@ -74,14 +74,14 @@ void apptainer(const RenderedContainer& c, ContainerWords& w) {
 }
 
 // ch-run(1), Charliecloud 0.31: -b SRC[:DST] (repeatable; DST must exist in a read-only image),
-// --env-no-expand before --set-env=VAR=VALUE ("Environment variables"), -c DIR (initial working directory), then IMAGE
-// -- CMD. The host's environment is passed in. No GPU option: the NVIDIA libraries are put into the image (ch-fromhost
-// --nvidia) and /dev is the host's.
+// --set-env=VAR=VALUE, -c DIR (initial working directory), then IMAGE -- CMD. The host's environment
+// is passed in. No GPU option: the NVIDIA libraries are put into the image (ch-fromhost --nvidia) and
+// /dev is the host's. --env-no-expand before the --set-env options: ch-run otherwise reads a value as a
+// search path and replaces each `$NAME` item with the host's variable (`A=$HOME/x` arrived empty).
 void charliecloud(const RenderedContainer& c, ContainerWords& w) {
   refuse_in_binds(c, ":", "ch-run's -b separates SRC and DST with ':'");
   w.before_command = "ch-run ";
   for (const ContainerBind& b : c.mounts) w.before_command += quoted({"-b", b.source + ":" + b.destination});
-  // Values are literal, as everywhere in sweep: ch-run would expand a $NAME in a path-like value.
   if (!c.env.empty()) w.before_command += "--env-no-expand ";
   for (const auto& [name, value] : c.env) w.before_command += shell_quote("--set-env=" + name + "=" + value) + " ";
   w.before_command += quoted({"-c", c.workdir}) + user_args(c) + shell_quote(c.image) + " -- ";

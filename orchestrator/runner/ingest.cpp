@@ -15,6 +15,7 @@
 #include <set>
 
 #include "parse/missing_metric.h"
+#include "parse/nccl_transports.h"
 #include "parse/reduce.h"
 #include "runner/container_check.h"
 #include "runner/gpu_facts.h"
@@ -120,6 +121,15 @@ store::KeyValues job_provenance(const std::string& run_dir) {
   }
   for (auto& kv : gpu_facts(gpu_list, gpu_banner)) out.push_back(std::move(kv));
   return out;
+}
+
+/// nccl.net and nccl.transports from what NCCL_DEBUG=INFO printed on the run's stdout and stderr, as far
+/// as ingest read them (kMaxIngestBytes each; NCCL prints these lines at initialisation, near the start).
+store::KeyValues nccl_transport_provenance(const std::map<std::string, std::string>& texts) {
+  std::vector<std::string_view> sides;
+  for (const char* side : {"stdout", "stderr"})
+    if (const auto it = texts.find(side); it != texts.end()) sides.emplace_back(it->second);
+  return parse::nccl_transport_keys(parse::scan_nccl_transports(sides));
 }
 
 /// The fields of the record at `path` (key_value_lines; a key's last line wins).
@@ -261,6 +271,7 @@ store::AttemptResult ingest(const exec::Outcome& outcome, const std::string& run
   if (result.state == store::RunState::failed)
     result.failure_reason = with_output_tail(std::move(result.failure_reason), result.failure_class, run_dir);
   for (auto& kv : job_provenance(run_dir)) result.provenance.push_back(std::move(kv));
+  for (auto& kv : nccl_transport_provenance(texts)) result.provenance.push_back(std::move(kv));
   if (nic_counters) add_nic_metrics(run_dir, result, warnings);
   if (telemetry) add_telemetry(run_dir, result, warnings);
   write_exit_status(run_dir, outcome, result);

@@ -1,7 +1,12 @@
 #include "util/sha256.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace sweep {
 namespace {
@@ -37,31 +42,113 @@ void compress(std::array<std::uint32_t, 8>& h, const unsigned char* block) {
   h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += k;
 }
 
+#if defined(__x86_64__)
+// The x86 SHA extensions (SHA-NI: Intel since Goldmont and Ice Lake, AMD since Zen), 4 rounds an
+// instruction pair; the same result as compress(), several times faster (bench/image_id).
+__attribute__((target("sha,sse4.1,ssse3"))) void compress_sha_ni(std::array<std::uint32_t, 8>& h,
+                                                                  const unsigned char* data, std::size_t blocks) {
+  const __m128i byte_swap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+  __m128i tmp = _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(&h[0])), 0xB1);  // CDAB
+  __m128i state1 = _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(&h[4])), 0x1B);  // EFGH
+  __m128i state0 = _mm_alignr_epi8(tmp, state1, 8);     // ABEF
+  state1 = _mm_blend_epi16(state1, tmp, 0xF0);          // CDGH
+  for (; blocks > 0; --blocks, data += 64) {
+    const __m128i abef = state0, cdgh = state1;
+    __m128i w[16];
+    for (int i = 0; i < 4; ++i)
+      w[i] = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 16 * i)), byte_swap);
+    for (int i = 4; i < 16; ++i)  // W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16], four words at a time
+      w[i] = _mm_sha256msg2_epu32(
+          _mm_add_epi32(_mm_sha256msg1_epu32(w[i - 4], w[i - 3]), _mm_alignr_epi8(w[i - 1], w[i - 2], 4)), w[i - 1]);
+    for (int i = 0; i < 16; ++i) {
+      __m128i msg = _mm_add_epi32(w[i], _mm_loadu_si128(reinterpret_cast<const __m128i*>(&kRound[4 * i])));
+      state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
+      msg = _mm_shuffle_epi32(msg, 0x0E);
+      state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
+    }
+    state0 = _mm_add_epi32(state0, abef);
+    state1 = _mm_add_epi32(state1, cdgh);
+  }
+  tmp = _mm_shuffle_epi32(state0, 0x1B);             // FEBA
+  state1 = _mm_shuffle_epi32(state1, 0xB1);          // DCHG
+  state0 = _mm_blend_epi16(tmp, state1, 0xF0);       // DCBA
+  state1 = _mm_alignr_epi8(state1, tmp, 8);          // HGFE
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(&h[0]), state0);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(&h[4]), state1);
+}
+
+bool cpu_has_sha_ni() {
+  static const bool has = __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("ssse3");
+  return has;
+}
+#endif
+
+bool& portable_only() {
+  static bool portable = false;
+  return portable;
+}
+
+/// `blocks` 64-byte blocks of `data` into `h`, with the CPU's SHA instructions where it has them.
+void compress_blocks(std::array<std::uint32_t, 8>& h, const unsigned char* data, std::size_t blocks) {
+#if defined(__x86_64__)
+  if (cpu_has_sha_ni() && !portable_only()) return compress_sha_ni(h, data, blocks);
+#endif
+  for (std::size_t i = 0; i < blocks; ++i) compress(h, data + 64 * i);
+}
+
 }  // namespace
 
-std::string sha256_hex(std::string_view data) {
-  std::array<std::uint32_t, 8> h{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-  const auto* bytes = reinterpret_cast<const unsigned char*>(data.data());
-  std::size_t full = data.size() / 64;
-  for (std::size_t i = 0; i < full; ++i) compress(h, bytes + 64 * i);
+bool sha256_cpu_instructions(bool allowed) {
+  portable_only() = !allowed;
+#if defined(__x86_64__)
+  return allowed && cpu_has_sha_ni();
+#else
+  return false;
+#endif
+}
 
+void Sha256::update(std::string_view data) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(data.data());
+  std::size_t n = data.size();
+  total_ += n;
+  if (block_len_ > 0) {
+    const std::size_t take = std::min(n, block_.size() - block_len_);
+    std::copy_n(bytes, take, block_.data() + block_len_);
+    block_len_ += take;
+    bytes += take;
+    n -= take;
+    if (block_len_ < block_.size()) return;
+    compress_blocks(h_, block_.data(), 1);
+    block_len_ = 0;
+  }
+  compress_blocks(h_, bytes, n / 64);
+  bytes += n / 64 * 64;
+  n %= 64;
+  std::copy_n(bytes, n, block_.data());
+  block_len_ = n;
+}
+
+std::string Sha256::hex_digest() {
   std::array<unsigned char, 128> tail{};
-  const std::size_t rest = data.size() % 64;
-  for (std::size_t i = 0; i < rest; ++i) tail[i] = bytes[64 * full + i];
-  tail[rest] = 0x80;
-  const std::size_t tail_len = rest < 56 ? 64 : 128;
-  const std::uint64_t bits = static_cast<std::uint64_t>(data.size()) * 8;
+  std::copy_n(block_.data(), block_len_, tail.data());
+  tail[block_len_] = 0x80;
+  const std::size_t tail_len = block_len_ < 56 ? 64 : 128;
+  const std::uint64_t bits = total_ * 8;
   for (int i = 0; i < 8; ++i) tail[tail_len - 1 - i] = static_cast<unsigned char>(bits >> (8 * i));
-  compress(h, tail.data());
-  if (tail_len == 128) compress(h, tail.data() + 64);
+  compress_blocks(h_, tail.data(), tail_len / 64);
 
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   out.reserve(64);
-  for (std::uint32_t word : h)
+  for (std::uint32_t word : h_)
     for (int shift = 28; shift >= 0; shift -= 4) out.push_back(kHex[(word >> shift) & 0xf]);
   return out;
+}
+
+std::string sha256_hex(std::string_view data) {
+  Sha256 hash;
+  hash.update(data);
+  return hash.hex_digest();
 }
 
 }  // namespace sweep

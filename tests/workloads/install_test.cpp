@@ -16,7 +16,7 @@ TEST_CASE("an installed sweep runs a bundled program from its prefix, with its o
   const auto install = e2e::shell("cmake --install " SWEEP_BUILD_DIR " --prefix " + prefix + " 2>&1");
   INFO(install.out);
   REQUIRE(install.exit_code == 0);
-  for (const char* file : {"bin/sweep", "libexec/sweep/collbench", "libexec/sweep/sweep-telemetry",
+  for (const char* file : {"bin/sweep", "libexec/sweep/collbench", "libexec/sweep/sweep-telemetry", "libexec/sweep/sweep-image-id",
                            "share/sweep/templates/local/run.sh.mustache",
                            "share/sweep/templates/slurm/array.sh.mustache", "share/sweep/experiments/demo.yaml"})
     CHECK(fs::exists(prefix + "/" + file));

@@ -14,17 +14,18 @@ if grep -q -i 'yaml-cpp\|SQLiteCpp\|pcre2' "$work/CMakeCache.txt"; then
   grep -i 'yaml-cpp\|SQLiteCpp\|pcre2' "$work/CMakeCache.txt" >&2
   exit 1
 fi
-cmake --build "$work" --target collbench sweep-telemetry -j 2 > "$work.build.log" 2>&1 || { tail -n 40 "$work.build.log"; exit 1; }
+cmake --build "$work" --target collbench sweep-telemetry sweep-image-id -j 2 > "$work.build.log" 2>&1 || { tail -n 40 "$work.build.log"; exit 1; }
 for dir in "$work"/orchestrator/* "$work/tests"; do
   case $dir in
-    "$work/orchestrator/util" | "$work/orchestrator/telemetry" | "$work/orchestrator/*") ;;
+    "$work/orchestrator/util" | "$work/orchestrator/telemetry" | "$work/orchestrator/container" | "$work/orchestrator/*") ;;
     *) if [ -e "$dir" ]; then echo "sweep itself was configured: $dir" >&2; exit 1; fi ;;
   esac
 done
 "$work/bin/sweep-telemetry" --help > /dev/null || { echo "the sampler did not build" >&2; exit 1; }
+"$work/bin/sweep-image-id" "$src/templates" | grep -q '^sha256:' || { echo "sweep-image-id did not build" >&2; exit 1; }
 err=$("$work/bin/collbench" --backend mpi 2>&1 && exit 1 || true)
 case $err in
   *'backend "mpi" is not available in this build (it needs Open MPI (SWEEP_MPI) at build time; available: '*) ;;
   *) echo "collbench --backend mpi said: $err" >&2; exit 1 ;;
 esac
-echo "workloads-only build: collbench and sweep-telemetry built alone; $err"
+echo "workloads-only build: collbench, sweep-telemetry and sweep-image-id built alone; $err"

@@ -106,6 +106,26 @@ TEST_CASE("ingest: an earlier ingest's warnings file goes when a new ingest has 
   CHECK(std::none_of(r.provenance.begin(), r.provenance.end(), [](const auto& kv) { return kv.first == "ingest_warnings"; }));
 }
 
+TEST_CASE("ingest records the network and transports NCCL_DEBUG=INFO reported, from stdout and stderr") {
+  TempDir dir;
+  // Lines of real NCCL output (NVIDIA/nccl-tests issue 185 and NVIDIA/nccl issue 429; tests/unit/parse/
+  // nccl_transports_test.cpp names them).
+  std::ofstream(dir.file("stdout")) << "x=5\n"
+                                       "machine-1:16194:18583 [3] NCCL INFO Channel 00 : 11[3e000] -> 9[1b000] via P2P/direct pointer\n";
+  std::ofstream(dir.file("stderr")) << "dgxh100-4:460770:460842 [0] NCCL INFO Using network IB\n"
+                                       "machine-2:41626:45225 [7] NCCL INFO Channel 03 : 7[b2000] -> 14[b1000] [send] via NET/IB/0/GDRDMA\n";
+  parse::Extractor extractor({{"x", "", "higher", parse::Rule::Kind::regex, "x=(?<value>\\d+)", "stdout", {}, ""}});
+  const auto r = runner::ingest(exited(0), dir.path.string(), extractor, spec::Success{}, false, false);
+  using KV = std::pair<std::string, std::string>;
+  CHECK(std::count(r.provenance.begin(), r.provenance.end(), KV("nccl.net", "IB")) == 1);
+  CHECK(std::count(r.provenance.begin(), r.provenance.end(), KV("nccl.transports", "NET/IB/GDRDMA,P2P/direct")) == 1);
+  // A run whose output has no such lines gets neither key.
+  std::ofstream(dir.file("stderr"), std::ios::trunc) << "";
+  std::ofstream(dir.file("stdout"), std::ios::trunc) << "x=5\n";
+  const auto quiet = runner::ingest(exited(0), dir.path.string(), extractor, spec::Success{}, false, false);
+  CHECK(std::none_of(quiet.provenance.begin(), quiet.provenance.end(), [](const KV& kv) { return kv.first.starts_with("nccl."); }));
+}
+
 TEST_CASE("ingest: the container check's failure is the attempt's, its provenance container.* keys") {
   TempDir dir;
   std::filesystem::create_directories(dir.path / "provenance");

@@ -1,0 +1,49 @@
+#pragma once
+// What changed between two campaigns besides their metrics (docs/containers.md, "What sweep compares"):
+// a table of provenance facts, each a label and the provenance keys it reads, compared by the distinct
+// values of the baseline's runs and of the candidate's. `sweep compare` and `sweep nightly` print a
+// changed fact next to their verdicts: "changed: container image /img/a (sha256:12ab…) -> /img/b
+// (sha256:34cd…)". Pure.
+#include <string>
+#include <vector>
+
+#include "store/records.h"
+
+namespace sweep::report {
+
+/// One fact: its label and the keys it reads; the first key names the value, the others qualify it
+/// (shown in parentheses). Adding a fact is one row of provenance_facts().
+struct ProvenanceFact {
+  std::string label;
+  std::vector<std::string> keys;
+};
+
+/// The facts compared, in the order they are printed.
+const std::vector<ProvenanceFact>& provenance_facts();
+/// Every key of every fact (what report/campaign_data.h loads for them).
+std::vector<std::string> provenance_fact_keys();
+
+/// One run's value of a fact: one string per key of its row, "" where the run recorded none.
+using FactValue = std::vector<std::string>;
+
+/// A fact whose distinct values differ between the sides. A side whose runs recorded none of its keys
+/// has no values (it reads "none").
+struct ProvenanceChange {
+  std::string label;
+  std::vector<std::string> keys;
+  std::vector<FactValue> baseline, candidate;  // distinct, sorted
+};
+
+/// The facts that differ, in provenance_facts() order, from the latest attempts' values of each side's
+/// runs (`baseline`, `candidate`: store::AttemptValue of any of provenance_fact_keys()).
+std::vector<ProvenanceChange> provenance_changes(const std::vector<store::AttemptValue>& baseline,
+                                                 const std::vector<store::AttemptValue>& candidate);
+
+/// A value as text: the first key's value, then the others' in parentheses, a "sha256:<64 hex>" cut to
+/// its first 12 hex digits and "…": "/img/a (sha256:12ab34cd56ef…)". Values of one side joined by ", ";
+/// none: "none".
+std::string fact_values_text(const std::vector<FactValue>& values);
+/// "container image /img/a (sha256:12ab…) -> /img/b (sha256:34cd…)" (not yet made safe for a sink).
+std::string change_text(const ProvenanceChange& change);
+
+}  // namespace sweep::report
