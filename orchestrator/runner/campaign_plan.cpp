@@ -302,12 +302,13 @@ std::string CampaignPlan::render_script(const matrix::Point& point, const RunCon
   auto vars = variables(point, run);
   const std::size_t command = point_command_[index_.at(point.id)];
   const Command& c = commands_[command];
-  vars["command"] = c.launch + c.command.render(vars, templating::Escape::shell);
+  const std::string rendered = c.command.render(vars, templating::Escape::shell);
+  vars["command"] = c.launch + rendered;
   vars["container_check"] = "";
-  if (container_->used()) {
+  if (container_->used()) {  // <assignments><launcher with srun options><runtime words><command>
     const auto [container, words] = container_at(point.values, command, vars, run);
     vars["command"] = words.assignments + launch_prefix(experiment_.workloads[command], words.srun_options) +
-                      words.before_command + c.command.render(vars, templating::Escape::shell);
+                      words.before_command + rendered;
     const std::string run_root = std::filesystem::path(run.run_dir).parent_path().string();
     vars["container_check"] = container_check(container, words, {bundled_dir() + "/sweep-image-id", run_root + "/.sweep-image-ids"});
   }

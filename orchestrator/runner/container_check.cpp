@@ -14,8 +14,18 @@ namespace {
 
 using templating::shell_quote;
 
+/// How an image's text says what it is (image_kind_rule).
+enum class ImageRule {
+  url,     // a reference has "://" (docker://, library://, oras://); anything else is a path
+  rooted,  // a path starts with /, ./ or ../; anything else is a reference (nvcr.io#nvidia/pytorch:24.01-py3)
+  slash,   // a path has a /; anything else is a name in ch-image's storage
+  podman,  // always podman's own storage
+};
+
 struct CheckRow {
   std::string_view runtime;
+  ImageRule image;
+  std::string_view prepare;  // shell lines before the program is looked for
   std::string_view program;  // what must be on PATH
   /// Shell lines after the program is found: fail with CONTAINER_RUNTIME when it lacks what sweep
   /// needs; set sweep_container_version (one line). May read $sweep_container_node.
@@ -27,23 +37,25 @@ struct CheckRow {
 };
 
 constexpr std::array<CheckRow, 5> kCheckRows{{
-    {"apptainer", "apptainer", "sweep_container_version=$(apptainer --version 2>&1 | head -n 1)\n",
+    {"apptainer", ImageRule::url, "", "apptainer", "sweep_container_version=$(apptainer --version 2>&1 | head -n 1)\n",
      "apptainer exec --nv binds the host's NVIDIA driver and devices: does the node have a GPU and the driver?"},
-    {"singularity", "singularity", "sweep_container_version=$(singularity --version 2>&1 | head -n 1)\n",
+    {"singularity", ImageRule::url, "", "singularity",
+     "sweep_container_version=$(singularity --version 2>&1 | head -n 1)\n",
      "singularity exec --nv binds the host's NVIDIA driver and devices: does the node have a GPU and the driver?"},
-    {"pyxis", "srun",
+    {"pyxis", ImageRule::rooted, "", "srun",
      "srun --help 2>&1 | grep -q -- --container-image || sweep_container_failed CONTAINER_RUNTIME \"srun on node "
      "$sweep_container_node has no --container-image option: the Pyxis plugin is not installed there\" 127\n"
      "sweep_container_version=\"pyxis, $(srun --version 2>&1 | head -n 1)\"\n"
-     "if command -v enroot > /dev/null; then sweep_container_version+=\", enroot $(enroot version 2>&1 | head -n 1)\"; fi\n",
+     "if command -v enroot > /dev/null; then sweep_container_version+=\", enroot $(enroot version 2>&1 | head -n 1)\"; "
+     "fi\n",
      "enroot's NVIDIA hook gives the container the GPUs the job step has: does the job ask for GPUs?"},
     // Podman 4.3 without a CDI specification (seen here): "Error: setting up CDI devices: unresolvable
     // CDI devices nvidia.com/gpu=all", status 126.
-    {"podman", "podman", "sweep_container_version=$(podman --version 2>&1 | head -n 1)\n",
+    {"podman", ImageRule::podman, "", "podman", "sweep_container_version=$(podman --version 2>&1 | head -n 1)\n",
      "--device nvidia.com/gpu=all needs the NVIDIA Container Toolkit's CDI specification (nvidia-ctk cdi generate)",
      "unresolvable CDI devices"},
-    {"charliecloud", "ch-run",
-     "sweep_container_version=\"ch-run $(ch-run --version 2>&1 | head -n 1)\"\n",
+    {"charliecloud", ImageRule::slash, "[ -n \"${USER:-}\" ] || export USER=\"$(id -un)\"  # ch-run requires it\n",
+     "ch-run", "sweep_container_version=\"ch-run $(ch-run --version 2>&1 | head -n 1)\"\n",
      "ch-run shares the host's /dev: the node has no NVIDIA device, or the image lacks the driver's libraries "
      "(ch-fromhost --nvidia)"},
 }};
@@ -54,7 +66,8 @@ const CheckRow& row(std::string_view runtime) {
   throw Error(ErrorKind::internal, fmt::format("no container check for runtime {}", runtime));
 }
 
-constexpr const char* kFunctions = R"sh(# Container: the runtime, the image and one start of it (runner/container_check.h, docs/containers.md).
+constexpr const char* kFunctions =
+    R"sh(# Container: the runtime, the image and one start of it (runner/container_check.h, docs/containers.md).
 sweep_container_failed() {
   local text="${2//$'\n'/ }"
   printf 'format=1\nclass=%s\ntext=%s\n' "$1" "$text" > "$SWEEP_RUN_DIR/container_failed"
@@ -67,8 +80,7 @@ sweep_container_node=$(hostname 2> /dev/null || printf '%s' "${HOSTNAME:-unknown
 /// The program's lookup and the row's own lines.
 std::string find_runtime(const RenderedContainer& c) {
   const CheckRow& r = row(c.runtime);
-  std::string out;
-  if (c.runtime == "charliecloud") out += "[ -n \"${USER:-}\" ] || export USER=\"$(id -un)\"  # ch-run requires it\n";
+  std::string out(r.prepare);
   out += fmt::format(
       "command -v {0} > /dev/null || sweep_container_failed CONTAINER_RUNTIME \"the container runtime's program {0}{1} "
       "is not found on node $sweep_container_node (PATH=$PATH)\" 127\n",
@@ -91,17 +103,19 @@ std::string find_image(const RenderedContainer& c, const ContainerCheckPaths& pa
            "\"$SWEEP_RUN_DIR/container_check.log\")\n"
            "sweep_container_id=${sweep_container_id:+sha256:${sweep_container_id#sha256:}}\n";
   return out + fmt::format(
-      "if [ -f \"$sweep_container_image\" ]; then sweep_container_kind=file\n"
-      "elif [ -d \"$sweep_container_image\" ]; then sweep_container_kind=directory\n"
-      "else sweep_container_failed CONTAINER_IMAGE \"the image $sweep_container_image is not on node $sweep_container_node: "
-      "no such file or directory (in $PWD)\" 2; fi\n"
-      "sweep_container_id=\n"
-      "if [ -x {0} ]; then\n"
-      "  [ -d {1} ] || mkdir -m 0700 {1}\n"
-      "  sweep_container_id=$({0} --cache {1} \"$sweep_container_image\" 2>> \"$SWEEP_RUN_DIR/container_check.log\") || "
-      "sweep_container_id=\n"
-      "fi\n",
-      shell_quote(paths.image_id_program), shell_quote(paths.image_id_cache));
+                   "if [ -f \"$sweep_container_image\" ]; then sweep_container_kind=file\n"
+                   "elif [ -d \"$sweep_container_image\" ]; then sweep_container_kind=directory\n"
+                   "else sweep_container_failed CONTAINER_IMAGE \"the image $sweep_container_image is not on node "
+                   "$sweep_container_node: "
+                   "no such file or directory (in $PWD)\" 2; fi\n"
+                   "sweep_container_id=\n"
+                   "if [ -x {0} ]; then\n"
+                   "  [ -d {1} ] || mkdir -m 0700 {1}\n"
+                   "  sweep_container_id=$({0} --cache {1} \"$sweep_container_image\" 2>> "
+                   "\"$SWEEP_RUN_DIR/container_check.log\") || "
+                   "sweep_container_id=\n"
+                   "fi\n",
+                   shell_quote(paths.image_id_program), shell_quote(paths.image_id_cache));
 }
 
 std::string write_provenance(const RenderedContainer& c) {
@@ -121,7 +135,8 @@ std::string gpu_start_failure(const RenderedContainer& c) {
   return fmt::format(
       "if [ \"$sweep_container_status\" -ne 0 ] && grep -Eq {} \"$SWEEP_RUN_DIR/container_check.log\"; then "
       "sweep_container_failed CONTAINER_GPU \"gpus: true, but {} could not give the container the GPUs on node "
-      "$sweep_container_node (status $sweep_container_status): $(tail -n 5 \"$SWEEP_RUN_DIR/container_check.log\"): {}\" "
+      "$sweep_container_node (status $sweep_container_status): $(tail -n 5 \"$SWEEP_RUN_DIR/container_check.log\"): "
+      "{}\" "
       "\"$sweep_container_status\"; fi\n",
       shell_quote(std::string(r.gpu_start_error)), c.runtime, r.gpu_hint);
 }
@@ -138,16 +153,18 @@ std::string start(const RenderedContainer& c, const ContainerWords& w) {
       "\"$SWEEP_RUN_DIR/container_check.log\")\n"
       "sweep_container_status=$?\n"
       "{}"
-      "if [ \"$sweep_container_status\" -ne 0 ]; then sweep_container_failed CONTAINER \"{} did not start the container "
-      "on node $sweep_container_node (status $sweep_container_status): $(tail -n 5 \"$SWEEP_RUN_DIR/container_check.log\")\" "
+      "if [ \"$sweep_container_status\" -ne 0 ]; then sweep_container_failed CONTAINER \"{} did not start the "
+      "container on node $sweep_container_node (status $sweep_container_status): $(tail -n 5 "
+      "\"$SWEEP_RUN_DIR/container_check.log\")\" "
       "\"$sweep_container_status\"; fi\n",
       start_words(w), gpu_start_failure(c), c.runtime);
   // As comm_env: a secret-looking name's value is masked (the words of util/secrets.h's secret_name).
-  out += "printf '%s\\n' \"$sweep_container_out\" | grep -E '^(NCCL|UCX|OMPI|PMIX|I_MPI|FI|MPICH|CUDA|NVIDIA)_' | "
-         "grep -v '^OMPI_ALLOW_RUN_AS_ROOT' | sed -E "
-         "'s/^([A-Za-z0-9_]*(TOKEN|KEY|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|AUTH)[A-Za-z0-9_]*)=.*/\\1=***/I' | "
-         "sort > \"$SWEEP_RUN_DIR/provenance/container_env\"\n"
-         "[ -s \"$SWEEP_RUN_DIR/provenance/container_env\" ] || rm -f \"$SWEEP_RUN_DIR/provenance/container_env\"\n";
+  out +=
+      "printf '%s\\n' \"$sweep_container_out\" | grep -E '^(NCCL|UCX|OMPI|PMIX|I_MPI|FI|MPICH|CUDA|NVIDIA)_' | "
+      "grep -v '^OMPI_ALLOW_RUN_AS_ROOT' | sed -E "
+      "'s/^([A-Za-z0-9_]*(TOKEN|KEY|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|AUTH)[A-Za-z0-9_]*)=.*/\\1=***/I' | "
+      "sort > \"$SWEEP_RUN_DIR/provenance/container_env\"\n"
+      "[ -s \"$SWEEP_RUN_DIR/provenance/container_env\" ] || rm -f \"$SWEEP_RUN_DIR/provenance/container_env\"\n";
   if (c.gpus)
     out += fmt::format(
         "printf '%s\\n' \"$sweep_container_out\" | grep -qx sweep-gpu-device || sweep_container_failed CONTAINER_GPU "
@@ -160,11 +177,15 @@ std::string start(const RenderedContainer& c, const ContainerWords& w) {
 }  // namespace
 
 std::string image_kind_rule(const RenderedContainer& c) {
-  if (c.runtime == "podman") return "podman";
-  const bool path_like = c.image.rfind('/', 0) == 0 || c.image.rfind("./", 0) == 0 || c.image.rfind("../", 0) == 0;
-  if (c.runtime == "pyxis") return path_like ? "path" : "reference";  // nvcr.io#nvidia/pytorch:24.01-py3
-  if (c.runtime == "charliecloud") return c.image.find('/') != std::string::npos ? "path" : "reference";
-  return c.image.find("://") != std::string::npos ? "reference" : "path";  // docker://, library://, oras://
+  const std::string& image = c.image;
+  switch (row(c.runtime).image) {
+    case ImageRule::url: return image.find("://") != std::string::npos ? "reference" : "path";
+    case ImageRule::rooted:
+      return image.rfind('/', 0) == 0 || image.rfind("./", 0) == 0 || image.rfind("../", 0) == 0 ? "path" : "reference";
+    case ImageRule::slash: return image.find('/') != std::string::npos ? "path" : "reference";
+    case ImageRule::podman: break;
+  }
+  return "podman";
 }
 
 std::string container_check(const RenderedContainer& c, const ContainerWords& words, const ContainerCheckPaths& paths) {

@@ -90,8 +90,11 @@ void charliecloud(const RenderedContainer& c, ContainerWords& w) {
 /// What a podman container takes from the job's environment (it takes nothing by default): sweep's
 /// own variables, what srun, Open MPI, PMIx and torchrun-env give each task, and the GPUs it was given.
 constexpr std::array<std::string_view, 15> kPodmanPassthrough{
-    "SWEEP_*", "SLURM_*", "PMIX_*", "PMI_*", "OMPI_*", "PRTE_*", "MASTER_ADDR", "MASTER_PORT", "RANK",
-    "WORLD_SIZE", "LOCAL_RANK", "GROUP_RANK", "NODE_RANK", "LOCAL_WORLD_SIZE", "CUDA_VISIBLE_DEVICES"};
+    "SWEEP_*",     "SLURM_*",          "PMIX_*",
+    "PMI_*",       "OMPI_*",           "PRTE_*",
+    "MASTER_ADDR", "MASTER_PORT",      "RANK",
+    "WORLD_SIZE",  "LOCAL_RANK",       "GROUP_RANK",
+    "NODE_RANK",   "LOCAL_WORLD_SIZE", "CUDA_VISIBLE_DEVICES"};
 
 // podman-run(1), Podman 4.3: run --rm; --network=host and --ipc=host (the host's interfaces and shared
 // memory, which MPI and NCCL use between tasks); --device nvidia.com/gpu=all (CDI, from nvidia-ctk cdi
@@ -168,14 +171,16 @@ ContainerWords container_words(const RenderedContainer& c) {
 
 std::optional<std::string> container_launcher_refusal(std::string_view runtime_name, std::string_view launcher) {
   if (!runtime(runtime_name).through_srun || launcher == "srun" || launcher == "torchrun-env") return std::nullopt;
-  return fmt::format("container runtime {} starts the container through srun's own options (--container-image), so it "
-                     "needs launcher srun or torchrun-env, not {}",
-                     runtime_name, launcher);
+  return fmt::format(
+      "container runtime {} starts the container through srun's own options (--container-image), so it "
+      "needs launcher srun or torchrun-env, not {}",
+      runtime_name, launcher);
 }
 
 std::optional<std::string> container_read_only_refusal(std::string_view runtime_name) {
   if (runtime(runtime_name).read_only_binds) return std::nullopt;
-  return fmt::format("container runtime {} has no read-only bind (ch-run's -b SRC[:DST]): drop the \":ro\"", runtime_name);
+  return fmt::format("container runtime {} has no read-only bind (ch-run's -b SRC[:DST]): drop the \":ro\"",
+                     runtime_name);
 }
 
 }  // namespace sweep::runner

@@ -24,11 +24,11 @@ struct ContainerBind {
 struct RenderedContainer {
   std::string runtime;  // one of spec::kContainerRuntimes
   std::string image;
-  bool gpus = false;    // the settled value: `gpus`, else whether the point asks for GPUs
+  bool gpus = false;                  // the settled value: `gpus`, else whether the point asks for GPUs
   std::vector<ContainerBind> mounts;  // sweep's automatic binds first, then the user's (site's, experiment's)
   std::vector<std::pair<std::string, std::string>> env;  // set inside the container, in order
-  std::vector<std::string> args;  // the runtime's extra words, before the image
-  std::string workdir;            // the run's working directory (runner::run_workdir), bound at its path
+  std::vector<std::string> args;                         // the runtime's extra words, before the image
+  std::string workdir;  // the run's working directory (runner::run_workdir), bound at its path
   /// The job's variables the container must see where the runtime does not pass the host's environment
   /// in (podman): the names of the top-level `env` (the site's and the experiment's, secrets included).
   std::vector<std::string> passthrough;

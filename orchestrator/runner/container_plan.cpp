@@ -7,7 +7,8 @@
 namespace sweep::runner {
 namespace {
 
-templating::Template compiled(const std::string& text, const SourceLocation& where, const std::vector<std::string>& names) {
+templating::Template compiled(const std::string& text, const SourceLocation& where,
+                              const std::vector<std::string>& names) {
   templating::Template t(text, where);
   t.check_names(names);
   return t;
@@ -18,9 +19,10 @@ templating::Template compiled(const std::string& text, const SourceLocation& whe
 std::string container_summary(const spec::Container& c) {
   if (!c.used()) return "";
   const std::string gpus = !c.gpus ? "gpus where the point asks for them" : *c.gpus ? "gpus: true" : "gpus: false";
-  return fmt::format("container: {}, image {}, {}, {} mount{} of the experiment's and the site's (and sweep's binds: the "
-                     "run directory, the working directory); each run's words: sweep run --dry-run",
-                     c.runtime, c.image, gpus, c.mounts.size(), c.mounts.size() == 1 ? "" : "s");
+  return fmt::format(
+      "container: {}, image {}, {}, {} mount{} of the experiment's and the site's (and sweep's binds: the "
+      "run directory, the working directory); each run's words: sweep run --dry-run",
+      c.runtime, c.image, gpus, c.mounts.size(), c.mounts.size() == 1 ? "" : "s");
 }
 
 ContainerPlan::ContainerPlan(const spec::Experiment& exp, const std::vector<std::string>& names)
@@ -59,7 +61,8 @@ RenderedContainer ContainerPlan::render(const templating::Variables& vars, const
     std::string destination = m.destination ? m.destination->render(vars, Escape::none) : source;
     c.mounts.push_back({std::move(source), std::move(destination), m.read_only});
   }
-  for (std::size_t i = 0; i < env_.size(); ++i) c.env.emplace_back(container_.env[i].name, env_[i].render(vars, Escape::none));
+  for (std::size_t i = 0; i < env_.size(); ++i)
+    c.env.emplace_back(container_.env[i].name, env_[i].render(vars, Escape::none));
   for (const templating::Template& a : args_) c.args.push_back(a.render(vars, Escape::none));
   c.workdir = workdir;
   c.passthrough = passthrough_;
@@ -67,7 +70,8 @@ RenderedContainer ContainerPlan::render(const templating::Variables& vars, const
 }
 
 ContainerWords ContainerPlan::words(const RenderedContainer& c, const std::string& point) const {
-  if (c.image.empty()) fail_at(container_.image_where, fmt::format("container.image renders empty at the point {}", point));
+  if (c.image.empty())
+    fail_at(container_.image_where, fmt::format("container.image renders empty at the point {}", point));
   try {
     return container_words(c);
   } catch (const Error& e) {

@@ -32,7 +32,8 @@ class ContainerPlan {
   /// point's, `asks_for_gpus` whether the point asks for GPUs (the default of `gpus`), `run_dir` and
   /// `workdir` the run's directories ("" at plan time: not bound), `bundled_dir` the bundled programs'.
   RenderedContainer render(const templating::Variables& vars, const spec::Workload& workload, bool asks_for_gpus,
-                           const std::string& run_dir, const std::string& workdir, const std::string& bundled_dir) const;
+                           const std::string& run_dir, const std::string& workdir,
+                           const std::string& bundled_dir) const;
 
   /// container_words(c), an error of it (a value the runtime would take apart) raised at the container's
   /// location with `point` (matrix::describe_point) in its text.

@@ -26,7 +26,8 @@ Container merge_container(const Container& site, const Container& experiment) {
   out.args.insert(out.args.end(), experiment.args.begin(), experiment.args.end());
   out.env.clear();
   for (const ContainerEnv& v : site.env)
-    if (std::none_of(experiment.env.begin(), experiment.env.end(), [&](const ContainerEnv& e) { return e.name == v.name; }))
+    if (std::none_of(experiment.env.begin(), experiment.env.end(),
+                     [&](const ContainerEnv& e) { return e.name == v.name; }))
       out.env.push_back(v);
   out.env.insert(out.env.end(), experiment.env.begin(), experiment.env.end());
   if (out.where.file.empty()) out.where = site.where;
@@ -34,12 +35,13 @@ Container merge_container(const Container& site, const Container& experiment) {
 }
 
 void check_container_runtime(const Container& c) {
-  if (c.used() && c.runtime.empty())
-  {
+  if (c.used() && c.runtime.empty()) {
     std::string names;
     for (const std::string_view r : kContainerRuntimes) names += (names.empty() ? "" : ", ") + std::string(r);
-    fail_at(c.image_where, "container.image is given, but no container.runtime (in the experiment or the site file): "
-                           "name one of " + names);
+    fail_at(c.image_where,
+            "container.image is given, but no container.runtime (in the experiment or the site file): "
+            "name one of " +
+                names);
   }
 }
 

@@ -39,7 +39,7 @@ struct ContainerArg {
 };
 
 struct Container {
-  bool none = false;  // `container: none`: no container, whatever the site file says
+  bool none = false;    // `container: none`: no container, whatever the site file says
   std::string runtime;  // "" = not given; else one of kContainerRuntimes
   SourceLocation runtime_where;
   std::string image;  // a template; "" = not given

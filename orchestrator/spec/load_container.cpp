@@ -67,15 +67,19 @@ void read_container_env(const Field& f, const Source& src, Container& c) {
     const std::string name = key_name(v);
     if (!is_identifier(name))
       fail_at(location(v.key, src), fmt::format("\"{}\" is not a variable name: use letters, digits and _, not "
-                                                "starting with a digit", v.path));
+                                                "starting with a digit",
+                                                v.path));
     if (name.rfind("SWEEP_", 0) == 0)
-      fail_at(location(v.key, src), fmt::format("\"{}\": variables starting with SWEEP_ are set by sweep itself", v.path));
+      fail_at(location(v.key, src),
+              fmt::format("\"{}\": variables starting with SWEEP_ are set by sweep itself", v.path));
     // The value is written into the job script; a secret belongs in the top-level env, whose secrets
     // reach the job through its process environment (and the container from there).
     if (secret_name(name))
-      fail_at(location(v.key, src), fmt::format("\"{}\" looks like a secret, and container.env is written into the job "
-                                                "script: put it in the top-level env (docs/experiment-format.md#secrets), "
-                                                "which reaches the container from the job's environment", v.path));
+      fail_at(location(v.key, src),
+              fmt::format("\"{}\" looks like a secret, and container.env is written into the job "
+                          "script: put it in the top-level env (docs/experiment-format.md#secrets), "
+                          "which reaches the container from the job's environment",
+                          v.path));
     if (!v.value.IsScalar()) fail_expected(v, src, "a value (a template)");
     c.env.push_back({name, scalar_text(v, src, "a value (a template)"), content_location(v, src)});
   }

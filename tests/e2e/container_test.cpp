@@ -25,7 +25,8 @@ std::vector<Attempt> attempts(const Sandbox& box) {
   auto db = box.db();
   SQLite::Statement q(db, "SELECT failure_class, failure_reason, exit_code FROM attempts ORDER BY run_id, attempt");
   std::vector<Attempt> out;
-  while (q.executeStep()) out.push_back({q.getColumn(0).getString(), q.getColumn(1).getString(), q.getColumn(2).getInt()});
+  while (q.executeStep())
+    out.push_back({q.getColumn(0).getString(), q.getColumn(1).getString(), q.getColumn(2).getInt()});
   return out;
 }
 
@@ -48,8 +49,9 @@ TEST_CASE("a container runtime that is not installed fails as container_runtime,
   INFO("Apptainer is not packaged in Debian 12: it is not installed here");
   REQUIRE(shell("command -v apptainer").exit_code != 0);
   Sandbox box;
-  const auto run = box.sweep({"run", box.write("app.yaml", experiment("app", "  runtime: apptainer\n  image: /img/pt.sif\n")),
-                              "--label", "app"});
+  const auto run =
+      box.sweep({"run", box.write("app.yaml", experiment("app", "  runtime: apptainer\n  image: /img/pt.sif\n")),
+                 "--label", "app"});
   INFO(run.out << run.err);
   CHECK(run.exit_code != 0);
   CHECK(run.out.find("the container runtime's program apptainer is not found on node ") != std::string::npos);
@@ -64,7 +66,8 @@ TEST_CASE("a container runtime that is not installed fails as container_runtime,
     if (!e.is_directory()) continue;
     CHECK(read_file((e.path() / "host-setup").string()) == "setup ran on the host\n");
     CHECK(read_file((e.path() / "stdout").string()).find("workload ran") == std::string::npos);
-    CHECK(read_file((e.path() / "container_failed").string()).rfind("format=1\nclass=CONTAINER_RUNTIME\ntext=", 0) == 0);
+    CHECK(read_file((e.path() / "container_failed").string()).rfind("format=1\nclass=CONTAINER_RUNTIME\ntext=", 0) ==
+          0);
   }
 }
 
@@ -73,8 +76,9 @@ TEST_CASE("a Charliecloud image that is not there fails as container_image, with
   REQUIRE(shell("command -v ch-run").exit_code == 0);
   Sandbox box;
   const std::string image = box.path("images/missing-{{n}}");
-  const auto run = box.sweep({"run", box.write("ch.yaml", experiment("ch", "  runtime: charliecloud\n  image: " + image + "\n")),
-                              "--label", "ch"});
+  const auto run =
+      box.sweep({"run", box.write("ch.yaml", experiment("ch", "  runtime: charliecloud\n  image: " + image + "\n")),
+                 "--label", "ch"});
   INFO(run.out << run.err);
   CHECK(run.exit_code != 0);
   const auto tried = attempts(box);

@@ -30,7 +30,8 @@ RenderedContainer container(const std::string& runtime, const std::string& image
   return c;
 }
 
-std::string check(const RenderedContainer& c, const ContainerCheckPaths& paths = {"/opt/sweep/sweep-image-id", "/runs/.sweep-image-ids"}) {
+std::string check(const RenderedContainer& c,
+                  const ContainerCheckPaths& paths = {"/opt/sweep/sweep-image-id", "/runs/.sweep-image-ids"}) {
   return container_check(c, container_words(c), paths);
 }
 
@@ -50,7 +51,8 @@ struct Ran {
 /// would; `env` is put before it (PATH, variables). Its status and what it left.
 Ran run_check(const TempDir& dir, const std::string& check_text, const std::string& env = "") {
   std::ofstream(dir.file("run.sh")) << "export SWEEP_RUN_DIR=" << dir.path.string() << "\ncd \"$SWEEP_RUN_DIR\"\n"
-                                    << env << "\n" << check_text << "echo workload-ran > ran\n";
+                                    << env << "\n"
+                                    << check_text << "echo workload-ran > ran\n";
   const int raw = std::system(("bash " + dir.file("run.sh") + " > " + dir.file("out") + " 2>&1").c_str());
   return {WEXITSTATUS(raw), read(dir.path / "container_failed")};
 }
@@ -80,8 +82,8 @@ TEST_CASE("container check text: the runtime, the image, the provenance, one sta
                "if [ -f \"$sweep_container_image\" ]; then sweep_container_kind=file\n") != std::string::npos);
   CHECK(a.find("if [ -x /opt/sweep/sweep-image-id ]; then\n"
                "  [ -d /runs/.sweep-image-ids ] || mkdir -m 0700 /runs/.sweep-image-ids\n"
-               "  sweep_container_id=$(/opt/sweep/sweep-image-id --cache /runs/.sweep-image-ids \"$sweep_container_image\"") !=
-        std::string::npos);
+               "  sweep_container_id=$(/opt/sweep/sweep-image-id --cache /runs/.sweep-image-ids "
+               "\"$sweep_container_image\"") != std::string::npos);
   CHECK(a.find("sweep_container_out=$(apptainer exec --nv --env NCCL_DEBUG=INFO /img/pt.sif /bin/sh -c 'env; [ -e "
                "/dev/nvidiactl ] && echo sweep-gpu-device; exit 0' 2> \"$SWEEP_RUN_DIR/container_check.log\")\n") !=
         std::string::npos);
@@ -93,16 +95,20 @@ TEST_CASE("container check text: the runtime, the image, the provenance, one sta
   const std::string p = check(container("pyxis", "nvcr.io#nvidia/pytorch:24.01-py3", true));
   CHECK(p.find("command -v srun > /dev/null || sweep_container_failed CONTAINER_RUNTIME \"the container runtime's "
                "program srun (pyxis) is not found") != std::string::npos);
-  CHECK(p.find("srun --help 2>&1 | grep -q -- --container-image || sweep_container_failed CONTAINER_RUNTIME") != std::string::npos);
+  CHECK(p.find("srun --help 2>&1 | grep -q -- --container-image || sweep_container_failed CONTAINER_RUNTIME") !=
+        std::string::npos);
   CHECK(p.find("sweep_container_kind=reference") != std::string::npos);
-  CHECK(p.find("sweep_container_out=$(NCCL_DEBUG=INFO srun --nodes=1 --ntasks=1 '--container-image=nvcr.io#nvidia/pytorch:24.01-py3' "
+  CHECK(p.find("sweep_container_out=$(NCCL_DEBUG=INFO srun --nodes=1 --ntasks=1 "
+               "'--container-image=nvcr.io#nvidia/pytorch:24.01-py3' "
                "--container-workdir=/work --container-env=NCCL_DEBUG /bin/sh -c ") != std::string::npos);
-  CHECK(check(container("pyxis", "/sqsh/pt.sqsh", true)).find("if [ -f \"$sweep_container_image\" ]") != std::string::npos);
+  CHECK(check(container("pyxis", "/sqsh/pt.sqsh", true)).find("if [ -f \"$sweep_container_image\" ]") !=
+        std::string::npos);
 
   const std::string m = check(container("podman", "localhost/pt:1", false));
   CHECK(m.find("podman image exists \"$sweep_container_image\" 2>> \"$SWEEP_RUN_DIR/container_check.log\" || "
                "sweep_container_failed CONTAINER_IMAGE") != std::string::npos);
-  CHECK(m.find("sweep_container_id=$(podman image inspect --format '{{.Id}}' \"$sweep_container_image\"") != std::string::npos);
+  CHECK(m.find("sweep_container_id=$(podman image inspect --format '{{.Id}}' \"$sweep_container_image\"") !=
+        std::string::npos);
 
   // podman refuses --device nvidia.com/gpu=all itself where there is no CDI specification: with gpus,
   // that failed start is CONTAINER_GPU, checked before the generic CONTAINER.
@@ -117,7 +123,8 @@ TEST_CASE("container check text: the runtime, the image, the provenance, one sta
 
   const std::string ch = check(container("charliecloud", "/img/dir", false));
   CHECK(ch.find("[ -n \"${USER:-}\" ] || export USER=\"$(id -un)\"") < ch.find("command -v ch-run"));
-  CHECK(ch.find("ch-run --env-no-expand --set-env=NCCL_DEBUG=INFO -c /work /img/dir -- /bin/sh -c ") != std::string::npos);
+  CHECK(ch.find("ch-run --env-no-expand --set-env=NCCL_DEBUG=INFO -c /work /img/dir -- /bin/sh -c ") !=
+        std::string::npos);
   CHECK(container_check(RenderedContainer{}, {}, {}).empty());
 }
 
@@ -125,7 +132,9 @@ TEST_CASE("container check run: a runtime that is not on the node is CONTAINER_R
   TempDir dir;
   const Ran r = run_check(dir, check(container("apptainer", "/img/pt.sif", false)), "PATH=/usr/bin:/bin");
   CHECK(r.status == 127);
-  CHECK(r.failed.rfind("format=1\nclass=CONTAINER_RUNTIME\ntext=the container runtime's program apptainer is not found on node ", 0) == 0);
+  CHECK(r.failed.rfind(
+            "format=1\nclass=CONTAINER_RUNTIME\ntext=the container runtime's program apptainer is not found on node ",
+            0) == 0);
   CHECK(r.failed.find("(PATH=/usr/bin:/bin)\n") != std::string::npos);
   CHECK(!fs::exists(dir.path / "ran"));
   CHECK(read(dir.path / "out").find("sweep: CONTAINER_RUNTIME: the container runtime's program apptainer") == 0);
@@ -137,8 +146,8 @@ TEST_CASE("container check run: an image that is not there is CONTAINER_IMAGE") 
   TempDir dir;
   const Ran r = run_check(dir, check(container("charliecloud", (dir.path / "no-image").string(), false)));
   CHECK(r.status == 2);
-  CHECK(r.failed.find("class=CONTAINER_IMAGE\ntext=the image " + (dir.path / "no-image").string() + " is not on node ") !=
-        std::string::npos);
+  CHECK(r.failed.find("class=CONTAINER_IMAGE\ntext=the image " + (dir.path / "no-image").string() +
+                      " is not on node ") != std::string::npos);
   CHECK(!fs::exists(dir.path / "ran"));
 }
 
@@ -149,8 +158,9 @@ TEST_CASE("container check run: ch-run starts a busybox image: provenance, its e
   RenderedContainer c = container("charliecloud", busybox_image(dir), true);
   c.workdir = dir.path.string();
   fs::create_directories(dir.path / "bin");
-  std::ofstream(dir.file("bin/sweep-image-id")) << "#!/bin/sh\n# stands in for the bundled sweep-image-id: its calling convention\n"
-                                                   "[ \"$1\" = --cache ] && [ -d \"$2\" ] && [ -d \"$3\" ] && echo sha256:0123abcd\n";
+  std::ofstream(dir.file("bin/sweep-image-id"))
+      << "#!/bin/sh\n# stands in for the bundled sweep-image-id: its calling convention\n"
+         "[ \"$1\" = --cache ] && [ -d \"$2\" ] && [ -d \"$3\" ] && echo sha256:0123abcd\n";
   fs::permissions(dir.file("bin/sweep-image-id"), fs::perms::owner_all);
   const Ran r = run_check(dir, check(c, {dir.file("bin/sweep-image-id"), dir.file("ids")}),
                           "export NCCL_IB_KEY=s3cret UCX_TLS=rc OTHER=x; unset USER");
@@ -158,7 +168,7 @@ TEST_CASE("container check run: ch-run starts a busybox image: provenance, its e
   CHECK(read(dir.path / "provenance/container") ==
         "format=1\nruntime=charliecloud\nruntime_version=ch-run 0.31\nimage=" + c.image +
             "\nimage_kind=directory\nimage_id=sha256:0123abcd\ngpus=true\n");
-  struct stat st{};
+  struct stat st {};
   REQUIRE(::stat(dir.file("ids").c_str(), &st) == 0);
   CHECK((st.st_mode & 0777) == 0700);
   const std::string env = read(dir.path / "provenance/container_env");

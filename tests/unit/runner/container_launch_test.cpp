@@ -84,7 +84,8 @@ TEST_CASE("container words: charliecloud under every launcher") {
   CHECK(composed(c, "torchrun-env") == launch_prefix(workload("torchrun-env")) + kCharliecloudWords + kCommand);
   CHECK(container_read_only_refusal("charliecloud") ==
         "container runtime charliecloud has no read-only bind (ch-run's -b SRC[:DST]): drop the \":ro\"");
-  for (const std::string runtime : {"apptainer", "singularity", "pyxis", "podman"}) CHECK(!container_read_only_refusal(runtime));
+  for (const std::string runtime : {"apptainer", "singularity", "pyxis", "podman"})
+    CHECK(!container_read_only_refusal(runtime));
 }
 
 TEST_CASE("container words: podman under every launcher") {
@@ -107,7 +108,8 @@ TEST_CASE("container words: pyxis through srun's options, refused under local an
   for (const std::string launcher : {"local", "mpirun"})
     CHECK(container_launcher_refusal("pyxis", launcher) ==
           "container runtime pyxis starts the container through srun's own options (--container-image), so it needs "
-          "launcher srun or torchrun-env, not " + launcher);
+          "launcher srun or torchrun-env, not " +
+              launcher);
   for (const std::string launcher : {"srun", "torchrun-env"}) CHECK(!container_launcher_refusal("pyxis", launcher));
   for (const std::string runtime : {"apptainer", "singularity", "podman", "charliecloud"})
     for (const std::string launcher : {"local", "srun", "mpirun", "torchrun-env"})
@@ -136,8 +138,9 @@ TEST_CASE("container words: values the runtime would take apart are refused") {
   CHECK(container_words(quoted_podman).before_command.find("-e 'MSG=say \"hi\"' ") != std::string::npos);
   RenderedContainer colon = container("podman");
   colon.mounts.push_back({"/a:b", "/a:b", false});
-  CHECK_THROWS_WITH(container_words(colon),
-                    "podman cannot bind the path \"/a:b\" into the container: podman's -v separates its parts with ':'");
+  CHECK_THROWS_WITH(
+      container_words(colon),
+      "podman cannot bind the path \"/a:b\" into the container: podman's -v separates its parts with ':'");
   RenderedContainer list = container("pyxis");
   list.mounts.push_back({"/a,b", "/c", false});
   CHECK_THROWS_AS(container_words(list), Error);

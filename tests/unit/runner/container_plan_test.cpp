@@ -3,6 +3,7 @@
 // the container's file:line:column.
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -19,8 +20,8 @@ namespace {
 const std::string kTemplates = SWEEP_SOURCE_DIR "/templates";
 
 spec::Experiment experiment(const std::string& container, const std::string& rest = "") {
-  return spec::load_text("name: t\nmatrix:\n  tag: [\"1.0\", \"2.0\"]\nworkload:\n  command: train --tag {{tag}}\n" + rest +
-                             "container:\n" + container,
+  return spec::load_text("name: t\nmatrix:\n  tag: [\"1.0\", \"2.0\"]\nworkload:\n  command: train --tag {{tag}}\n" +
+                             rest + "container:\n" + container,
                          "t.yaml");
 }
 
@@ -37,11 +38,13 @@ std::string plan_error(spec::Experiment e, const std::string& templates = kTempl
 }  // namespace
 
 TEST_CASE("container plan: the local job script runs the command in the container, after the check") {
-  const runner::CampaignPlan plan(experiment("  runtime: apptainer\n  image: \"/img/pt-{{tag}}.sif\"\n  env: {V: \"{{tag}}\"}\n"),
-                                  kTemplates);
-  const std::string script = plan.render_script(plan.points()[1], {"camp", 7, 0, 1, "/runs/c/p.rep0.attempt1", "/exp", "/launch"});
-  const std::string words = "apptainer exec --bind /runs/c/p.rep0.attempt1:/runs/c/p.rep0.attempt1 --bind /exp:/exp "
-                            "--env V=2.0 /img/pt-2.0.sif ";
+  const runner::CampaignPlan plan(
+      experiment("  runtime: apptainer\n  image: \"/img/pt-{{tag}}.sif\"\n  env: {V: \"{{tag}}\"}\n"), kTemplates);
+  const std::string script =
+      plan.render_script(plan.points()[1], {"camp", 7, 0, 1, "/runs/c/p.rep0.attempt1", "/exp", "/launch"});
+  const std::string words =
+      "apptainer exec --bind /runs/c/p.rep0.attempt1:/runs/c/p.rep0.attempt1 --bind /exp:/exp "
+      "--env V=2.0 /img/pt-2.0.sif ";
   CHECK(script.find("\n" + words + "train --tag 2.0\n") != std::string::npos);
   const auto check = script.find("sweep_container_failed CONTAINER_RUNTIME");
   CHECK(check != std::string::npos);
@@ -53,13 +56,15 @@ TEST_CASE("container plan: the local job script runs the command in the containe
 }
 
 TEST_CASE("container plan: gpus defaults to the point's GPU request, and an own gpus wins") {
-  const runner::CampaignPlan asks(experiment("  runtime: podman\n  image: pt\n", "resources: {gpus: 1}\nexecutor: slurm\n"), kTemplates);
+  const runner::CampaignPlan asks(
+      experiment("  runtime: podman\n  image: pt\n", "resources: {gpus: 1}\nexecutor: slurm\n"), kTemplates);
   const std::string script = asks.render_script(asks.points()[0], {"camp", 1, 0, 1, "/runs/c/r", "/exp", "/launch"});
   CHECK(script.find("podman run --rm --network=host --ipc=host --device nvidia.com/gpu=all ") != std::string::npos);
   CHECK(script.find("CONTAINER_GPU") != std::string::npos);
   CHECK(script.find("rm -rf exit_code setup_failed setup.log stdout stderr provenance") != std::string::npos);
-  const runner::CampaignPlan own(experiment("  runtime: podman\n  image: pt\n  gpus: false\n", "resources: {gpus: 1}\nexecutor: slurm\n"),
-                                 kTemplates);
+  const runner::CampaignPlan own(
+      experiment("  runtime: podman\n  image: pt\n  gpus: false\n", "resources: {gpus: 1}\nexecutor: slurm\n"),
+      kTemplates);
   CHECK(own.render_script(own.points()[0], {"camp", 1, 0, 1, "/runs/c/r", "/exp", "/launch"}).find("nvidia.com/gpu") ==
         std::string::npos);
 }
@@ -70,22 +75,25 @@ TEST_CASE("container plan: pyxis goes into srun's options on the slurm executor"
   e.workloads[0].launcher = "srun";
   const runner::CampaignPlan plan(std::move(e), kTemplates);
   const std::string script = plan.render_script(plan.points()[0], {"camp", 1, 0, 1, "/runs/c/r", "/exp", "/launch"});
-  CHECK(script.find("\nsrun '--container-image=nvcr.io#nvidia/pytorch:1.0' --container-mounts=/runs/c/r:/runs/c/r,/exp:/exp "
-                    "--container-workdir=/exp train --tag 1.0\n") != std::string::npos);
+  CHECK(script.find(
+            "\nsrun '--container-image=nvcr.io#nvidia/pytorch:1.0' --container-mounts=/runs/c/r:/runs/c/r,/exp:/exp "
+            "--container-workdir=/exp train --tag 1.0\n") != std::string::npos);
 }
 
 TEST_CASE("container plan: what cannot run is refused at plan time, at the container's place") {
   spec::Experiment mpirun = experiment("  runtime: pyxis\n  image: x\n");
   mpirun.workloads[0].launcher = "mpirun";
-  CHECK(plan_error(std::move(mpirun)) ==
-        "t.yaml:7:12: container runtime pyxis starts the container through srun's own options (--container-image), so it "
-        "needs launcher srun or torchrun-env, not mpirun (the workload at t.yaml:5:3); Pyxis runs only in srun's tasks");
+  CHECK(
+      plan_error(std::move(mpirun)) ==
+      "t.yaml:7:12: container runtime pyxis starts the container through srun's own options (--container-image), so it "
+      "needs launcher srun or torchrun-env, not mpirun (the workload at t.yaml:5:3); Pyxis runs only in srun's tasks");
   CHECK(plan_error(experiment("  runtime: charliecloud\n  image: /img\n  mounts: [\"/d:/d:ro\"]\n")) ==
         "t.yaml:9:13: container runtime charliecloud has no read-only bind (ch-run's -b SRC[:DST]): drop the \":ro\"");
   CHECK(plan_error(experiment("  runtime: podman\n  image: \"pt-{{tga}}\"\n")).rfind("t.yaml:8:11: ", 0) == 0);
-  CHECK(plan_error(experiment("  image: /img/a.sif\n")).rfind("t.yaml:7:10: container.image is given, but no container.runtime", 0) == 0);
-  CHECK(plan_error(experiment("  runtime: apptainer\n  image: /img/a.sif\n  env: {IB: \"a,{{tag}}\"}\n")).rfind(
-            "t.yaml:7:3: apptainer's --env splits a value at commas", 0) == 0);
+  CHECK(plan_error(experiment("  image: /img/a.sif\n"))
+            .rfind("t.yaml:7:10: container.image is given, but no container.runtime", 0) == 0);
+  CHECK(plan_error(experiment("  runtime: apptainer\n  image: /img/a.sif\n  env: {IB: \"a,{{tag}}\"}\n"))
+            .rfind("t.yaml:7:3: apptainer's --env splits a value at commas", 0) == 0);
   TempDir dir;
   std::filesystem::create_directories(dir.path / "local");
   std::ofstream(dir.path / "local" / "run.sh.mustache") << "{{{environment}}}\n{{{command}}}\n";
@@ -97,8 +105,29 @@ TEST_CASE("container plan: what cannot run is refused at plan time, at the conta
 }
 
 TEST_CASE("container plan: sweep plan's line of the container") {
-  CHECK(runner::container_summary(experiment("  runtime: apptainer\n  image: \"/img/pt-{{tag}}.sif\"\n  mounts: [/s]\n").container) ==
-        "container: apptainer, image /img/pt-{{tag}}.sif, gpus where the point asks for them, 1 mount of the experiment's "
-        "and the site's (and sweep's binds: the run directory, the working directory); each run's words: sweep run --dry-run");
+  CHECK(runner::container_summary(
+            experiment("  runtime: apptainer\n  image: \"/img/pt-{{tag}}.sif\"\n  mounts: [/s]\n").container) ==
+        "container: apptainer, image /img/pt-{{tag}}.sif, gpus where the point asks for them, 1 mount of the "
+        "experiment's "
+        "and the site's (and sweep's binds: the run directory, the working directory); each run's words: sweep run "
+        "--dry-run");
   CHECK(runner::container_summary(experiment("  none\n").container).empty());
+}
+
+TEST_CASE("container plan: every runtime's job script, local and slurm, is valid bash") {
+  TempDir dir;
+  const std::vector<std::string> runtimes{"apptainer", "singularity", "podman", "charliecloud", "pyxis"};
+  for (const std::string executor : {"local", "slurm"})
+    for (const std::string& runtime : runtimes) {
+      if (runtime == "pyxis" && executor == "local") continue;  // srun's plugin: refused there (above)
+      spec::Experiment e = experiment(
+          "  runtime: " + runtime + "\n  image: \"/img/it's {{tag}}\"\n  env: {Q: \"a'b\"}\n  args: [\"--x=$HOME\"]\n",
+          "executor: " + executor + "\n");
+      if (executor == "slurm") e.workloads[0].launcher = "srun";
+      const runner::CampaignPlan plan(std::move(e), kTemplates);
+      const std::string path = dir.file(runtime + "-" + executor + ".sh");
+      std::ofstream(path) << plan.render_script(plan.points()[0], {"camp", 1, 0, 1, "/runs/c/r 1", "/exp", "/launch"});
+      INFO(path);
+      CHECK(std::system(("bash -n '" + path + "'").c_str()) == 0);
+    }
 }

@@ -63,21 +63,27 @@ TEST_CASE("container: every key is read, with its place, mounts split where writ
 TEST_CASE("container: none, and errors naming file:line:column and what was expected") {
   CHECK(load(kHead + "container: none\n").container.none);
   CHECK(load_error(kHead + "container: off\n") ==
-        "x.yaml:6:12: \"container\" must be none, or a map {runtime, image, mounts, gpus, env, args} (docs/containers.md), "
+        "x.yaml:6:12: \"container\" must be none, or a map {runtime, image, mounts, gpus, env, args} "
+        "(docs/containers.md), "
         "got \"off\"");
   CHECK(load_error(kHead + "container: {runtime: docker, image: x}\n") ==
-        "x.yaml:6:22: unknown container runtime \"docker\" (available: apptainer, singularity, pyxis, podman, charliecloud)");
-  CHECK(load_error(kHead + "container: {runtime: podman, imag: x}\n").find("x.yaml:6:30: unknown key \"imag\" (did you mean \"image\"?)") == 0);
-  CHECK(load_error(kHead + "container: {runtime: podman, image: x, mounts: [\"/a:/b:rw\"]}\n") ==
-        "x.yaml:6:49: \"container.mounts[0]\" must be a mount SRC, SRC:DST or SRC:DST:ro (a template), got \"/a:/b:rw\"");
-  CHECK(load_error(kHead + "container: {runtime: podman, image: x, mounts: \"/a\"}\n").find("x.yaml:6:48: \"container.mounts\" must be a list") == 0);
+        "x.yaml:6:22: unknown container runtime \"docker\" (available: apptainer, singularity, pyxis, podman, "
+        "charliecloud)");
+  CHECK(load_error(kHead + "container: {runtime: podman, imag: x}\n")
+            .find("x.yaml:6:30: unknown key \"imag\" (did you mean \"image\"?)") == 0);
+  CHECK(
+      load_error(kHead + "container: {runtime: podman, image: x, mounts: [\"/a:/b:rw\"]}\n") ==
+      "x.yaml:6:49: \"container.mounts[0]\" must be a mount SRC, SRC:DST or SRC:DST:ro (a template), got \"/a:/b:rw\"");
+  CHECK(load_error(kHead + "container: {runtime: podman, image: x, mounts: \"/a\"}\n")
+            .find("x.yaml:6:48: \"container.mounts\" must be a list") == 0);
   CHECK(load_error(kHead + "container: {runtime: podman, image: x, gpus: yes}\n") ==
         "x.yaml:6:46: \"container.gpus\" must be true or false, got \"yes\"");
   CHECK(load_error(kHead + "container: {runtime: podman, image: x, env: {SWEEP_X: 1}}\n") ==
         "x.yaml:6:46: \"container.env.SWEEP_X\": variables starting with SWEEP_ are set by sweep itself");
-  CHECK(load_error(kHead + "container: {runtime: podman, image: x, env: {HF_TOKEN: abc}}\n").find(
-            "x.yaml:6:46: \"container.env.HF_TOKEN\" looks like a secret") == 0);
-  CHECK(load_error(kHead + "container: {runtime: podman, image: \"\"}\n").find("x.yaml:6:37: \"container.image\" must be an image") == 0);
+  CHECK(load_error(kHead + "container: {runtime: podman, image: x, env: {HF_TOKEN: abc}}\n")
+            .find("x.yaml:6:46: \"container.env.HF_TOKEN\" looks like a secret") == 0);
+  CHECK(load_error(kHead + "container: {runtime: podman, image: \"\"}\n")
+            .find("x.yaml:6:37: \"container.image\" must be an image") == 0);
 }
 
 TEST_CASE("container: the site's are defaults, merged by the rule of docs/containers.md") {
@@ -90,7 +96,9 @@ TEST_CASE("container: the site's are defaults, merged by the rule of docs/contai
                             "  env: {NCCL_DEBUG: WARN, UCX_TLS: rc}\n"
                             "  args: [--cleanenv]\n"
                             "  gpus: true\n");
-  Experiment e = load(kHead + "container:\n  image: /img/a.sif\n  mounts: [/data]\n  env: {NCCL_DEBUG: INFO}\n  args: [--writable-tmpfs]\n");
+  Experiment e = load(
+      kHead +
+      "container:\n  image: /img/a.sif\n  mounts: [/data]\n  env: {NCCL_DEBUG: INFO}\n  args: [--writable-tmpfs]\n");
   apply_site(site, e);
   const Container& c = e.container;
   CHECK(c.runtime == "apptainer");
@@ -119,11 +127,13 @@ TEST_CASE("container: the site's are defaults, merged by the rule of docs/contai
 
 TEST_CASE("container: an image without a runtime anywhere is an error at the image") {
   Experiment e = load(kHead + "container:\n  image: /img/a.sif\n");
-  CHECK_THROWS_WITH(check_container_runtime(e.container),
-                    "x.yaml:7:10: container.image is given, but no container.runtime (in the experiment or the site file): "
-                    "name one of apptainer, singularity, pyxis, podman, charliecloud");
+  CHECK_THROWS_WITH(
+      check_container_runtime(e.container),
+      "x.yaml:7:10: container.image is given, but no container.runtime (in the experiment or the site file): "
+      "name one of apptainer, singularity, pyxis, podman, charliecloud");
   CHECK(site_error("format: 1\ncontainer: none\n") ==
-        "site.yaml:2:12: \"container\" must be a map {runtime, image, mounts, gpus, env, args} (docs/containers.md), got \"none\"");
+        "site.yaml:2:12: \"container\" must be a map {runtime, image, mounts, gpus, env, args} (docs/containers.md), "
+        "got \"none\"");
 }
 
 TEST_CASE("container: sweep site lists each setting with where it came from") {
@@ -135,16 +145,16 @@ TEST_CASE("container: sweep site lists each setting with where it came from") {
   for (const Setting& s : effective_settings(site, &e))
     if (s.name.rfind("container", 0) == 0) lines.push_back(s.name + "=" + s.value + " " + s.origin);
   const std::string at = dir.file("site.yaml");
-  CHECK(lines == std::vector<std::string>{"container.runtime=apptainer site " + at + ":2:22",
-                                          "container.image=/img/a.sif experiment x.yaml:6:20",
-                                          "container.gpus=true site " + at + ":2:39",
-                                          "container.mounts[1]=/s:/s:ro site " + at + ":2:55",
-                                          "container.env.V=1 experiment x.yaml:6:41",
-                                          "container.args[1]=--cleanenv experiment x.yaml:6:52"});
+  CHECK(lines == std::vector<std::string>{
+                     "container.runtime=apptainer site " + at + ":2:22",
+                     "container.image=/img/a.sif experiment x.yaml:6:20", "container.gpus=true site " + at + ":2:39",
+                     "container.mounts[1]=/s:/s:ro site " + at + ":2:55", "container.env.V=1 experiment x.yaml:6:41",
+                     "container.args[1]=--cleanenv experiment x.yaml:6:52"});
   Experiment off = load(kHead + "container: none\n");
   apply_site(site, off);
   const auto settings = effective_settings(site, &off);
-  CHECK(std::count_if(settings.begin(), settings.end(), [](const Setting& s) { return s.name.rfind("container", 0) == 0; }) == 1);
+  CHECK(std::count_if(settings.begin(), settings.end(),
+                      [](const Setting& s) { return s.name.rfind("container", 0) == 0; }) == 1);
   std::vector<std::string> site_only;
   for (const Setting& s : effective_settings(site, nullptr))
     if (s.name.rfind("container", 0) == 0) site_only.push_back(s.name);
