@@ -21,6 +21,7 @@
 #include "sched/resources.h"
 #include "spec/resource_notation.h"
 #include "spec/time_limit.h"
+#include "templating/simple_command.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -79,7 +80,10 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
       const std::size_t command = choose_workload(experiment_, schema_, p.values);
       check_launcher(experiment_.workloads[command], p.values);
       check_resources(p.values);
-      if (container_->used()) container_at(p.values, command, {}, {});
+      if (container_->used()) {
+        container_at(p.values, command, {}, {});
+        check_simple_command(p.values, command);
+      }
       layout.check(p.values, command);
       if (use == PlanUse::run) {
         std::string id = matrix::point_id(schema_, p.values);
@@ -171,6 +175,18 @@ std::pair<RenderedContainer, ContainerWords> CampaignPlan::container_at(std::spa
                                            run.run_dir, workdir, bundled_dir());
   ContainerWords words = container_->words(c, matrix::describe_point(schema_, values));
   return {std::move(c), std::move(words)};
+}
+
+void CampaignPlan::check_simple_command(std::span<const Value> values, std::size_t command) const {
+  templating::Variables vars = point_variables(schema_, values);
+  for (const auto name : spec::kRunVariables) vars[std::string(name)] = "";
+  const std::string rendered = commands_[command].command.render(vars, templating::Escape::shell);
+  if (const auto op = templating::control_operator(rendered))
+    fail_at(experiment_.workloads[command].command_where,
+            fmt::format("with a container, the command is one simple command that the runtime starts inside it, but "
+                        "it holds {} outside quotes: what follows would run in the job shell on the host. Write the "
+                        "whole in one call of the image's shell, e.g. sh -c 'make && ./run' (at the point {})",
+                        *op == "a line break" ? *op : "\"" + *op + "\"", matrix::describe_point(schema_, values)));
 }
 
 void CampaignPlan::check_container_section(const std::string& template_path) const {

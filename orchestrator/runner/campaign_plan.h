@@ -112,6 +112,8 @@ class CampaignPlan {
   /// Error(invalid_experiment) at the launcher's line when `w`, the point's workload, has a launcher the
   /// executor cannot start (runner/launchers.h: srun or torchrun-env on the local executor).
   void check_launcher(const spec::Workload& w, std::span<const Value> values) const;
+  /// With a container: the command rendered at the point is one simple command (templating/simple_command.h).
+  void check_simple_command(std::span<const Value> values, std::size_t command) const;
   /// Renders the point's resources and, as a retry would, scales those `escalate` names; Error as the
   /// constructor says.
   void check_resources(std::span<const Value> values) const;

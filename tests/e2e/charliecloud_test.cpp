@@ -145,7 +145,7 @@ TEST_CASE("a missing image fails the run as container_image, with ch-run's messa
   Sandbox box;
   box.write("gone.yaml", "name: gone\nmatrix: {n: [1]}\ntelemetry: false\n"
                          "container: {runtime: charliecloud, image: '" + box.path("no-such-image") + "'}\n"
-                         "workload: {command: 'touch " + box.path("workload-ran") + "; echo value: 1'}\n");
+                         "workload: {command: \"sh -c 'touch " + box.path("workload-ran") + " && echo value: 1'\"}\n");
   const auto r = box.sweep({"run", "gone.yaml", "--label", "gone"});
   INFO(r.out << r.err);
   CHECK(r.exit_code == 1);
@@ -163,7 +163,7 @@ TEST_CASE("gpus: true on a machine whose container has no NVIDIA device fails as
   const std::string image = charliecloud_image({});
   box.write("gpu.yaml", "name: gpu\nmatrix: {n: [1]}\ntelemetry: false\n"
                         "container: {runtime: charliecloud, image: '" + image + "', gpus: true}\n"
-                        "workload: {command: 'touch " + box.path("workload-ran") + "; echo value: 1'}\n");
+                        "workload: {command: \"sh -c 'touch " + box.path("workload-ran") + " && echo value: 1'\"}\n");
   const auto r = box.sweep({"run", "gpu.yaml", "--label", "gpu"});
   INFO(r.out << r.err);
   CHECK(r.exit_code == 1);

@@ -94,3 +94,18 @@ TEST_CASE("a Charliecloud image that is not there fails as container_image, with
   INFO(show.out << show.err);
   CHECK(show.out.find("container_image") != std::string::npos);
 }
+
+TEST_CASE("sweep plan refuses a compound command with a container, naming its place and the way to write it") {
+  Sandbox box;
+  box.write("compound.yaml", "name: compound\nmatrix: {n: [1]}\n"
+                             "container: {runtime: charliecloud, image: /images/none}\n"
+                             "workload:\n  command: \"make && ./run {{n}}\"\n");
+  const auto r = box.sweep({"plan", "compound.yaml"});
+  CHECK(r.exit_code == 3);
+  CHECK_THAT(r.err, Catch::Contains("compound.yaml:5:13:") && Catch::Contains("holds \"&&\" outside quotes") &&
+                        Catch::Contains("sh -c 'make && ./run'"));
+  box.write("quoted.yaml", "name: quoted\nmatrix: {n: [1]}\n"
+                           "container: {runtime: charliecloud, image: /images/none}\n"
+                           "workload:\n  command: \"sh -c 'make && ./run {{n}}'\"\n");
+  CHECK(box.sweep({"plan", "quoted.yaml"}).exit_code == 0);
+}
