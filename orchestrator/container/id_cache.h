@@ -32,6 +32,7 @@ class IdCache {
  public:
   /// Opens `dir`, creating it (mode 0700) when absent (its parent must exist). Error(usage) naming
   /// `dir` when cache_dir_refusal refuses it; Error(io) when it cannot be made or inspected.
+  /// (sweep-image-id warns of either and computes the id without a cache.)
   explicit IdCache(std::string dir);
 
   /// The id stored for `key` of `kind` ("file" or "tree"), or nullopt.

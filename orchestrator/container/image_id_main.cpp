@@ -1,5 +1,6 @@
 // sweep-image-id: prints a container image's identity, sha256:<hex> (docs/containers.md, "The image's
-// identity"). Exit codes: those of util/exit_codes.h (0 printed, 2 usage, 4 no image, 6 io).
+// identity"). Exit codes: those of util/exit_codes.h (0 printed, 2 usage, 4 no image, 6 io). A cache
+// directory it refuses or cannot make is a warning on stderr: the id is computed without the cache.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -22,7 +23,13 @@ int run(const sweep::container::ImageIdOptions& options) {
     return 0;
   }
   std::unique_ptr<IdCache> cache;
-  if (!options.cache_dir.empty()) cache = std::make_unique<IdCache>(options.cache_dir);
+  if (!options.cache_dir.empty()) {
+    try {
+      cache = std::make_unique<IdCache>(options.cache_dir);
+    } catch (const sweep::Error& e) {  // the id does not need the cache
+      std::fprintf(stderr, "sweep-image-id: warning: not using the cache: %s\n", e.message().c_str());
+    }
+  }
   const ImageId id = identify_image(options.path, cache.get());
   if (!id.cache_warning.empty()) std::fprintf(stderr, "sweep-image-id: warning: not cached: %s\n", id.cache_warning.c_str());
   if (options.verbose)

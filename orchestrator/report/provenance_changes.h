@@ -13,9 +13,16 @@ namespace sweep::report {
 
 /// One fact: its label and the keys it reads; the first key names the value, the others qualify it
 /// (shown in parentheses). Adding a fact is one row of provenance_facts().
+///
+/// A run that recorded the first key but not a qualifier (an image id sweep-image-id could not give)
+/// is not a different value from a run with the same first value and the qualifier: the sides differ
+/// where a value of one is not the other's, does not lack only qualifiers one of the other's has, and
+/// has not only qualifiers one of the other's lacks. In a change's text, such a value is noted `unknown` ("/img (id unknown)") where a value with
+/// the same first value has the qualifier; otherwise it is shown by what it has ("/img").
 struct ProvenanceFact {
   std::string label;
   std::vector<std::string> keys;
+  std::string unknown;  // the note for a qualifier missing beside a value that has it: "id unknown"
 };
 
 /// The facts compared, in the order they are printed.
@@ -26,12 +33,14 @@ std::vector<std::string> provenance_fact_keys();
 /// One run's value of a fact: one string per key of its row, "" where the run recorded none.
 using FactValue = std::vector<std::string>;
 
-/// A fact whose distinct values differ between the sides. A side whose runs recorded none of its keys
-/// has no values (it reads "none").
+/// A fact whose distinct values differ between the sides (ProvenanceFact: a value that only lacks a
+/// qualifier another value has is not a difference). A side whose runs recorded none of its keys has no
+/// values (it reads "none").
 struct ProvenanceChange {
   std::string label;
   std::vector<std::string> keys;
   std::vector<FactValue> baseline, candidate;  // distinct, sorted
+  std::string unknown;                         // ProvenanceFact::unknown
 };
 
 /// The facts that differ, in provenance_facts() order, from the latest attempts' values of each side's
@@ -41,8 +50,10 @@ std::vector<ProvenanceChange> provenance_changes(const std::vector<store::Attemp
 
 /// A value as text: the first key's value, then the others' in parentheses, a "sha256:<64 hex>" cut to
 /// its first 12 hex digits and "…": "/img/a (sha256:12ab34cd56ef…)". Values of one side joined by ", ";
-/// none: "none".
-std::string fact_values_text(const std::vector<FactValue>& values);
+/// none: "none". With `unknown`, a value that a value of `values` or `others` subsumes (ProvenanceFact)
+/// gets it as a qualifier: "/img (id unknown)".
+std::string fact_values_text(const std::vector<FactValue>& values, const std::vector<FactValue>& others = {},
+                             const std::string& unknown = "");
 /// "container image /img/a (sha256:12ab…) -> /img/b (sha256:34cd…)" (not yet made safe for a sink).
 std::string change_text(const ProvenanceChange& change);
 

@@ -325,8 +325,10 @@ std::string CampaignPlan::render_script(const matrix::Point& point, const RunCon
     const auto [container, words] = container_at(point.values, command, vars, run);
     vars["command"] = words.assignments + launch_prefix(experiment_.workloads[command], words.srun_options) +
                       words.before_command + rendered;
-    const std::string run_root = std::filesystem::path(run.run_dir).parent_path().string();
-    vars["container_check"] = container_check(container, words, {bundled_dir() + "/sweep-image-id", run_root + "/.sweep-image-ids"});
+    // <results root>/<run root>/<run dir>: the id cache is the results root's, shared by its campaigns.
+    const std::string results_root = std::filesystem::path(run.run_dir).parent_path().parent_path().string();
+    vars["container_check"] =
+        container_check(container, words, {bundled_dir() + "/sweep-image-id", results_root + "/.sweep-image-ids"});
   }
   vars["environment"] = environment(vars);
   vars["nic_start"] = nic_.start;

@@ -75,6 +75,7 @@ sweep_container_failed() {
   exit "$3"
 }
 sweep_container_node=$(hostname 2> /dev/null || printf '%s' "${HOSTNAME:-unknown}")
+: > "$SWEEP_RUN_DIR/container_check.log"  # this attempt's: every step below appends
 )sh";
 
 /// The program's lookup and the row's own lines.
@@ -88,7 +89,9 @@ std::string find_runtime(const RenderedContainer& c) {
   return out + std::string(r.find);
 }
 
-/// Sets sweep_container_image, sweep_container_kind and sweep_container_id, or fails with CONTAINER_IMAGE.
+/// Sets sweep_container_image, sweep_container_kind, sweep_container_id and sweep_container_id_error
+/// (why sweep-image-id printed no id: its status and last stderr line; its stderr is kept in the log),
+/// or fails with CONTAINER_IMAGE.
 std::string find_image(const RenderedContainer& c, const ContainerCheckPaths& paths) {
   std::string out = "sweep_container_image=" + shell_quote(c.image) + "\n";
   const std::string kind = image_kind_rule(c);
@@ -108,12 +111,14 @@ std::string find_image(const RenderedContainer& c, const ContainerCheckPaths& pa
                    "else sweep_container_failed CONTAINER_IMAGE \"the image $sweep_container_image is not on node "
                    "$sweep_container_node: "
                    "no such file or directory (in $PWD)\" 2; fi\n"
-                   "sweep_container_id=\n"
+                   "sweep_container_id= sweep_container_id_error=\n"
                    "if [ -x {0} ]; then\n"
-                   "  [ -d {1} ] || mkdir -m 0700 {1}\n"
-                   "  sweep_container_id=$({0} --cache {1} \"$sweep_container_image\" 2>> "
-                   "\"$SWEEP_RUN_DIR/container_check.log\") || "
-                   "sweep_container_id=\n"
+                   "  sweep_container_id=$({0} --verbose --cache {1} \"$sweep_container_image\" 2> "
+                   "\"$SWEEP_RUN_DIR/image_id.log\") || "
+                   "{{ sweep_container_id_error=\"sweep-image-id: status $?: $(tail -n 1 \"$SWEEP_RUN_DIR/image_id.log\")\"; "
+                   "sweep_container_id=; }}\n"
+                   "  cat \"$SWEEP_RUN_DIR/image_id.log\" >> \"$SWEEP_RUN_DIR/container_check.log\"; "
+                   "rm -f \"$SWEEP_RUN_DIR/image_id.log\"\n"
                    "fi\n",
                    shell_quote(paths.image_id_program), shell_quote(paths.image_id_cache));
 }
@@ -123,6 +128,8 @@ std::string write_provenance(const RenderedContainer& c) {
       "mkdir -p \"$SWEEP_RUN_DIR/provenance\"\n"
       "printf 'format={}\\nruntime=%s\\nruntime_version=%s\\nimage=%s\\nimage_kind=%s\\nimage_id=%s\\ngpus=%s\\n' {} "
       "\"$sweep_container_version\" \"$sweep_container_image\" \"$sweep_container_kind\" \"$sweep_container_id\" {} > "
+      "\"$SWEEP_RUN_DIR/provenance/container\"\n"
+      "[ -z \"${{sweep_container_id_error:-}}\" ] || printf 'image_id_error=%s\\n' \"${{sweep_container_id_error//$'\\n'/ }}\" >> "
       "\"$SWEEP_RUN_DIR/provenance/container\"\n",
       kContainerProvenanceFormat, c.runtime, c.gpus ? "true" : "false");
 }
@@ -149,7 +156,7 @@ std::string start_words(const ContainerWords& w) {
 
 std::string start(const RenderedContainer& c, const ContainerWords& w) {
   std::string out = fmt::format(
-      "sweep_container_out=$({}/bin/sh -c 'env; [ -e /dev/nvidiactl ] && echo sweep-gpu-device; exit 0' 2> "
+      "sweep_container_out=$({}/bin/sh -c 'env; [ -e /dev/nvidiactl ] && echo sweep-gpu-device; exit 0' 2>> "
       "\"$SWEEP_RUN_DIR/container_check.log\")\n"
       "sweep_container_status=$?\n"
       "{}"

@@ -7,11 +7,13 @@
 // Contract of the text:
 //   - Finds the runtime's program (pyxis: srun, whose --help lists --container-image) and records its
 //     version; checks the image (a file or directory path is there; podman: `podman image exists`) and
-//     its id (a path: the bundled `sweep-image-id --cache <run root>/.sweep-image-ids PATH`, empty when
-//     that program is absent; podman: `podman image inspect`; a reference pyxis or apptainer pulls:
-//     empty); writes provenance/container (format 1).
+//     its id (a path: the bundled `sweep-image-id --verbose --cache <results root>/.sweep-image-ids PATH`,
+//     empty when that program is absent or fails, its failure recorded as image_id_error=<status: last
+//     line>; podman: `podman image inspect`; a reference pyxis or apptainer pulls: empty); writes
+//     provenance/container (format 1). Every step's stderr is appended to ./container_check.log, which
+//     the check empties first.
 //   - Starts the container once with the point's own words running
-//     `/bin/sh -c 'env; [ -e /dev/nvidiactl ] && echo sweep-gpu-device; exit 0'`: its stderr goes to
+//     `/bin/sh -c 'env; [ -e /dev/nvidiactl ] && echo sweep-gpu-device; exit 0'`: its stderr is appended to
 //     ./container_check.log, its environment (the MPI, UCX, NCCL, PMIx, libfabric, CUDA and NVIDIA
 //     names; secret-looking names masked as in comm_env) to provenance/container_env; with gpus, the
 //     marker line must be there.
@@ -35,7 +37,9 @@ inline constexpr int kContainerProvenanceFormat = 1;
 /// Where the check finds what it runs besides the runtime.
 struct ContainerCheckPaths {
   std::string image_id_program;  // the bundled sweep-image-id (runner/bundled_path.h)
-  std::string image_id_cache;    // <the campaign's run root>/.sweep-image-ids, made 0700 when missing
+  /// <results root>/.sweep-image-ids: the run root's parent, shared by the campaigns of one database
+  /// (sweep-image-id makes it 0700 when missing).
+  std::string image_id_cache;
 };
 
 /// How the check takes the image: `file`/`directory` are decided on the node, `reference` (a registry

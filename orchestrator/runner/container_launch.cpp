@@ -115,7 +115,10 @@ void podman(const RenderedContainer& c, ContainerWords& w) {
 // such as nvcr.io#nvidia/pytorch:24.01-py3, or a squashfs file), --container-mounts=SRC:DST[:FLAGS][,...],
 // --container-workdir=DIR, --container-env=NAME[,NAME...] (those of the host's variables that override
 // the image's: their values are set here, before srun, which passes its environment to the tasks).
-// Enroot's hooks give the container the job's GPUs.
+// Enroot's hooks give the container the job's GPUs. --container-name=NAME: the first step that names it
+// imports and unpacks the image, later steps of the job reuse that container (the check's step, then the
+// workload's on every node); sweep-${SLURM_JOB_ID} (left to the job shell) is the job's own name, also
+// under pyxis's container_scope=global.
 void pyxis(const RenderedContainer& c, ContainerWords& w) {
   refuse_in_binds(c, ",:", "pyxis's --container-mounts separates mounts with ',' and their parts with ':'");
   std::string mounts, names;
@@ -124,7 +127,7 @@ void pyxis(const RenderedContainer& c, ContainerWords& w) {
     w.assignments += name + "=" + shell_quote(value) + " ";
     names += (names.empty() ? "" : ",") + name;
   }
-  w.srun_options = shell_quote("--container-image=" + c.image) + " ";
+  w.srun_options = shell_quote("--container-image=" + c.image) + " " + kPyxisContainerName + " ";
   if (!mounts.empty()) w.srun_options += shell_quote("--container-mounts=" + mounts) + " ";
   w.srun_options += shell_quote("--container-workdir=" + c.workdir) + " ";
   if (!names.empty()) w.srun_options += shell_quote("--container-env=" + names) + " ";

@@ -34,6 +34,10 @@ struct RenderedContainer {
   std::vector<std::string> passthrough;
 };
 
+/// Pyxis's --container-name (one container per job, imported once: the check's step and the workload's),
+/// as the job shell reads it: SLURM_JOB_ID is the job's.
+inline constexpr const char* kPyxisContainerName = "--container-name=sweep-\"${SLURM_JOB_ID}\"";
+
 /// Where a container's words go in the command:
 ///   <assignments><launcher's words, with srun_options after srun's own><before_command><command>
 struct ContainerWords {

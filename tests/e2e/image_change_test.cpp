@@ -1,6 +1,6 @@
 // `sweep compare` of two real campaigns run in two Charliecloud directory images (busybox, built here):
-// the job script's check records each image's tree hash (the bundled sweep-image-id, with the run
-// root's cache), and compare names the changed image next to its verdicts, in text, JSON and JUnit.
+// the job script's check records each image's tree hash (the bundled sweep-image-id, with the results
+// root's cache that the campaigns share), and compare names the changed image next to its verdicts, in text, JSON and JUnit.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -78,8 +78,18 @@ TEST_CASE("sweep compare names the container image two campaigns ran in, by its 
   CHECK(doc["changed"][0]["candidate"][0]["container.image"] == b);
   const auto junit = box.sweep({"compare", "a", "b", "--format", "junit"});
   CHECK_THAT(junit.out, Catch::Contains("<property name=\"changed\" value=\"container image " + a));
-  // The run root's id cache answered the second campaign's runs without reading the image again.
-  CHECK(fs::exists(box.path("results/a/.sweep-image-ids")));
+  // The results root's id cache, shared by the campaigns, answered every run of a2 (the image a ran in)
+  // without reading the image again: each run's container_check.log has sweep-image-id --verbose's line.
+  CHECK((fs::status(box.path("results/.sweep-image-ids")).permissions() & fs::perms::all) == fs::perms::owner_all);
+  CHECK(!fs::exists(box.path("results/a/.sweep-image-ids")));
+  int logs = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(box.path("results/a2"))) {
+    if (entry.path().filename() != "container_check.log") continue;
+    ++logs;
+    INFO(entry.path());
+    CHECK_THAT(read_file(entry.path().string()), Catch::Contains("sweep-image-id: content read: 0 bytes (cache: hit)\n"));
+  }
+  CHECK(logs == 3);
 }
 
 TEST_CASE("sweep nightly names an image rebuilt behind the same link, in its summary and nightly.txt") {

@@ -134,3 +134,27 @@ TEST_CASE("provenance changes: every fact reads its own keys, one row each") {
   CHECK(fact_values_text({}) == "none");
   CHECK(fact_values_text({{"", "sha256:abc"}}) == "none (sha256:abc)");
 }
+
+TEST_CASE("provenance changes: a run whose image id is unknown is not another image, and is noted only beside one") {
+  TempDir dir;
+  store::Store db(dir.file("sweep.db"));
+  add_campaign(db, "a", [](int) { return container("/img", kIdA); });
+  add_campaign(db, "unknown", [](int) { return container("/img", ""); });  // sweep-image-id failed
+  add_campaign(db, "mixed", [](int rep) { return container("/img", rep == 0 ? "" : kIdA); });
+  add_campaign(db, "rebuilt", [](int rep) { return container("/img", rep == 0 ? "" : kIdB); });
+  add_campaign(db, "other", [](int) { return container("/img2", ""); });
+  // The same image text, its id known on one side only: nothing changed, either way round.
+  CHECK(compared(db, "a", "unknown").changed.empty());
+  CHECK(compared(db, "unknown", "a").changed.empty());
+  CHECK_THAT(comparison_text(compared(db, "a", "unknown")), !Catch::Contains("changed:"));
+  CHECK(compared(db, "a", "mixed").changed.empty());
+  // Another id beside the unknown one is a change; the unknown run is noted where only its id differs.
+  const auto rebuilt = compared(db, "a", "rebuilt");
+  REQUIRE(rebuilt.changed.size() == 1);
+  CHECK(change_text(rebuilt.changed[0]) ==
+        "container image /img (sha256:12ab34cd56ef\u2026) -> /img (id unknown), /img (sha256:34cd56ef7890\u2026)");
+  // Another image text: a change, the unknown id not noted (the text differs).
+  const auto other = compared(db, "a", "other");
+  REQUIRE(other.changed.size() == 1);
+  CHECK(change_text(other.changed[0]) == "container image /img (sha256:12ab34cd56ef\u2026) -> /img2");
+}

@@ -80,12 +80,14 @@ TEST_CASE("container check text: the runtime, the image, the provenance, one sta
                "sweep_container_version=$(apptainer --version 2>&1 | head -n 1)\n"
                "sweep_container_image=/img/pt.sif\n"
                "if [ -f \"$sweep_container_image\" ]; then sweep_container_kind=file\n") != std::string::npos);
+  // sweep-image-id makes its cache itself; its stderr is kept in container_check.log, which the start
+  // appends to (it used to wipe it with 2>).
   CHECK(a.find("if [ -x /opt/sweep/sweep-image-id ]; then\n"
-               "  [ -d /runs/.sweep-image-ids ] || mkdir -m 0700 /runs/.sweep-image-ids\n"
-               "  sweep_container_id=$(/opt/sweep/sweep-image-id --cache /runs/.sweep-image-ids "
+               "  sweep_container_id=$(/opt/sweep/sweep-image-id --verbose --cache /runs/.sweep-image-ids "
                "\"$sweep_container_image\"") != std::string::npos);
+  CHECK(a.find("mkdir -m 0700") == std::string::npos);
   CHECK(a.find("sweep_container_out=$(apptainer exec --nv --env NCCL_DEBUG=INFO /img/pt.sif /bin/sh -c 'env; [ -e "
-               "/dev/nvidiactl ] && echo sweep-gpu-device; exit 0' 2> \"$SWEEP_RUN_DIR/container_check.log\")\n") !=
+               "/dev/nvidiactl ] && echo sweep-gpu-device; exit 0' 2>> \"$SWEEP_RUN_DIR/container_check.log\")\n") !=
         std::string::npos);
   CHECK(a.find("sweep_container_failed CONTAINER_GPU") != std::string::npos);
   CHECK(check(container("apptainer", "/img/pt.sif", false)).find("CONTAINER_GPU") == std::string::npos);
@@ -99,7 +101,7 @@ TEST_CASE("container check text: the runtime, the image, the provenance, one sta
         std::string::npos);
   CHECK(p.find("sweep_container_kind=reference") != std::string::npos);
   CHECK(p.find("sweep_container_out=$(NCCL_DEBUG=INFO srun --nodes=1 --ntasks=1 "
-               "'--container-image=nvcr.io#nvidia/pytorch:24.01-py3' "
+               "'--container-image=nvcr.io#nvidia/pytorch:24.01-py3' --container-name=sweep-\"${SLURM_JOB_ID}\" "
                "--container-workdir=/work --container-env=NCCL_DEBUG /bin/sh -c ") != std::string::npos);
   CHECK(check(container("pyxis", "/sqsh/pt.sqsh", true)).find("if [ -f \"$sweep_container_image\" ]") !=
         std::string::npos);
@@ -157,20 +159,24 @@ TEST_CASE("container check run: ch-run starts a busybox image: provenance, its e
   TempDir dir;
   RenderedContainer c = container("charliecloud", busybox_image(dir), true);
   c.workdir = dir.path.string();
-  fs::create_directories(dir.path / "bin");
-  std::ofstream(dir.file("bin/sweep-image-id"))
-      << "#!/bin/sh\n# stands in for the bundled sweep-image-id: its calling convention\n"
-         "[ \"$1\" = --cache ] && [ -d \"$2\" ] && [ -d \"$3\" ] && echo sha256:0123abcd\n";
-  fs::permissions(dir.file("bin/sweep-image-id"), fs::perms::owner_all);
-  const Ran r = run_check(dir, check(c, {dir.file("bin/sweep-image-id"), dir.file("ids")}),
+  // The real sweep-image-id: it makes its cache (0700) and says what it read in container_check.log.
+  const std::string id = [&] {
+    const std::string cmd = std::string(SWEEP_IMAGE_ID_BIN) + " " + c.image + " > " + dir.file("id");
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    std::string text = read(dir.path / "id");
+    return text.substr(0, text.find('\n'));
+  }();
+  REQUIRE(id.starts_with("sha256:"));
+  const Ran r = run_check(dir, check(c, {SWEEP_IMAGE_ID_BIN, dir.file("ids")}),
                           "export NCCL_IB_KEY=s3cret UCX_TLS=rc OTHER=x; unset USER");
   INFO(read(dir.path / "out"));
   CHECK(read(dir.path / "provenance/container") ==
         "format=1\nruntime=charliecloud\nruntime_version=ch-run 0.31\nimage=" + c.image +
-            "\nimage_kind=directory\nimage_id=sha256:0123abcd\ngpus=true\n");
+            "\nimage_kind=directory\nimage_id=" + id + "\ngpus=true\n");
   struct stat st {};
   REQUIRE(::stat(dir.file("ids").c_str(), &st) == 0);
   CHECK((st.st_mode & 0777) == 0700);
+  CHECK(read(dir.path / "container_check.log").starts_with("sweep-image-id: content read: "));
   const std::string env = read(dir.path / "provenance/container_env");
   CHECK(env.find("NCCL_DEBUG=INFO\n") != std::string::npos);
   CHECK(env.find("NCCL_IB_KEY=***\n") != std::string::npos);
@@ -188,10 +194,51 @@ TEST_CASE("container check run: ch-run starts a busybox image: provenance, its e
 
   c.gpus = false;
   fs::remove(dir.path / "container_failed");
-  const Ran ok = run_check(dir, check(c, {dir.file("bin/sweep-image-id"), dir.file("ids")}));
+  const Ran ok = run_check(dir, check(c, {SWEEP_IMAGE_ID_BIN, dir.file("ids")}));
   CHECK(ok.status == 0);
   CHECK(ok.failed.empty());
   CHECK(fs::exists(dir.path / "ran"));
+  // The second run's id came from the cache: no content read.
+  CHECK(read(dir.path / "container_check.log").starts_with("sweep-image-id: content read: 0 bytes (cache: hit)\n"));
+}
+
+TEST_CASE("container check run: sweep-image-id's warning and failure are kept, the failure recorded as image_id_error") {
+  INFO("ch-run and busybox-static are installed by scripts/install-deps");
+  REQUIRE(have_charliecloud());
+  TempDir dir;
+  RenderedContainer c = container("charliecloud", busybox_image(dir), false);
+  c.workdir = dir.path.string();
+  // A cache directory sweep-image-id refuses (group-writable): a warning, the id still recorded.
+  fs::create_directories(dir.path / "shared");
+  fs::permissions(dir.path / "shared", fs::perms::owner_all | fs::perms::group_all);
+  const Ran warned = run_check(dir, check(c, {SWEEP_IMAGE_ID_BIN, dir.file("shared")}));
+  INFO(read(dir.path / "out"));
+  CHECK(warned.status == 0);
+  const std::string provenance = read(dir.path / "provenance/container");
+  CHECK(provenance.find("\nimage_id=sha256:") != std::string::npos);
+  CHECK(provenance.find("image_id_error") == std::string::npos);
+  CHECK(read(dir.path / "container_check.log")
+            .find("sweep-image-id: warning: not using the cache: refusing the cache directory " + dir.file("shared") +
+                  ": it is writable by its group") != std::string::npos);
+
+  // sweep-image-id fails (as on a file it cannot read): the id is empty, the failure recorded, its
+  // message still in container_check.log after the container's start, and the workload runs.
+  fs::create_directories(dir.path / "bin");
+  std::ofstream(dir.file("bin/sweep-image-id"))
+      << "#!/bin/sh\n# stands in for a sweep-image-id that cannot read the image\n"
+         "echo \"sweep-image-id: cannot open $4/x: Permission denied\" >&2; exit 6\n";
+  fs::permissions(dir.file("bin/sweep-image-id"), fs::perms::owner_all);
+  fs::remove(dir.path / "ran");
+  const Ran failed = run_check(dir, check(c, {dir.file("bin/sweep-image-id"), dir.file("ids")}));
+  CHECK(failed.status == 0);
+  CHECK(fs::exists(dir.path / "ran"));
+  CHECK(read(dir.path / "provenance/container") ==
+        "format=1\nruntime=charliecloud\nruntime_version=ch-run 0.31\nimage=" + c.image +
+            "\nimage_kind=directory\nimage_id=\ngpus=false\n"
+            "image_id_error=sweep-image-id: status 6: sweep-image-id: cannot open " + c.image + "/x: Permission denied\n");
+  CHECK(read(dir.path / "container_check.log").find("sweep-image-id: cannot open " + c.image + "/x: Permission denied\n") !=
+        std::string::npos);
+  CHECK(!fs::exists(dir.path / "image_id.log"));
 }
 
 TEST_CASE("container check run: a container that does not start is CONTAINER, with ch-run's message") {

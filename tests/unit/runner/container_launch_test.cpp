@@ -57,7 +57,7 @@ const std::string kPodmanWords =
     "--cleanenv /img/pt.sif ";
 const std::string kPyxisAssignments = "NCCL_DEBUG=INFO MSG='a b' ";
 const std::string kPyxisOptions =
-    "--container-image=/img/pt.sif "
+    "--container-image=/img/pt.sif --container-name=sweep-\"${SLURM_JOB_ID}\" "
     "--container-mounts=/runs/r1:/runs/r1,/work:/work,/opt/sweep/libexec:/opt/sweep/libexec,/data:/d:ro "
     "--container-workdir=/work --container-env=NCCL_DEBUG,MSG --container-remap-root ";
 

@@ -50,7 +50,9 @@ TEST_CASE("container plan: the local job script runs the command in the containe
   CHECK(check != std::string::npos);
   CHECK(script.find("# Environment: the site's and the experiment's setup and env") < check);
   CHECK(check < script.find("\n" + words + "train"));
-  CHECK(script.find("/runs/c/.sweep-image-ids") != std::string::npos);  // the cache in the campaign's run root
+  // The id cache is the results root's (the run root's parent), shared by the campaigns of one database.
+  CHECK(script.find("--cache /runs/.sweep-image-ids ") != std::string::npos);
+  CHECK(script.find("/runs/c/.sweep-image-ids") == std::string::npos);
   CHECK(script.find("/bin/sh -c 'env; [ -e /dev/nvidiactl ] && echo sweep-gpu-device; exit 0'") != std::string::npos);
   CHECK(script.find("CONTAINER_GPU") == std::string::npos);  // the point asks for no GPU: gpus defaults to false
 }
@@ -76,7 +78,8 @@ TEST_CASE("container plan: pyxis goes into srun's options on the slurm executor"
   const runner::CampaignPlan plan(std::move(e), kTemplates);
   const std::string script = plan.render_script(plan.points()[0], {"camp", 1, 0, 1, "/runs/c/r", "/exp", "/launch"});
   CHECK(script.find(
-            "\nsrun '--container-image=nvcr.io#nvidia/pytorch:1.0' --container-mounts=/runs/c/r:/runs/c/r,/exp:/exp "
+            "\nsrun '--container-image=nvcr.io#nvidia/pytorch:1.0' --container-name=sweep-\"${SLURM_JOB_ID}\" "
+            "--container-mounts=/runs/c/r:/runs/c/r,/exp:/exp "
             "--container-workdir=/exp train --tag 1.0\n") != std::string::npos);
 }
 

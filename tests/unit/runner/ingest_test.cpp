@@ -131,7 +131,7 @@ TEST_CASE("ingest: the container check's failure is the attempt's, its provenanc
   std::filesystem::create_directories(dir.path / "provenance");
   std::ofstream(dir.file("provenance/container"))
       << "format=1\nruntime=charliecloud\nruntime_version=ch-run 0.31\nimage=/img/a\nimage_kind=directory\n"
-         "image_id=sha256:12ab\ngpus=true\n";
+         "image_id=sha256:12ab\ngpus=true\nimage_id_error=sweep-image-id: status 6: cannot read /img/a/x\n";
   std::ofstream(dir.file("provenance/container_env")) << "NCCL_DEBUG=INFO\nUCX_TLS=rc\n";
   std::ofstream(dir.file("container_check.log")) << "ch-run[12]: error: can't execve(2): /bin/sh\n";
   parse::Extractor extractor({{"x", "", "higher", parse::Rule::Kind::regex, "x=(?<value>\\d+)", "stdout", {}, ""}});
@@ -163,6 +163,7 @@ TEST_CASE("ingest: the container check's failure is the attempt's, its provenanc
   CHECK(value("container.image_kind") == "directory");
   CHECK(value("container.image_id") == "sha256:12ab");
   CHECK(value("container.gpus") == "true");
+  CHECK(value("container.image_id_error") == "sweep-image-id: status 6: cannot read /img/a/x");
   CHECK(value("container.format") == "(absent)");
   CHECK(value("job.container") == "(absent)");
   CHECK(value("job.container_env") == "NCCL_DEBUG=INFO\nUCX_TLS=rc");
