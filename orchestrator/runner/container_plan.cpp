@@ -40,7 +40,7 @@ ContainerPlan::ContainerPlan(const spec::Experiment& exp, const std::vector<std:
       if (const auto refusal = container_read_only_refusal(container_.runtime)) fail_at(m.where, *refusal);
     std::optional<templating::Template> destination;
     if (!m.destination.empty()) destination.emplace(compiled(m.destination, m.where, names));
-    mounts_.push_back({compiled(m.source, m.where, names), std::move(destination), m.read_only});
+    mounts_.push_back({compiled(m.source, m.where, names), std::move(destination), m.read_only, m.where});
   }
   for (const spec::ContainerEnv& e : container_.env) env_.push_back(compiled(e.value, e.where, names));
   for (const spec::ContainerArg& a : container_.args) args_.push_back(compiled(a.text, a.where, names));
@@ -59,6 +59,11 @@ RenderedContainer ContainerPlan::render(const templating::Variables& vars, const
   for (const Mount& m : mounts_) {
     std::string source = m.source.render(vars, Escape::none);
     std::string destination = m.destination ? m.destination->render(vars, Escape::none) : source;
+    for (const std::string* path : {&source, &destination})
+      if (path->empty() || path->front() != '/')
+        fail_at(m.where, fmt::format("the mount renders to \"{}\", not an absolute path (podman would take a relative "
+                                     "source for a named volume): a mount's parameters must hold absolute paths",
+                                     *path));
     c.mounts.push_back({std::move(source), std::move(destination), m.read_only});
   }
   for (std::size_t i = 0; i < env_.size(); ++i)
