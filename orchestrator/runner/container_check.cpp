@@ -18,7 +18,8 @@ using templating::shell_quote;
 enum class ImageRule {
   url,     // a reference has "://" (docker://, library://, oras://); anything else is a path
   rooted,  // a path starts with /, ./ or ../; anything else is a reference (nvcr.io#nvidia/pytorch:24.01-py3)
-  slash,   // a path has a /; anything else is a name in ch-image's storage
+  found,   // a path starts with /, ./ or ../, or is there on the node; anything else is a name in
+           // ch-image's storage (example.com:5050/foo, nvidia/pytorch:24.01), as ch-run(1) reads it
   podman,  // always podman's own storage
 };
 
@@ -54,7 +55,7 @@ constexpr std::array<CheckRow, 5> kCheckRows{{
     {"podman", ImageRule::podman, "", "podman", "sweep_container_version=$(podman --version 2>&1 | head -n 1)\n",
      "--device nvidia.com/gpu=all needs the NVIDIA Container Toolkit's CDI specification (nvidia-ctk cdi generate)",
      "unresolvable CDI devices"},
-    {"charliecloud", ImageRule::slash, "[ -n \"${USER:-}\" ] || export USER=\"$(id -un)\"  # ch-run requires it\n",
+    {"charliecloud", ImageRule::found, "[ -n \"${USER:-}\" ] || export USER=\"$(id -un)\"  # ch-run requires it\n",
      "ch-run", "sweep_container_version=\"ch-run $(ch-run --version 2>&1 | head -n 1)\"\n",
      "ch-run shares the host's /dev: the node has no NVIDIA device, or the image lacks the driver's libraries "
      "(ch-fromhost --nvidia)"},
@@ -93,6 +94,9 @@ std::string find_image(const RenderedContainer& c, const ContainerCheckPaths& pa
   std::string out = "sweep_container_image=" + shell_quote(c.image) + "\n";
   const std::string kind = image_kind_rule(c);
   if (kind == "reference") return out + "sweep_container_kind=reference sweep_container_id=\n";
+  if (kind == "path or name")  // decided on the node: a name of ch-image's storage is not checked here
+    out += "case $sweep_container_image in /* | ./* | ../*) ;; *) [ -e \"$sweep_container_image\" ] || "
+           "sweep_container_storage_name=1 ;; esac\n";
   if (kind == "podman")
     return out +
            "sweep_container_kind=podman\n"
@@ -103,13 +107,14 @@ std::string find_image(const RenderedContainer& c, const ContainerCheckPaths& pa
            "\"$SWEEP_RUN_DIR/container_check.log\")\n"
            "sweep_container_id=${sweep_container_id:+sha256:${sweep_container_id#sha256:}}\n";
   return out + fmt::format(
-                   "if [ -f \"$sweep_container_image\" ]; then sweep_container_kind=file\n"
+                   "if [ -n \"${{sweep_container_storage_name:-}}\" ]; then sweep_container_kind=reference\n"
+                   "elif [ -f \"$sweep_container_image\" ]; then sweep_container_kind=file\n"
                    "elif [ -d \"$sweep_container_image\" ]; then sweep_container_kind=directory\n"
                    "else sweep_container_failed CONTAINER_IMAGE \"the image $sweep_container_image is not on node "
                    "$sweep_container_node: "
                    "no such file or directory (in $PWD)\" 2; fi\n"
                    "sweep_container_id=\n"
-                   "if [ -x {0} ]; then\n"
+                   "if [ -x {0} ] && [ \"$sweep_container_kind\" != reference ]; then\n"
                    "  [ -d {1} ] || mkdir -m 0700 {1}\n"
                    "  sweep_container_id=$({0} --cache {1} \"$sweep_container_image\" 2>> "
                    "\"$SWEEP_RUN_DIR/container_check.log\") || "
@@ -182,7 +187,7 @@ std::string image_kind_rule(const RenderedContainer& c) {
     case ImageRule::url: return image.find("://") != std::string::npos ? "reference" : "path";
     case ImageRule::rooted:
       return image.rfind('/', 0) == 0 || image.rfind("./", 0) == 0 || image.rfind("../", 0) == 0 ? "path" : "reference";
-    case ImageRule::slash: return image.find('/') != std::string::npos ? "path" : "reference";
+    case ImageRule::found: return "path or name";
     case ImageRule::podman: break;
   }
   return "podman";

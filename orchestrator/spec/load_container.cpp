@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 #include "spec/load_sections.h"
 #include "util/secrets.h"
@@ -98,10 +99,35 @@ void read_container_env(const Field& f, const Source& src, Container& c) {
   }
 }
 
+/// The first variable an argument sets to a literal whose name looks like a secret (`--set-env=HF_TOKEN=x`,
+/// `HF_TOKEN=x` after `-e`): an upper-case name ([A-Z_][A-Z0-9_]*) right before an `=` with text after
+/// it; "" when none. Options' own names (`--authfile=...`) are lower case and never match.
+std::string secret_in_arg(std::string_view arg) {
+  for (std::size_t eq = arg.find('='); eq != std::string_view::npos; eq = arg.find('=', eq + 1)) {
+    std::size_t begin = eq;
+    while (begin > 0 && (std::isupper(static_cast<unsigned char>(arg[begin - 1])) ||
+                         std::isdigit(static_cast<unsigned char>(arg[begin - 1])) || arg[begin - 1] == '_'))
+      --begin;
+    const std::string_view name = arg.substr(begin, eq - begin);
+    if (!name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) && eq + 1 < arg.size() && secret_name(name))
+      return std::string(name);
+  }
+  return "";
+}
+
 void read_args(const Field& f, const Source& src, Container& c) {
   if (!f.value.IsSequence()) fail_expected(f, src, "a list of the runtime's arguments such as [\"--writable-tmpfs\"]");
-  for (const Field& item : list_items(f, src))
-    c.args.push_back({template_text(item, src, "an argument (a template)"), content_location(item, src)});
+  for (const Field& item : list_items(f, src)) {
+    std::string text = template_text(item, src, "an argument (a template)");
+    // As container.env: an argument is written into the job script and the stored experiment.
+    if (const std::string name = secret_in_arg(text); !name.empty())
+      fail_at(content_location(item, src),
+              fmt::format("container.args sets {}, which looks like a secret, and an argument is written into the job "
+                          "script and the database: put it in the top-level env (docs/experiment-format.md#secrets), "
+                          "which reaches the container from the job's environment",
+                          name));
+    c.args.push_back({std::move(text), content_location(item, src)});
+  }
 }
 
 using ContainerReader = void (*)(const Field&, const Source&, Container&);

@@ -79,8 +79,9 @@ TEST_CASE("container check text: the runtime, the image, the provenance, one sta
                "program apptainer is not found on node $sweep_container_node (PATH=$PATH)\" 127\n"
                "sweep_container_version=$(apptainer --version 2>&1 | head -n 1)\n"
                "sweep_container_image=/img/pt.sif\n"
-               "if [ -f \"$sweep_container_image\" ]; then sweep_container_kind=file\n") != std::string::npos);
-  CHECK(a.find("if [ -x /opt/sweep/sweep-image-id ]; then\n"
+               "if [ -n \"${sweep_container_storage_name:-}\" ]; then sweep_container_kind=reference\n"
+               "elif [ -f \"$sweep_container_image\" ]; then sweep_container_kind=file\n") != std::string::npos);
+  CHECK(a.find("if [ -x /opt/sweep/sweep-image-id ] && [ \"$sweep_container_kind\" != reference ]; then\n"
                "  [ -d /runs/.sweep-image-ids ] || mkdir -m 0700 /runs/.sweep-image-ids\n"
                "  sweep_container_id=$(/opt/sweep/sweep-image-id --cache /runs/.sweep-image-ids "
                "\"$sweep_container_image\"") != std::string::npos);
@@ -206,4 +207,30 @@ TEST_CASE("container check run: a container that does not start is CONTAINER, wi
   CHECK(r.failed.find("ch-run[") != std::string::npos);  // its own message, from container_check.log
   CHECK(r.failed.find("/bin/sh") != std::string::npos);
   CHECK(!fs::exists(dir.path / "ran"));
+}
+
+TEST_CASE("container check run: a name of ch-image's storage is the runtime's to find, a relative path that is there an image") {
+  INFO("ch-run and busybox-static are installed by scripts/install-deps");
+  REQUIRE(have_charliecloud());
+  TempDir dir;
+  // ch-image's storage: $CH_IMAGE_STORAGE/img/<name, ':' as '+' and '/' as '%'> (ch-run(1), "Image formats").
+  fs::create_directories(dir.path / "store" / "img");
+  fs::rename(busybox_image(dir), dir.path / "store" / "img" / "example.com+5050%foo");
+  const std::string storage = "export CH_IMAGE_STORAGE=" + (dir.path / "store").string();
+  RenderedContainer c = container("charliecloud", "example.com:5050/foo", false);
+  c.workdir = dir.path.string();
+  const Ran named = run_check(dir, check(c), storage);
+  INFO(read(dir.path / "out"));
+  CHECK(named.status == 0);
+  CHECK(read(dir.path / "provenance/container").find("\nimage=example.com:5050/foo\nimage_kind=reference\nimage_id=\n") !=
+        std::string::npos);
+  CHECK(fs::exists(dir.path / "ran"));
+
+  fs::remove(dir.path / "ran");
+  fs::rename(dir.path / "store" / "img" / "example.com+5050%foo", dir.path / "images-here");
+  c.image = "images-here";  // relative to the run directory, where the check runs: a directory image
+  const Ran relative = run_check(dir, check(c));
+  CHECK(relative.status == 0);
+  CHECK(read(dir.path / "provenance/container").find("\nimage_kind=directory\n") != std::string::npos);
+  CHECK(fs::exists(dir.path / "ran"));
 }

@@ -92,6 +92,12 @@ TEST_CASE("container: none, and errors naming file:line:column and what was expe
         "x.yaml:6:46: \"container.env.SWEEP_X\": variables starting with SWEEP_ are set by sweep itself");
   CHECK(load_error(kHead + "container: {runtime: podman, image: x, env: {HF_TOKEN: abc}}\n")
             .find("x.yaml:6:46: \"container.env.HF_TOKEN\" looks like a secret") == 0);
+  CHECK(load_error(kHead + "container: {runtime: charliecloud, image: x, args: [\"--set-env=HF_TOKEN=abc\"]}\n")
+            .find("x.yaml:6:54: container.args sets HF_TOKEN, which looks like a secret") == 0);
+  CHECK(load_error(kHead + "container: {runtime: podman, image: x, args: [-e, WANDB_API_KEY=abc]}\n")
+            .find("x.yaml:6:51: container.args sets WANDB_API_KEY, which looks like a secret") == 0);
+  CHECK(load_error(kHead + "container: {runtime: podman, image: x, args: [\"--authfile=/a\", -e, \"TOKEN_DIR=\"]}\n")
+            == "no error");  // an option's own lower-case name, and no value: nothing secret
   CHECK(load_error(kHead + "container: {runtime: podman, image: \"\"}\n")
             .find("x.yaml:6:37: \"container.image\" must be an image") == 0);
 }
