@@ -1,4 +1,5 @@
-// sweep plan <experiment.yaml> [--set k=v]... [--executor E] [--site F] [--templates D] [--format table|json|csv]
+// sweep plan <experiment.yaml> [--set k=v]... [--executor E] [--site F] [--results D] [--label L] [--templates D]
+//   [--format table|json|csv]
 #include <fmt/core.h>
 
 #include <cstdio>
@@ -28,12 +29,17 @@ void add_plan(CLI::App& sub, Action& action) {
       ->check(CLI::IsMember(executor_names()));
   sub.add_option("--templates", o->run.template_dir, "Job-script template directory")->capture_default_str();
   o->paths.add_site_to(sub);
+  // Where `sweep run` would put the campaign: a container binds its run directories (runner::PlanDirs).
+  sub.add_option("--results", o->paths.results_dir, "The results directory sweep run would use (default: the site "
+                                                    "file's results, else results)");
+  sub.add_option("--label", o->run.label, "The label sweep run would use (default: <experiment name>-<UTC time>)");
   sub.add_option("--format", o->format, "table, json or csv")->capture_default_str();
   sub.callback([o, &action] {
     action = [o] {
       const auto format = matrix::plan_format_from_name(o->format);
       o->run.overrides = parse_overrides(o->sets);
       o->run.site = o->paths.site();
+      o->run.results_dir = o->paths.results();
       o->run.check_report = report::check_experiment_report;
       // Everything `sweep run` and `sweep report` would refuse, before any output.
       const runner::CampaignPlan plan = runner::plan_campaign(o->run);

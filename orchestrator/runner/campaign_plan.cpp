@@ -33,10 +33,21 @@ std::vector<std::string> with_run_variables(std::vector<std::string> names) {
   return names;
 }
 
+/// A run of the point `point_id` as `dirs` place it, for the plan's bind check; no run directory (nothing
+/// bound but the bundled programs) when `dirs` is empty.
+RunContext plan_time_run(const PlanDirs& dirs, const std::string& point_id) {
+  RunContext run;
+  if (dirs.run_root.empty()) return run;
+  run.run_dir = dirs.run_root + "/" + point_id + ".rep0.attempt1";  // as attempt_dir names the first
+  run.experiment_dir = dirs.experiment_dir;
+  run.launch_dir = dirs.launch_dir;
+  return run;
+}
+
 }  // namespace
 
 CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& template_dir, PlanUse use,
-                           std::uint64_t max_points)
+                           std::uint64_t max_points, const PlanDirs& dirs)
     : experiment_(std::move(experiment)),
       job_script_(templating::load_template_file(fmt::format("{}/{}/run.sh.mustache", template_dir,
                                                              experiment_.executor))) {
@@ -81,7 +92,7 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
       check_launcher(experiment_.workloads[command], p.values);
       check_resources(p.values);
       if (container_->used()) {
-        container_at(p.values, command, {}, {});
+        container_at(p.values, command, {}, plan_time_run(dirs, matrix::point_id(schema_, p.values)));
         check_simple_command(p.values, command);
       }
       layout.check(p.values, command);

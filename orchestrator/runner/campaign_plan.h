@@ -41,6 +41,16 @@ struct RunContext {
 std::string run_workdir(const spec::Workdir& workdir, const std::optional<templating::Template>& path,
                         const templating::Variables& vars, const RunContext& run);
 
+/// Where a new campaign's runs will lie, known before anything is written (`sweep plan`, `sweep run`):
+/// its run root, <results>/<label> (each run directory is <run root>/<point id>.rep<N>.attempt<N>,
+/// runner/campaign_setup.h), and the directories its `workdir` may name. With a container, the plan binds
+/// them at every point as a run would and refuses a path the runtime cannot bind. Empty: not checked.
+struct PlanDirs {
+  std::string run_root;
+  std::string experiment_dir;
+  std::string launch_dir;
+};
+
 /// What a plan is built for: `sweep run` needs the bundled programs built and keeps every point;
 /// `sweep plan` checks everything else that run would refuse, on a machine that may not have built
 /// them, point by point as the matrix streams, and keeps none (points() is empty): a plan of a million
@@ -62,7 +72,7 @@ class CampaignPlan {
   /// soon as the walk kept one too many). Throws Error(interrupted) when a stop is requested during the
   /// walk (runner/stop.h).
   CampaignPlan(spec::Experiment experiment, const std::string& template_dir, PlanUse use = PlanUse::run,
-               std::uint64_t max_points = matrix::kDefaultMaxPoints);
+               std::uint64_t max_points = matrix::kDefaultMaxPoints, const PlanDirs& dirs = {});
 
   const spec::Experiment& experiment() const { return experiment_; }
   const matrix::Schema& schema() const { return schema_; }

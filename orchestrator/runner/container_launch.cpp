@@ -64,9 +64,21 @@ void refuse_apptainer_env(const RenderedContainer& c) {
                                 c.runtime, h.what, name, value, c.runtime));
 }
 
+/// "Environment from the host" (Apptainer User Guide, SingularityCE's likewise): a host variable does not
+/// override one the image sets, but APPTAINERENV_NAME (SINGULARITYENV_NAME) does; --env wins over both.
+/// So each top-level `env` name is handed on by reference, never by value (a secret's value stays in the
+/// process environment: runner/job_secrets.h).
+std::string host_env_overrides(const RenderedContainer& c) {
+  const std::string prefix = c.runtime == "singularity" ? "SINGULARITYENV_" : "APPTAINERENV_";
+  std::string out;
+  for (const std::string& name : c.passthrough) out += prefix + name + "=\"$" + name + "\" ";
+  return out;
+}
+
 void apptainer(const RenderedContainer& c, ContainerWords& w) {
   refuse_in_binds(c, ",:", "apptainer's --bind separates binds with ',' and its parts with ':'");
   refuse_apptainer_env(c);
+  w.assignments = host_env_overrides(c);
   w.before_command = c.runtime + " exec " + (c.gpus ? "--nv " : "");
   for (const ContainerBind& b : c.mounts) w.before_command += quoted({"--bind", bind_text(b)});
   for (const auto& [name, value] : c.env) w.before_command += quoted({"--env", name + "=" + value});
@@ -97,14 +109,19 @@ constexpr std::array<std::string_view, 15> kPodmanPassthrough{
     "NODE_RANK",   "LOCAL_WORLD_SIZE", "CUDA_VISIBLE_DEVICES"};
 
 // podman-run(1), Podman 4.3: run --rm; --network=host and --ipc=host (the host's interfaces and shared
-// memory, which MPI and NCCL use between tasks); --device nvidia.com/gpu=all (CDI, from nvidia-ctk cdi
+// memory, which MPI and NCCL use between tasks); --pid=host (two ranks, each pid 1 in its own pid namespace,
+// crashed in Open MPI's shared-memory transport, mca_btl_vader_sendi, seen here; the podman.io blog's "Podman in HPC environments" runs mpirun's ranks with --net=host --pid=host
+// --ipc=host and orte_tmpdir_base bound); --device nvidia.com/gpu=all (CDI, from nvidia-ctk cdi
 // generate); -v SRC:DST[:ro]; -e NAME=VALUE, and -e NAME or -e 'PREFIX*' without a value to take the
-// host's (--env); -w DIR (--workdir); then IMAGE CMD.
+// host's (--env); -w DIR (--workdir); then IMAGE CMD. The job script's own Open MPI session directory
+// ($sweep_ompi_tmp, templates/*/run.sh.mustache), which -e 'OMPI_*' names in OMPI_MCA_orte_tmpdir_base,
+// is bound at its path whenever the script set it: a shell reference, so under every launcher.
 void podman(const RenderedContainer& c, ContainerWords& w) {
   refuse_in_binds(c, ":", "podman's -v separates its parts with ':'");
-  w.before_command = "podman run --rm --network=host --ipc=host ";
+  w.before_command = "podman run --rm --network=host --ipc=host --pid=host ";
   if (c.gpus) w.before_command += "--device nvidia.com/gpu=all ";
   for (const ContainerBind& b : c.mounts) w.before_command += quoted({"-v", bind_text(b)});
+  w.before_command += "${sweep_ompi_tmp:+-v \"$sweep_ompi_tmp:$sweep_ompi_tmp\"} ";
   for (const std::string_view name : kPodmanPassthrough) w.before_command += quoted({"-e", std::string(name)});
   for (const std::string& name : c.passthrough) w.before_command += quoted({"-e", name});
   for (const auto& [name, value] : c.env) w.before_command += quoted({"-e", name + "=" + value});
@@ -114,7 +131,8 @@ void podman(const RenderedContainer& c, ContainerWords& w) {
 // Pyxis README ("Usage": the options it adds to srun): --container-image=IMAGE (a registry reference
 // such as nvcr.io#nvidia/pytorch:24.01-py3, or a squashfs file), --container-mounts=SRC:DST[:FLAGS][,...],
 // --container-workdir=DIR, --container-env=NAME[,NAME...] (those of the host's variables that override
-// the image's: their values are set here, before srun, which passes its environment to the tasks).
+// the image's, NVIDIA/pyxis#124: container.env's values are set here, before srun, which passes its
+// environment to the tasks; the top-level env's names follow, their values the job's own).
 // Enroot's hooks give the container the job's GPUs. --container-name=NAME: the first step that names it
 // imports and unpacks the image, later steps of the job reuse that container (the check's step, then the
 // workload's on every node); sweep-${SLURM_JOB_ID} (left to the job shell) is the job's own name, also
@@ -127,6 +145,9 @@ void pyxis(const RenderedContainer& c, ContainerWords& w) {
     w.assignments += name + "=" + shell_quote(value) + " ";
     names += (names.empty() ? "" : ",") + name;
   }
+  for (const std::string& name : c.passthrough)
+    if (std::none_of(c.env.begin(), c.env.end(), [&](const auto& e) { return e.first == name; }))
+      names += (names.empty() ? "" : ",") + name;
   w.srun_options = shell_quote("--container-image=" + c.image) + " " + kPyxisContainerName + " ";
   if (!mounts.empty()) w.srun_options += shell_quote("--container-mounts=" + mounts) + " ";
   w.srun_options += shell_quote("--container-workdir=" + c.workdir) + " ";

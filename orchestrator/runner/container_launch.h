@@ -29,8 +29,10 @@ struct RenderedContainer {
   std::vector<std::pair<std::string, std::string>> env;  // set inside the container, in order
   std::vector<std::string> args;                         // the runtime's extra words, before the image
   std::string workdir;  // the run's working directory (runner::run_workdir), bound at its path
-  /// The job's variables the container must see where the runtime does not pass the host's environment
-  /// in (podman): the names of the top-level `env` (the site's and the experiment's, secrets included).
+  /// The job's variables the container must see with the job's values: the names of the top-level `env`
+  /// (the site's and the experiment's, secrets included). Podman takes them in (-e NAME); Pyxis lists them
+  /// in --container-env and apptainer/singularity set APPTAINERENV_NAME="$NAME", so that the image's own
+  /// ENV does not win over them.
   std::vector<std::string> passthrough;
 };
 
@@ -41,7 +43,8 @@ inline constexpr const char* kPyxisContainerName = "--container-name=sweep-\"${S
 /// Where a container's words go in the command:
 ///   <assignments><launcher's words, with srun_options after srun's own><before_command><command>
 struct ContainerWords {
-  std::string assignments;     // shell assignments before the launcher ("NAME=value "): Pyxis's env
+  std::string assignments;     // shell assignments before the launcher ("NAME=value "): Pyxis's env,
+                               // apptainer's APPTAINERENV_NAME="$NAME" (references, never a value)
   std::string srun_options;    // srun's own options (Pyxis), each followed by a space
   std::string before_command;  // the runtime and its words up to the command ("apptainer exec ... IMAGE ")
 };

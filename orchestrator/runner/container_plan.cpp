@@ -2,9 +2,19 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+#include <array>
+#include <string_view>
+
 #include "util/error.h"
 
 namespace sweep::runner {
+
+/// The host's search paths: a top-level `env` that sets one (a host tool on PATH) does not pass it into
+/// the container over the image's own (docs/containers.md).
+constexpr std::array<std::string_view, 9> kHostSearchPaths{
+    "PATH", "LD_LIBRARY_PATH", "LD_PRELOAD", "PYTHONPATH", "PYTHONHOME", "CPATH", "LIBRARY_PATH", "PKG_CONFIG_PATH", "MANPATH"};
+
 namespace {
 
 templating::Template compiled(const std::string& text, const SourceLocation& where,
@@ -40,11 +50,13 @@ ContainerPlan::ContainerPlan(const spec::Experiment& exp, const std::vector<std:
       if (const auto refusal = container_read_only_refusal(container_.runtime)) fail_at(m.where, *refusal);
     std::optional<templating::Template> destination;
     if (!m.destination.empty()) destination.emplace(compiled(m.destination, m.where, names));
-    mounts_.push_back({compiled(m.source, m.where, names), std::move(destination), m.read_only});
+    mounts_.push_back({compiled(m.source, m.where, names), std::move(destination), m.read_only, m.where});
   }
   for (const spec::ContainerEnv& e : container_.env) env_.push_back(compiled(e.value, e.where, names));
   for (const spec::ContainerArg& a : container_.args) args_.push_back(compiled(a.text, a.where, names));
-  for (const spec::EnvVar& v : exp.env) passthrough_.push_back(v.name);
+  for (const spec::EnvVar& v : exp.env)
+    if (std::find(kHostSearchPaths.begin(), kHostSearchPaths.end(), v.name) == kHostSearchPaths.end())
+      passthrough_.push_back(v.name);
 }
 
 RenderedContainer ContainerPlan::render(const templating::Variables& vars, const spec::Workload& workload,
@@ -59,6 +71,11 @@ RenderedContainer ContainerPlan::render(const templating::Variables& vars, const
   for (const Mount& m : mounts_) {
     std::string source = m.source.render(vars, Escape::none);
     std::string destination = m.destination ? m.destination->render(vars, Escape::none) : source;
+    for (const std::string* path : {&source, &destination})
+      if (path->empty() || path->front() != '/')
+        fail_at(m.where, fmt::format("the mount renders to \"{}\", not an absolute path (podman would take a relative "
+                                     "source for a named volume): a mount's parameters must hold absolute paths",
+                                     *path));
     c.mounts.push_back({std::move(source), std::move(destination), m.read_only});
   }
   for (std::size_t i = 0; i < env_.size(); ++i)

@@ -30,7 +30,8 @@ class ContainerPlan {
 
   /// The container of one run: `vars` its template variables (run variables included), `workload` the
   /// point's, `asks_for_gpus` whether the point asks for GPUs (the default of `gpus`), `run_dir` and
-  /// `workdir` the run's directories ("" at plan time: not bound), `bundled_dir` the bundled programs'.
+  /// `workdir` the run's directories ("" at a plan time without runner::PlanDirs: not bound), `bundled_dir`
+  /// the bundled programs'. Throws Error(invalid_experiment) at a mount that renders to a relative path.
   RenderedContainer render(const templating::Variables& vars, const spec::Workload& workload, bool asks_for_gpus,
                            const std::string& run_dir, const std::string& workdir,
                            const std::string& bundled_dir) const;
@@ -44,6 +45,7 @@ class ContainerPlan {
     templating::Template source;
     std::optional<templating::Template> destination;
     bool read_only;
+    SourceLocation where;
   };
   bool used_ = false;
   spec::Container container_;

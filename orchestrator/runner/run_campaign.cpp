@@ -283,6 +283,14 @@ RunSummary CampaignRunner::run() {
 
 namespace {
 
+/// Where open_campaign (campaign_setup.cpp) will put a new campaign `resolved` of `options`.
+PlanDirs new_campaign_dirs(const RunOptions& options, const Resolved& resolved) {
+  const fs::path results_dir = options.results_dir.empty() ? "." : options.results_dir;
+  return {fs::absolute(results_dir / resolved.label).lexically_normal().string(),
+          fs::absolute(resolved.experiment.path).parent_path().lexically_normal().string(),
+          fs::current_path().string()};
+}
+
 /// collect and cancel: the campaign comes from the database and must use a batch executor.
 RunSummary drive_existing(const RunOptions& options, BatchMode mode) {
   SystemClock clock;
@@ -330,8 +338,8 @@ RunSummary run_more(RunOptions options, const std::string& label, const std::vec
 }
 
 CampaignPlan checked_plan(spec::Experiment experiment, const std::string& template_dir, PlanUse use,
-                          std::uint64_t max_points) {
-  CampaignPlan plan(std::move(experiment), template_dir, use, max_points);
+                          std::uint64_t max_points, const PlanDirs& dirs) {
+  CampaignPlan plan(std::move(experiment), template_dir, use, max_points, dirs);
   // The metric rules compile here, before anything is written (the drivers compile their own).
   parse::Extractor{extraction_rules(plan.experiment())};
   return plan;
@@ -340,7 +348,9 @@ CampaignPlan checked_plan(spec::Experiment experiment, const std::string& templa
 CampaignPlan plan_campaign(const RunOptions& options) {
   SystemClock clock;
   Resolved resolved = resolve(options, nullptr, clock);
-  CampaignPlan plan = checked_plan(std::move(resolved.experiment), options.template_dir, PlanUse::check);
+  const PlanDirs dirs = new_campaign_dirs(options, resolved);
+  CampaignPlan plan = checked_plan(std::move(resolved.experiment), options.template_dir, PlanUse::check,
+                                   matrix::kDefaultMaxPoints, dirs);
   if (options.check_report) options.check_report(plan.experiment(), plan.schema().names);
   return plan;
 }
@@ -354,7 +364,8 @@ RunSummary run_campaign(const RunOptions& options) {
   for (const std::string& note : resolved.notes) fmt::print(stderr, "sweep: {}\n", note);
   // A resumed campaign was accepted when it was made: its points are recorded, and the limit is for typos.
   CampaignPlan plan = checked_plan(resolved.experiment, resolved.template_dir, PlanUse::run,
-                                   options.resume.empty() ? options.max_points : UINT64_MAX);
+                                   options.resume.empty() ? options.max_points : UINT64_MAX,
+                                   options.resume.empty() ? new_campaign_dirs(options, resolved) : PlanDirs{});
   resolved.secrets = resolve_secrets(resolved.experiment, process_environment());
   for (const std::string& warning : secret_warnings(resolved.experiment)) fmt::print(stderr, "sweep: {}\n", warning);
   if (options.check_report && options.resume.empty()) options.check_report(plan.experiment(), plan.schema().names);

@@ -21,9 +21,9 @@ RunSummary run_campaign(const RunOptions& options);
 
 /// The plan of `experiment` with its metric rules compiled: everything `sweep run` refuses before it
 /// writes anything (CampaignPlan's checks and the rules'). Throws Error(invalid_experiment).
-/// `max_points`: CampaignPlan's limit for PlanUse::run.
+/// `max_points`: CampaignPlan's limit for PlanUse::run; `dirs`: where a new campaign's runs will lie.
 CampaignPlan checked_plan(spec::Experiment experiment, const std::string& template_dir, PlanUse use,
-                          std::uint64_t max_points = matrix::kDefaultMaxPoints);
+                          std::uint64_t max_points = matrix::kDefaultMaxPoints, const PlanDirs& dirs = {});
 
 /// `sweep plan`'s check: the experiment of `options` resolved as `sweep run` resolves it (--set,
 /// --executor, the site file of options.site applied) and planned with checked_plan, for PlanUse::check

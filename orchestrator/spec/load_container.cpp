@@ -44,6 +44,18 @@ void read_image(const Field& f, const Source& src, Container& c) {
   c.image_where = content_location(f, src);
 }
 
+/// A mount's path is absolute, or starts with a template (ContainerPlan refuses it if it renders
+/// relative): podman reads a relative source as a named volume, the others a path relative to where the
+/// job runs. Nothing is shell-expanded: `~/x` or `$HOME/x` would stay as written.
+void refuse_relative_mount(const std::string& path, bool source, const Field& item, const Source& src) {
+  if (path.front() == '/' || path.rfind("{{", 0) == 0) return;
+  fail_at(location(item, src),
+          fmt::format("the mount's {} \"{}\" is not an absolute path (podman would take a relative source for a "
+                      "named volume; mounts are not shell-expanded, so ~ and $VARIABLES stay as written): write "
+                      "/path, or a parameter such as {{{{scratch}}}} that holds one",
+                      source ? "source" : "destination", path));
+}
+
 void read_mounts(const Field& f, const Source& src, Container& c) {
   constexpr std::string_view kMount = "a mount SRC[:DST[:ro]] (a template)";
   if (!f.value.IsSequence()) fail_expected(f, src, "a list of mounts such as [\"/scratch\", \"/data:/data:ro\"]");
@@ -52,6 +64,7 @@ void read_mounts(const Field& f, const Source& src, Container& c) {
     const bool empty_part = std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return p.empty(); });
     if (parts.size() > 3 || empty_part || (parts.size() == 3 && parts[2] != "ro"))
       fail_expected(item, src, "a mount SRC, SRC:DST or SRC:DST:ro (a template)");
+    for (std::size_t i = 0; i < parts.size() && i < 2; ++i) refuse_relative_mount(parts[i], i == 0, item, src);
     c.mounts.push_back({parts[0], parts.size() > 1 ? parts[1] : "", parts.size() == 3, content_location(item, src)});
   }
 }

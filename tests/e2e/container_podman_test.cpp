@@ -159,3 +159,58 @@ TEST_CASE("podman that cannot give the GPUs asked for fails the run as CONTAINER
   CHECK(per_point(box, "", "container.gpus").at("1") == "true");
   CHECK(read_file(dirs.at("1") + "/stdout").empty());
 }
+
+TEST_CASE("podman runs a two-rank MPI program under mpirun: the session directory bound, the host's pids") {
+  INFO("Open MPI (mpicc, mpirun) from the host, copied into the image by tests/support/make-charliecloud-image --mpi");
+  REQUIRE(shell("command -v mpicc && command -v mpirun").exit_code == 0);
+  Sandbox box;
+  const auto podman = podman_sandbox(box);
+  // Rank 0 prints the sum of every rank's rank+1 as the metric: 3 when both ranks reached each other
+  // (over Open MPI's shared-memory transport, which crashed with each rank pid 1 in its own namespace).
+  box.write("allreduce.c", R"(#include <mpi.h>
+#include <stdio.h>
+int main(int argc, char** argv) {
+  int rank, size, mine, sum = 0;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  mine = rank + 1;
+  MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) printf("{\"v\": 1, \"metric\": \"sum\", \"value\": %d, \"unit\": \"1\", \"better\": \"higher\"}\n", sum);
+  MPI_Finalize();
+  return 0;
+}
+)");
+  const auto built = shell("cd '" + box.path("") + "' && mpicc -o allreduce allreduce.c && '" +
+                           repo_file("tests/support/make-charliecloud-image") + "' --mpi --libs-of allreduce '" +
+                           box.path("rootfs") + "' && tar -C rootfs -cf rootfs.tar . && CONTAINERS_CONF='" +
+                           podman.at("CONTAINERS_CONF") + "' CONTAINERS_STORAGE_CONF='" +
+                           podman.at("CONTAINERS_STORAGE_CONF") + "' podman import rootfs.tar localhost/sweep-mpi:test");
+  INFO(built.out << built.err);
+  REQUIRE(built.exit_code == 0);
+  box.write("hosts", "localhost slots=2\n");
+  box.write("mpi.yaml", R"(name: mpi
+telemetry: false
+matrix:
+  n: [1]
+env:
+  CONTAINERS_CONF: ")" + podman.at("CONTAINERS_CONF") + R"("
+  CONTAINERS_STORAGE_CONF: ")" + podman.at("CONTAINERS_STORAGE_CONF") + R"("
+  OMPI_MCA_orte_default_hostfile: ")" + box.path("hosts") + R"("
+container:
+  runtime: podman
+  image: localhost/sweep-mpi:test
+  gpus: false
+workload:
+  command: ")" + box.path("allreduce") + R"("
+  launcher: mpirun
+)");
+  const auto r = box.sweep({"run", "mpi.yaml", "--label", "mpi"});
+  const std::string dir = per_point(box, "run_dir").at("1");
+  INFO(r.out << r.err << read_file(dir + "/stdout") << read_file(dir + "/stderr"));
+  REQUIRE(r.exit_code == 0);
+  CHECK(per_point(box, "state").at("1") == "succeeded");
+  auto db = box.db();
+  CHECK(db.execAndGet("SELECT value FROM metrics WHERE name = 'sum'").getDouble() == 3);
+  CHECK_THAT(read_file(dir + "/stderr"), !Catch::Contains("PMIX ERROR") && !Catch::Contains("Segmentation fault"));
+}

@@ -109,3 +109,37 @@ TEST_CASE("sweep plan refuses a compound command with a container, naming its pl
                            "workload:\n  command: \"sh -c 'make && ./run {{n}}'\"\n");
   CHECK(box.sweep({"plan", "quoted.yaml"}).exit_code == 0);
 }
+
+TEST_CASE("sweep plan and sweep run refuse a working directory or run root the runtime cannot bind, leaving no campaign") {
+  INFO("apptainer's --bind takes a path apart at ',' and ':'; before the fix sweep run created the campaign first");
+  Sandbox box;
+  std::filesystem::create_directories(box.path("a,b"));
+  box.write("comma.yaml", "name: comma\nmatrix: {n: [1]}\nworkdir: \"" + box.path("a,b") +
+                              "\"\ncontainer: {runtime: apptainer, image: /img/pt.sif}\n"
+                              "workload:\n  command: \"echo {{n}}\"\n");
+  const auto no_campaign = [&](const std::string& label) {
+    CHECK(!std::filesystem::exists(box.path("results/" + label)));
+    if (!std::filesystem::exists(box.path("results/sweep.db"))) return;
+    auto db = box.db();
+    CHECK(db.execAndGet("SELECT count(*) FROM campaigns").getInt() == 0);
+    CHECK(db.execAndGet("SELECT count(*) FROM runs").getInt() == 0);
+  };
+  for (const std::string command : {"plan", "run"}) {
+    const auto r = box.sweep({command, "comma.yaml", "--label", "comma"});
+    INFO(command << ": " << r.out << r.err);
+    CHECK(r.exit_code == 3);
+    CHECK_THAT(r.err, Catch::Contains("comma.yaml:4:12: apptainer cannot bind the path \"" + box.path("a,b") + "\""));
+    no_campaign("comma");
+  }
+  // The run root: <results>/<label>, each run directory under it.
+  box.write("plain.yaml", "name: plain\nmatrix: {n: [1]}\ncontainer: {runtime: apptainer, image: /img/pt.sif}\n"
+                          "workload:\n  command: \"echo {{n}}\"\n");
+  for (const std::string command : {"plan", "run"}) {
+    const auto r = box.sweep({command, "plain.yaml", "--label", "plain", "--results", box.path("res:x")});
+    INFO(command << ": " << r.out << r.err);
+    CHECK(r.exit_code == 3);
+    CHECK_THAT(r.err, Catch::Contains("plain.yaml:3:12: apptainer cannot bind the path \"" + box.path("res:x/plain/")));
+    CHECK(!std::filesystem::exists(box.path("res:x/plain")));
+    CHECK(!std::filesystem::exists(box.path("res:x/sweep.db")));
+  }
+}

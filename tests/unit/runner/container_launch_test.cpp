@@ -3,10 +3,13 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <cstdio>
+#include <fstream>
 #include <string>
 
 #include "runner/container_launch.h"
 #include "runner/launchers.h"
+#include "temp_dir.h"
 #include "util/error.h"
 
 using namespace sweep;
@@ -50,8 +53,9 @@ const std::string kCharliecloudWords =
     "ch-run -b /runs/r1:/runs/r1 -b /work:/work -b /opt/sweep/libexec:/opt/sweep/libexec -b /data:/d "
     "--env-no-expand --set-env=NCCL_DEBUG=INFO '--set-env=MSG=a b' -c /work --cleanenv /img/pt.sif -- ";
 const std::string kPodmanWords =
-    "podman run --rm --network=host --ipc=host --device nvidia.com/gpu=all -v /runs/r1:/runs/r1 -v /work:/work "
-    "-v /opt/sweep/libexec:/opt/sweep/libexec -v /data:/d:ro -e 'SWEEP_*' -e 'SLURM_*' -e 'PMIX_*' -e 'PMI_*' "
+    "podman run --rm --network=host --ipc=host --pid=host --device nvidia.com/gpu=all -v /runs/r1:/runs/r1 -v /work:/work "
+    "-v /opt/sweep/libexec:/opt/sweep/libexec -v /data:/d:ro ${sweep_ompi_tmp:+-v \"$sweep_ompi_tmp:$sweep_ompi_tmp\"} "
+    "-e 'SWEEP_*' -e 'SLURM_*' -e 'PMIX_*' -e 'PMI_*' "
     "-e 'OMPI_*' -e 'PRTE_*' -e MASTER_ADDR -e MASTER_PORT -e RANK -e WORLD_SIZE -e LOCAL_RANK -e GROUP_RANK "
     "-e NODE_RANK -e LOCAL_WORLD_SIZE -e CUDA_VISIBLE_DEVICES -e HF_TOKEN -e NCCL_DEBUG=INFO -e 'MSG=a b' -w /work "
     "--cleanenv /img/pt.sif ";
@@ -59,18 +63,24 @@ const std::string kPyxisAssignments = "NCCL_DEBUG=INFO MSG='a b' ";
 const std::string kPyxisOptions =
     "--container-image=/img/pt.sif --container-name=sweep-\"${SLURM_JOB_ID}\" "
     "--container-mounts=/runs/r1:/runs/r1,/work:/work,/opt/sweep/libexec:/opt/sweep/libexec,/data:/d:ro "
-    "--container-workdir=/work --container-env=NCCL_DEBUG,MSG --container-remap-root ";
+    "--container-workdir=/work --container-env=NCCL_DEBUG,MSG,HF_TOKEN --container-remap-root ";
 
 }  // namespace
 
 TEST_CASE("container words: apptainer and singularity under every launcher") {
   for (const std::string runtime : {"apptainer", "singularity"}) {
+    // The top-level env's names by reference, before the launcher: the image's ENV would win otherwise.
+    const std::string host = (runtime == "apptainer" ? "APPTAINERENV_" : "SINGULARITYENV_") + std::string("HF_TOKEN=\"$HF_TOKEN\" ");
     const std::string words = runtime + " " + kApptainerWords;
-    CHECK(composed(container(runtime), "local") == words + kCommand);
-    CHECK(composed(container(runtime), "srun") == "srun --mpi=pmix " + words + kCommand);
-    CHECK(composed(container(runtime), "mpirun") == "mpirun " + words + kCommand);
-    CHECK(composed(container(runtime), "torchrun-env") == launch_prefix(workload("torchrun-env")) + words + kCommand);
+    CHECK(composed(container(runtime), "local") == host + words + kCommand);
+    CHECK(composed(container(runtime), "srun") == host + "srun --mpi=pmix " + words + kCommand);
+    CHECK(composed(container(runtime), "mpirun") == host + "mpirun " + words + kCommand);
+    CHECK(composed(container(runtime), "torchrun-env") ==
+          host + launch_prefix(workload("torchrun-env")) + words + kCommand);
   }
+  RenderedContainer none = container("apptainer");
+  none.passthrough.clear();
+  CHECK(container_words(none).assignments.empty());
   RenderedContainer no_gpus = container("apptainer");
   no_gpus.gpus = false;
   CHECK(container_words(no_gpus).before_command.rfind("apptainer exec --bind ", 0) == 0);
@@ -94,6 +104,23 @@ TEST_CASE("container words: podman under every launcher") {
   CHECK(composed(c, "srun") == "srun --mpi=pmix " + kPodmanWords + kCommand);
   CHECK(composed(c, "mpirun") == "mpirun " + kPodmanWords + kCommand);
   CHECK(composed(c, "torchrun-env") == launch_prefix(workload("torchrun-env")) + kPodmanWords + kCommand);
+}
+
+TEST_CASE("container words: podman's words bind the job script's Open MPI directory, by bash, when it is set") {
+  // -e 'OMPI_*' hands OMPI_MCA_orte_tmpdir_base (the script's $sweep_ompi_tmp under the host's /tmp) in.
+  TempDir dir;
+  const std::string script = dir.file("words.sh");
+  std::ofstream(script) << "set -- " << container_words(container("podman")).before_command << "\nprintf '<%s>' \"$@\"\n";
+  const auto words = [&](const std::string& assignment) {
+    FILE* p = ::popen((assignment + " bash " + script).c_str(), "r");
+    std::string out;
+    for (int ch; (ch = std::fgetc(p)) != EOF;) out += static_cast<char>(ch);
+    ::pclose(p);
+    return out;
+  };
+  CHECK(words("sweep_ompi_tmp='/tmp/sweep-ompi.n x'").find("</data:/d:ro><-v></tmp/sweep-ompi.n x:/tmp/sweep-ompi.n x><-e><SWEEP_*>") !=
+        std::string::npos);
+  CHECK(words("sweep_ompi_tmp=").find("</data:/d:ro><-e><SWEEP_*>") != std::string::npos);  // unset: no bind
 }
 
 TEST_CASE("container words: pyxis through srun's options, refused under local and mpirun") {

@@ -35,6 +35,13 @@ std::string plan_error(spec::Experiment e, const std::string& templates = kTempl
   return "no error";
 }
 
+/// The job script of the first point's first attempt, its workload's launcher set to `launcher` if given.
+std::string first_script(spec::Experiment e, const std::string& launcher = "") {
+  if (!launcher.empty()) e.workloads[0].launcher = launcher;
+  const runner::CampaignPlan plan(std::move(e), kTemplates);
+  return plan.render_script(plan.points()[0], {"camp", 1, 0, 1, "/runs/c/r", "/exp", "/launch"});
+}
+
 }  // namespace
 
 TEST_CASE("container plan: the local job script runs the command in the container, after the check") {
@@ -61,7 +68,7 @@ TEST_CASE("container plan: gpus defaults to the point's GPU request, and an own 
   const runner::CampaignPlan asks(
       experiment("  runtime: podman\n  image: pt\n", "resources: {gpus: 1}\nexecutor: slurm\n"), kTemplates);
   const std::string script = asks.render_script(asks.points()[0], {"camp", 1, 0, 1, "/runs/c/r", "/exp", "/launch"});
-  CHECK(script.find("podman run --rm --network=host --ipc=host --device nvidia.com/gpu=all ") != std::string::npos);
+  CHECK(script.find("podman run --rm --network=host --ipc=host --pid=host --device nvidia.com/gpu=all ") != std::string::npos);
   CHECK(script.find("CONTAINER_GPU") != std::string::npos);
   CHECK(script.find("rm -rf exit_code setup_failed setup.log stdout stderr provenance") != std::string::npos);
   const runner::CampaignPlan own(
@@ -72,11 +79,9 @@ TEST_CASE("container plan: gpus defaults to the point's GPU request, and an own 
 }
 
 TEST_CASE("container plan: pyxis goes into srun's options on the slurm executor") {
-  spec::Experiment e = experiment("  runtime: pyxis\n  image: \"nvcr.io#nvidia/pytorch:{{tag}}\"\n",
-                                  "executor: slurm\nresources: {nodes: 1}\n");
-  e.workloads[0].launcher = "srun";
-  const runner::CampaignPlan plan(std::move(e), kTemplates);
-  const std::string script = plan.render_script(plan.points()[0], {"camp", 1, 0, 1, "/runs/c/r", "/exp", "/launch"});
+  const std::string script = first_script(experiment("  runtime: pyxis\n  image: \"nvcr.io#nvidia/pytorch:{{tag}}\"\n",
+                                                     "executor: slurm\nresources: {nodes: 1}\n"),
+                                          "srun");
   CHECK(script.find(
             "\nsrun '--container-image=nvcr.io#nvidia/pytorch:1.0' --container-name=sweep-\"${SLURM_JOB_ID}\" "
             "--container-mounts=/runs/c/r:/runs/c/r,/exp:/exp "
@@ -105,6 +110,54 @@ TEST_CASE("container plan: what cannot run is refused at plan time, at the conta
             "/local/run.sh.mustache has no {{{container_check}}}, so the container would start unchecked; add it after "
             "{{{environment}}}");
   CHECK(plan_error(experiment("  none\n"), dir.path.string()) == "no error");
+}
+
+TEST_CASE("container plan: the run root and the workdir are bound at plan time, and refused there") {
+  const auto dirs_error = [](spec::Experiment e, const runner::PlanDirs& dirs) {
+    try {
+      runner::CampaignPlan plan(std::move(e), kTemplates, runner::PlanUse::check, matrix::kDefaultMaxPoints, dirs);
+    } catch (const Error& err) {
+      return std::string(err.what());
+    }
+    return std::string("no error");
+  };
+  const std::string apptainer = "  runtime: apptainer\n  image: /img/a.sif\n";
+  // The workdir, rendered with the run variables empty: a ',' in it is in every run's.
+  CHECK(dirs_error(experiment(apptainer, "workdir: \"/w/a,b/{{run_id}}\"\n"), {"/res/c", "/exp", "/launch"})
+            .rfind("t.yaml:8:3: apptainer cannot bind the path \"/w/a,b/\" into the container: apptainer's --bind "
+                   "separates binds with ',' and its parts with ':' (at the point ",
+                   0) == 0);
+  // The run root: each run directory lies under it.
+  CHECK(dirs_error(experiment("  runtime: podman\n  image: pt\n"), {"/res:x/c", "/exp", "/launch"})
+            .rfind("t.yaml:7:3: podman cannot bind the path \"/res:x/c/", 0) == 0);
+  CHECK(dirs_error(experiment(apptainer, "workdir: launch\n"), {"/res/c", "/exp", "/l,x"})
+            .find("cannot bind the path \"/l,x\"") != std::string::npos);
+  CHECK(dirs_error(experiment(apptainer, "workdir: \"/w/{{run_id}}\"\n"), {"/res/c", "/exp", "/launch"}) == "no error");
+  CHECK(dirs_error(experiment(apptainer, "workdir: \"/w/a,b\"\n"), {}) == "no error");  // no dirs: not bound
+}
+
+TEST_CASE("container plan: a mount that renders to a relative path is refused at the mount") {
+  CHECK(plan_error(experiment("  runtime: podman\n  image: pt\n  mounts: [\"{{tag}}:/d\"]\n")) ==
+        "t.yaml:9:13: the mount renders to \"1.0\", not an absolute path (podman would take a relative source for a "
+        "named volume): a mount's parameters must hold absolute paths");
+}
+
+TEST_CASE("container plan: the top-level env reaches pyxis's and apptainer's containers over the image's ENV") {
+  const std::string script = first_script(
+      experiment("  runtime: pyxis\n  image: pt\n",
+                 "executor: slurm\nresources: {nodes: 1}\nenv: {NCCL_IB_PCI_RELAXED_ORDERING: 1}\n"),
+      "srun");
+  CHECK(script.find("--container-workdir=/exp --container-env=NCCL_IB_PCI_RELAXED_ORDERING train") != std::string::npos);
+  const std::string local =
+      first_script(experiment("  runtime: apptainer\n  image: /i.sif\n", "env: {NCCL_IB_PCI_RELAXED_ORDERING: 1}\n"));
+  CHECK(local.find("\nAPPTAINERENV_NCCL_IB_PCI_RELAXED_ORDERING=\"$NCCL_IB_PCI_RELAXED_ORDERING\" apptainer exec ") !=
+        std::string::npos);
+  // A host tool put on PATH (or a library path) for the job shell stays out: the image keeps its own.
+  const std::string paths = first_script(experiment(
+      "  runtime: apptainer\n  image: /i.sif\n", "env: {UCX_TLS: rc, PATH: \"/opt/tool/bin:$PATH\", LD_LIBRARY_PATH: /opt/l}\n"));
+  CHECK(paths.find("APPTAINERENV_UCX_TLS=\"$UCX_TLS\" ") != std::string::npos);
+  CHECK(paths.find("APPTAINERENV_PATH") == std::string::npos);
+  CHECK(paths.find("APPTAINERENV_LD_LIBRARY_PATH") == std::string::npos);
 }
 
 TEST_CASE("container plan: sweep plan's line of the container") {

@@ -74,6 +74,16 @@ TEST_CASE("container: none, and errors naming file:line:column and what was expe
   CHECK(
       load_error(kHead + "container: {runtime: podman, image: x, mounts: [\"/a:/b:rw\"]}\n") ==
       "x.yaml:6:49: \"container.mounts[0]\" must be a mount SRC, SRC:DST or SRC:DST:ro (a template), got \"/a:/b:rw\"");
+  // A relative source is a named volume to podman, a relative destination nowhere certain: refused.
+  CHECK(load_error(kHead + "container: {runtime: podman, image: x, mounts: [\"data:/data\"]}\n") ==
+        "x.yaml:6:49: the mount's source \"data\" is not an absolute path (podman would take a relative source for "
+        "a named volume; mounts are not shell-expanded, so ~ and $VARIABLES stay as written): write /path, or a "
+        "parameter such as {{scratch}} that holds one");
+  CHECK(load_error(kHead + "container: {runtime: apptainer, image: x, mounts: [\"/data:d\"]}\n")
+            .find("x.yaml:6:52: the mount's destination \"d\" is not an absolute path") == 0);
+  CHECK(load_error(kHead + "container: {runtime: apptainer, image: x, mounts: [\"$HOME/d\"]}\n")
+            .find("x.yaml:6:52: the mount's source \"$HOME/d\" is not an absolute path") == 0);
+  CHECK(load(kHead + "container: {runtime: podman, image: x, mounts: [\"/s/$USER:{{x}}\"]}\n").container.mounts.size() == 1);
   CHECK(load_error(kHead + "container: {runtime: podman, image: x, mounts: \"/a\"}\n")
             .find("x.yaml:6:48: \"container.mounts\" must be a list") == 0);
   CHECK(load_error(kHead + "container: {runtime: podman, image: x, gpus: yes}\n") ==
