@@ -94,6 +94,8 @@ bool left_by_a_killed_start(const std::string& run_root, const RunRootMarker& ma
   if (ec) return false;
   const auto text = read_marker(run_root);
   if (!text) return true;
+  // A kill while the marker was being written leaves a prefix of it (an empty file at the least).
+  if (marker_text(marker).rfind(*text, 0) == 0) return true;
   const auto found = parse_marker(*text);
   return found && found->database_id == marker.database_id && found->campaign == marker.campaign;
 }
@@ -106,7 +108,9 @@ void create_run_root(const std::string& run_root, const RunRootMarker& marker) {
       if (!left_by_a_killed_start(run_root, marker)) throw;
     }
   }
-  if (!read_marker(run_root)) write_new_file(marker_path(run_root), marker_text(marker), 0644);
+  const auto text = read_marker(run_root);
+  if (!text) write_new_file(marker_path(run_root), marker_text(marker), 0644);
+  else if (*text != marker_text(marker)) replace_own_file(marker_path(run_root), marker_text(marker), 0644);
 }
 
 std::string why_not_ours(const std::string& run_root, const RunRootMarker& marker) {

@@ -31,7 +31,7 @@ metrics:
 )";
 }
 
-TEST_CASE("a controller killed with SIGKILL resumes to exactly the planned runs", "[resume]") {
+TEST_CASE("a controller killed with SIGKILL resumes to exactly the planned runs, only those in flight run again", "[resume]") {
   for (int delay_ms : {150, 700, 1500}) {
     Sandbox box;
     const std::string ledger = box.path("ledger");
@@ -55,9 +55,17 @@ TEST_CASE("a controller killed with SIGKILL resumes to exactly the planned runs"
     CHECK(scalar(db, "SELECT count(*) FROM metrics") == 16);
     CHECK(scalar(db, "SELECT count(*) FROM campaigns") == 1);
 
+    // A local run dies with its controller. One killed after its work but before its exit code was
+    // written runs again: only the runs in flight at the kill (at most --jobs) may complete twice.
     const auto completions = count_lines(ledger);
     CHECK(completions.size() == 16);
-    for (const auto& [point, n] : completions) CHECK(n == 1);
+    int twice = 0;
+    for (const auto& [point, n] : completions) {
+      CHECK(n >= 1);
+      CHECK(n <= 2);
+      twice += n == 2 ? 1 : 0;
+    }
+    CHECK(twice <= 2);
   }
 }
 

@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
 
 #include "temp_dir.h"
 #include "util/error.h"
@@ -44,6 +46,21 @@ TEST_CASE("a run root is made new, and claimed only by the database and campaign
                                        fs::perms::others_read | fs::perms::others_exec);
   CHECK_NOTHROW(create_run_root(s.file("empty"), mine));
   CHECK(fs::exists(s.file("empty/.sweep-run-root")));
+  // A kill while the marker was written leaves a prefix of it: taken again, and the marker completed.
+  for (const std::size_t cut : {std::size_t{0}, std::size_t{9}, marker_text(mine).size() - 1}) {
+    const auto dir = s.file("cut" + std::to_string(cut));
+    fs::create_directory(dir);
+    fs::permissions(dir, fs::perms::owner_all);
+    std::ofstream(dir + "/.sweep-run-root") << marker_text(mine).substr(0, cut);
+    CHECK_NOTHROW(create_run_root(dir, mine));
+    std::ifstream in(dir + "/.sweep-run-root");
+    CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == marker_text(mine));
+  }
+  const auto other = s.file("othercut");
+  fs::create_directory(other);
+  fs::permissions(other, fs::perms::owner_all);
+  std::ofstream(other + "/.sweep-run-root") << marker_text(RunRootMarker{"/r/b.db", "bbbb", "c"}).substr(0, 30);
+  CHECK_THROWS_WITH(create_run_root(other, mine), Catch::Contains("already exists"));
   CHECK_THROWS_WITH(create_run_root(s.file("c"), RunRootMarker{"/r/b.db", "bbbb", "c"}), Catch::Contains("already exists"));
   std::ofstream(s.file("c/p0")) << "a run of someone's\n";
   CHECK_THROWS_WITH(create_run_root(s.file("c"), mine), Catch::Contains("already exists"));
