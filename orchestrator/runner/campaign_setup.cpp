@@ -119,6 +119,7 @@ store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options,
   c.run_root = fs::absolute(fs::path(results_dir) / resolved.label).lexically_normal().string();
   c.experiment_dir = fs::absolute(e.path).parent_path().lexically_normal().string();
   c.launch_dir = fs::current_path().string();
+  c.system = resolved.site.name;
   // The run root first, new, then the campaign's row: a failure in between leaves neither behind.
   create_run_root(c.run_root, marker);
   try {

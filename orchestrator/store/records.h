@@ -78,6 +78,9 @@ struct CampaignRecord {
   std::string run_root;       // directory holding the campaign's run directories
   std::string experiment_dir; // absolute directory of the experiment file when created ("" before schema 6)
   std::string launch_dir;     // absolute directory sweep was started in when created ("" before schema 6)
+  std::string system;         // the site file's name when it started ("" without one, or before schema 10)
+  std::string origin_database_id;  // "" for a local campaign; else the database `sweep import` took it from
+  std::string origin_label;        // its label there ("" for a local campaign)
 };
 
 /// What a campaign was started with besides its experiment, by name (table campaign_settings, schema 9;

@@ -184,10 +184,34 @@ CREATE TABLE campaign_settings (
 );
 )SQL";
 
+/// Version 10: campaigns across clusters and their forecasts (docs/forecasts.md). `system`: the site
+/// file's `name` when the campaign started ('' without one, and for a campaign from before v10).
+/// `origin_database_id` and `origin_label`: for a campaign `sweep import` brought in, the database it
+/// was exported from and its label there ('' for a local campaign); one row per origin. A forecast row
+/// per point: what `sweep run` expected of it before it started.
+constexpr const char* kSystemsV10 = R"SQL(
+ALTER TABLE campaigns ADD COLUMN system TEXT NOT NULL DEFAULT '';
+ALTER TABLE campaigns ADD COLUMN origin_database_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE campaigns ADD COLUMN origin_label TEXT NOT NULL DEFAULT '';
+CREATE UNIQUE INDEX campaigns_by_origin ON campaigns (origin_database_id, origin_label) WHERE origin_database_id != '';
+CREATE TABLE campaign_forecasts (
+  campaign_id INTEGER NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+  point_id    TEXT NOT NULL,
+  runs        INTEGER NOT NULL,
+  nodes       INTEGER NOT NULL,
+  gpus        INTEGER NOT NULL,
+  expected_s  REAL,
+  upper_s     REAL,
+  source      TEXT NOT NULL,
+  energy_j    REAL,
+  PRIMARY KEY (campaign_id, point_id)
+);
+)SQL";
+
 /// Migrations: migrations[i] takes version i+1 to version i+2. Version 4: the views of store/views.h;
 /// version 8: metric_values with each run's wall time, elapsed_s (store/views.h).
 const char* const kMigrations[] = {kSubmissionsV2, kBaselinesV3, kViewsV4, kDatabaseIdV5, kDirectoriesV6, kCampaignChangesV7,
-                                   kRunTimeViews, kCampaignSettingsV9};
+                                   kRunTimeViews, kCampaignSettingsV9, kSystemsV10};
 static_assert(std::size(kMigrations) == kSchemaVersion - 1, "one migration per schema version after 1");
 
 int table_count(SQLite::Database& db) {

@@ -5,7 +5,7 @@
 namespace sweep::store {
 
 /// The schema version this build writes. Bump it with a migration in schema.cpp's table.
-inline constexpr int kSchemaVersion = 9;
+inline constexpr int kSchemaVersion = 10;
 
 /// Brings `db` to kSchemaVersion: creates the schema in an empty database, runs the migrations of an
 /// older one inside one transaction, and refuses (Error(database)) a newer one or a database that is

@@ -31,7 +31,7 @@ constexpr std::array<std::string_view, 4> kStateNames{"pending", "running", "suc
 
 constexpr const char* kCampaignColumns =
     "id, label, experiment, spec_path, spec_text, spec_hash, overrides, executor, repetitions, started_at, "
-    "coalesce(ended_at, ''), host, user, tool_version, git_commit, git_dirty, run_root, experiment_dir, launch_dir";
+    "coalesce(ended_at, ''), host, user, tool_version, git_commit, git_dirty, run_root, experiment_dir, launch_dir, system, origin_database_id, origin_label";
 
 CampaignRecord read_campaign(SQLite::Statement& q) {
   CampaignRecord c;
@@ -54,6 +54,9 @@ CampaignRecord read_campaign(SQLite::Statement& q) {
   c.run_root = q.getColumn(16).getString();
   c.experiment_dir = q.getColumn(17).getString();
   c.launch_dir = q.getColumn(18).getString();
+  c.system = q.getColumn(19).getString();
+  c.origin_database_id = q.getColumn(20).getString();
+  c.origin_label = q.getColumn(21).getString();
   return c;
 }
 
@@ -193,7 +196,8 @@ std::int64_t Store::create_campaign(const CampaignRecord& c, const std::vector<P
     SQLite::Statement q(*db_,
                         "INSERT INTO campaigns (label, experiment, spec_path, spec_text, spec_hash, overrides, executor, "
                         "repetitions, started_at, host, user, tool_version, git_commit, git_dirty, run_root, "
-                        "experiment_dir, launch_dir) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                        "experiment_dir, launch_dir, system, origin_database_id, origin_label) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     int i = 1;
     for (const std::string* s : {&c.label, &c.experiment, &c.spec_path, &c.spec_text, &c.spec_hash, &c.overrides,
                                  &c.executor})
@@ -201,7 +205,9 @@ std::int64_t Store::create_campaign(const CampaignRecord& c, const std::vector<P
     q.bind(i++, c.repetitions);
     for (const std::string* s : {&c.started_at, &c.host, &c.user, &c.tool_version, &c.git_commit}) q.bind(i++, *s);
     bind_optional(q, i++, c.git_dirty ? std::optional<int>(*c.git_dirty ? 1 : 0) : std::nullopt);
-    for (const std::string* s : {&c.run_root, &c.experiment_dir, &c.launch_dir}) q.bind(i++, *s);
+    for (const std::string* s : {&c.run_root, &c.experiment_dir, &c.launch_dir, &c.system, &c.origin_database_id,
+                                 &c.origin_label})
+      q.bind(i++, *s);
     q.exec();
     const std::int64_t id = db_->getLastInsertRowid();
     SQLite::Statement s(*db_, "INSERT INTO campaign_settings (campaign_id, name, value) VALUES (?, ?, ?)");

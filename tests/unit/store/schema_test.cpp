@@ -13,6 +13,11 @@
 
 using namespace sweep;
 
+/// What version 10 added, dropped first by each test that takes a database back to an older version.
+constexpr const char* kUndoV10 =
+    "DROP INDEX campaigns_by_origin; DROP TABLE campaign_forecasts; ALTER TABLE campaigns DROP COLUMN system; "
+    "ALTER TABLE campaigns DROP COLUMN origin_database_id; ALTER TABLE campaigns DROP COLUMN origin_label; ";
+
 TEST_CASE("a database of a newer schema version is refused with a clear message") {
   TempDir dir;
   const auto path = dir.file("sweep.db");
@@ -89,6 +94,7 @@ TEST_CASE("a version 3 database gains the views, and each of its campaigns its v
   }
   {  // back to version 3, as a sweep before the views left it
     SQLite::Database raw(path, SQLite::OPEN_READWRITE);
+    raw.exec(kUndoV10);
     raw.exec("DROP VIEW \"values:old\"; DROP VIEW metric_values; DROP VIEW parameter_values; DROP TABLE campaign_changes; "
              "DROP TABLE campaign_settings; DROP TABLE schema_info; CREATE TABLE schema_info (version INTEGER NOT NULL); "
              "INSERT INTO schema_info (version) VALUES (3); "
@@ -132,6 +138,7 @@ TEST_CASE("version 6 records a campaign's experiment and launch directories and 
   }
   {  // back to version 5, as a sweep before the directories left it
     SQLite::Database raw(path, SQLite::OPEN_READWRITE);
+    raw.exec(kUndoV10);
     raw.exec("ALTER TABLE campaigns DROP COLUMN experiment_dir; ALTER TABLE campaigns DROP COLUMN launch_dir; "
              "DROP TABLE campaign_changes; DROP TABLE campaign_settings; UPDATE schema_info SET version = 5");
   }
@@ -163,8 +170,11 @@ TEST_CASE("version 7 gives a version 6 database the campaign_changes table, its 
     c.spec_path = c.spec_text = c.spec_hash = c.executor = "y";
     id = db.create_campaign(c, {});
   }
-  SQLite::Database(path, SQLite::OPEN_READWRITE).exec("DROP TABLE campaign_changes; DROP TABLE campaign_settings; "
-                                                      "UPDATE schema_info SET version = 6");
+  {
+    SQLite::Database raw(path, SQLite::OPEN_READWRITE);
+    raw.exec(kUndoV10);
+    raw.exec("DROP TABLE campaign_changes; DROP TABLE campaign_settings; UPDATE schema_info SET version = 6");
+  }
   store::Store db(path);
   const auto old = db.find_campaign("v6");
   REQUIRE(old);
@@ -189,6 +199,7 @@ TEST_CASE("version 8: metric_values and every values view gain the run's wall ti
   }
   {  // back to version 7, as a sweep before elapsed_s left it: metric_values of version 4
     SQLite::Database raw(path, SQLite::OPEN_READWRITE);
+    raw.exec(kUndoV10);
     raw.exec(R"SQL(DROP VIEW metric_values;
 CREATE VIEW metric_values AS
 SELECT c.label AS campaign, c.experiment AS experiment, r.point_id AS point_id, p.ordinal AS point,
@@ -225,6 +236,7 @@ TEST_CASE("version 9 records the settings a campaign started with, and an older 
   }
   {  // back to version 8, as a sweep before campaign_settings left it
     SQLite::Database raw(path, SQLite::OPEN_READWRITE);
+    raw.exec(kUndoV10);
     raw.exec("DROP TABLE campaign_settings; UPDATE schema_info SET version = 8");
   }
   store::Store db(path);
@@ -237,7 +249,44 @@ TEST_CASE("version 9 records the settings a campaign started with, and an older 
   const auto id = db.create_campaign(c, {}, settings);
   CHECK(db.campaign_settings(id) == settings);
   SQLite::Database raw(path, SQLite::OPEN_READWRITE);
-  CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == 9);
+  CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == store::kSchemaVersion);
   raw.exec("PRAGMA foreign_keys = ON; DELETE FROM campaigns WHERE label = 'new'");  // its settings go with it
   CHECK(raw.execAndGet("SELECT count(*) FROM campaign_settings").getInt() == 0);
+}
+
+TEST_CASE("version 10 records a campaign's system and origin, older campaigns read as local, one row per origin") {
+  TempDir dir;
+  const auto path = dir.file("sweep.db");
+  store::CampaignRecord c;
+  c.experiment = c.spec_path = c.spec_text = c.spec_hash = c.executor = c.started_at = c.run_root = "x";
+  {
+    store::Store db(path);
+    c.label = "old";
+    db.create_campaign(c, {});
+  }
+  {  // back to version 9, as a sweep before systems left it
+    SQLite::Database raw(path, SQLite::OPEN_READWRITE);
+    raw.exec(kUndoV10);
+    raw.exec("UPDATE schema_info SET version = 9");
+  }
+  store::Store db(path);
+  const auto old = db.find_campaign("old");
+  REQUIRE(old);
+  CHECK(old->system.empty());
+  CHECK(old->origin_database_id.empty());
+  c.label = "new@lab";
+  c.system = "lab";
+  c.origin_database_id = "abcd";
+  c.origin_label = "new";
+  db.create_campaign(c, {});
+  const auto imported = db.find_campaign("new@lab");
+  REQUIRE(imported);
+  CHECK(imported->system == "lab");
+  CHECK(imported->origin_database_id == "abcd");
+  CHECK(imported->origin_label == "new");
+  c.label = "new@lab-2";
+  CHECK_THROWS(db.create_campaign(c, {}));  // the same origin twice
+  SQLite::Database raw(path, SQLite::OPEN_READONLY);
+  CHECK(raw.execAndGet("SELECT version FROM schema_info").getInt() == 10);
+  CHECK(raw.tableExists("campaign_forecasts"));
 }
