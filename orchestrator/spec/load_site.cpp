@@ -9,6 +9,7 @@
 #include "spec/load_sections.h"
 #include "sched/executors.h"
 #include "sched/resources.h"
+#include "spec/hardware_key.h"
 #include "spec/site.h"
 #include "util/sha256.h"
 
@@ -92,12 +93,25 @@ void site_telemetry(const Field& f, const Source& src, Site& site) { site.teleme
 
 void site_container(const Field& f, const Source& src, Site& site) { site.container = read_container_value(f, src, false); }
 
+/// `hardware_key: [gpu.model, ...]`: a non-empty list of provenance key names (spec/hardware_key.h).
+void site_hardware_key(const Field& f, const Source& src, Site& site) {
+  site.hardware_key_where = location(f, src);
+  for (const Field& item : list_items(f, src)) {
+    const std::string key = scalar_text(item, src, "a provenance key name");
+    if (!is_provenance_key_name(key))
+      fail_expected(item, src, "a provenance key name ([A-Za-z0-9_][A-Za-z0-9_.-]*, e.g. gpu.model)");
+    if (std::find(site.hardware_key.begin(), site.hardware_key.end(), key) == site.hardware_key.end())
+      site.hardware_key.push_back(key);
+  }
+  if (site.hardware_key.empty()) fail_expected(f, src, "a list of provenance key names, e.g. [gpu.model, gpu.count, cpu_model]");
+}
+
 struct SiteKey {
   std::string_view name;
   void (*read)(const Field&, const Source&, Site&);
 };
 
-constexpr std::array<SiteKey, 15> kSiteKeys{{
+constexpr std::array<SiteKey, 16> kSiteKeys{{
     {"format", site_format},
     {"name", site_name},
     {"executor", site_executor},
@@ -113,6 +127,7 @@ constexpr std::array<SiteKey, 15> kSiteKeys{{
     {"references", site_references},
     {"telemetry", site_telemetry},
     {"container", site_container},
+    {"hardware_key", site_hardware_key},
 }};
 
 bool is_file(const std::string& path) {
