@@ -22,7 +22,7 @@ std::vector<store::AttemptValue> runs(int n, const std::vector<std::pair<std::st
 
 }  // namespace
 
-TEST_CASE("hardware change: the same GPUs and CPU are the same hardware; other GPUs are not") {
+TEST_CASE("hardware change: the same GPUs and CPU are the same hardware, other GPUs are not") {
   const auto a100 = runs(3, {{"gpu.model", "NVIDIA A100"}, {"gpu.count", "4"}, {"cpu_model", "EPYC"}, {"nccl.version", "2.19.3"}});
   const auto a100_new_nccl = runs(2, {{"gpu.model", "NVIDIA A100"}, {"gpu.count", "4"}, {"cpu_model", "EPYC"}, {"nccl.version", "2.21.5"}});
   const auto h100 = runs(3, {{"gpu.model", "NVIDIA H100"}, {"gpu.count", "4"}, {"cpu_model", "EPYC"}});
@@ -37,7 +37,7 @@ TEST_CASE("hardware change: the same GPUs and CPU are the same hardware; other G
   CHECK(key_change_text(with_nccl.changes[0]) == "nccl.version 2.19.3 -> 2.21.5");
 }
 
-TEST_CASE("hardware change: a side without a value differs from one with it; both without do not differ") {
+TEST_CASE("hardware change: a side without a value differs from one with it, two without do not differ") {
   const auto none = runs(2, {{"cpu_model", "EPYC"}});  // no nvidia-smi
   const auto gpus = runs(2, {{"gpu.model", "NVIDIA H100"}, {"gpu.count", "8"}, {"cpu_model", "EPYC"}});
   CHECK_FALSE(hardware_change(kKey, none, runs(1, {{"cpu_model", "EPYC"}})).changed());

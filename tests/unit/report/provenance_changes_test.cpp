@@ -23,14 +23,18 @@ const std::string kIdA = "sha256:12ab34cd56ef" + std::string(52, '0');
 const std::string kIdB = "sha256:34cd56ef7890" + std::string(52, '1');
 
 /// A campaign `label` of one point with 3 runs, each succeeded with speed 10, 11, 12 and the
-/// provenance `per_run(repetition)` gives.
-void add_campaign(store::Store& db, const std::string& label, const std::function<store::KeyValues(int)>& per_run) {
+/// provenance `per_run(repetition)` gives; its record's system and git state as given.
+void add_campaign_of(store::Store& db, const std::string& label, const std::string& system, const std::string& commit,
+                     std::optional<bool> dirty, const std::function<store::KeyValues(int)>& per_run) {
   store::CampaignRecord c;
   c.label = label;
   c.experiment = "img";
   c.spec_text = "name: img\n";
   c.executor = "local";
   c.repetitions = 3;
+  c.system = system;
+  c.git_commit = commit;
+  c.git_dirty = dirty;
   const auto id = db.create_campaign(c, {{"p", 0, {{"n", "1", "int", false}}}});
   for (const auto& run : db.runs(id)) {
     store::AttemptResult ok;
@@ -40,6 +44,11 @@ void add_campaign(store::Store& db, const std::string& label, const std::functio
     ok.provenance = per_run(run.repetition);
     db.finish_attempt(run.id, db.begin_attempt(run.id, "/r", "t"), ok);
   }
+}
+
+/// The same, without a system or a git commit.
+void add_campaign(store::Store& db, const std::string& label, const std::function<store::KeyValues(int)>& per_run) {
+  add_campaign_of(db, label, "", "", std::nullopt, per_run);
 }
 
 store::KeyValues container(const std::string& image, const std::string& id, const std::string& version = "0.31") {
@@ -169,29 +178,6 @@ TEST_CASE("provenance changes: a run whose image id is unknown is not another im
 
 namespace {
 
-/// A campaign of `label` as add_campaign's, with the record's system and git state set.
-void add_campaign_of(store::Store& db, const std::string& label, const std::string& system, const std::string& commit,
-                     std::optional<bool> dirty, const std::function<store::KeyValues(int)>& per_run) {
-  store::CampaignRecord c;
-  c.label = label;
-  c.experiment = "img";
-  c.spec_text = "name: img\n";
-  c.executor = "local";
-  c.repetitions = 3;
-  c.system = system;
-  c.git_commit = commit;
-  c.git_dirty = dirty;
-  const auto id = db.create_campaign(c, {{"p", 0, {{"n", "1", "int", false}}}});
-  for (const auto& run : db.runs(id)) {
-    store::AttemptResult ok;
-    ok.state = store::RunState::succeeded;
-    ok.exit_code = 0;
-    ok.metrics = {{"speed", 0, 10.0 + run.repetition, "1/s", "higher"}};
-    ok.provenance = per_run(run.repetition);
-    db.finish_attempt(run.id, db.begin_attempt(run.id, "/r", "t"), ok);
-  }
-}
-
 store::KeyValues node(const std::string& gpu, const std::string& nccl, const std::string& host = "n1") {
   return {{"gpu.model", gpu}, {"gpu.count", "4"}, {"gpu.driver", "550.54"}, {"gpu.cuda", "12.4"}, {"nccl.version", nccl},
           {"kernel", "Linux 6.1"}, {"hostname", host}, {"job.modules", "gcc/12\ncuda/12.4"}};
@@ -250,7 +236,7 @@ TEST_CASE("provenance changes: the system and the workload's commit come from th
   CHECK(json["changed"][0]["candidate"][0]["campaign.system"] == "national");
 }
 
-TEST_CASE("provenance changes: nodes are the Slurm node list, else the host; modules read on one line") {
+TEST_CASE("provenance changes: nodes are the Slurm node list else the host, modules read on one line") {
   TempDir dir;
   store::Store db(dir.file("sweep.db"));
   add_campaign_of(db, "local", "", "", std::nullopt, [](int) { return node("NVIDIA A100", "2.19.3", "box"); });
