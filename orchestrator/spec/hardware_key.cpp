@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "util/error.h"
+#include "util/sinks.h"
 #include "util/strings.h"
 
 namespace sweep::spec {
@@ -34,7 +35,7 @@ std::vector<std::string> parse_hardware_key(const std::vector<std::string>& item
       if (!is_provenance_key_name(name))
         throw Error(ErrorKind::usage, fmt::format("{} \"{}\": expected provenance key names separated by commas "
                                                   "([A-Za-z0-9_][A-Za-z0-9_.-]*, e.g. gpu.model,gpu.count,cpu_model)",
-                                                  option, name));
+                                                  option, terminal_text(name)));
       if (std::find(key.begin(), key.end(), name) == key.end()) key.push_back(name);
     }
   if (key.empty()) throw Error(ErrorKind::usage, fmt::format("{}: expected at least one provenance key", option));
