@@ -39,7 +39,7 @@ std::string system_change(const store::CampaignRecord& campaign, const std::stri
                             "--allow-hardware-change (or name its system: --system {})",
                             campaign.label, terminal_text(campaign.system), terminal_text(system),
                             terminal_text(campaign.system)));
-  return fmt::format("changed: system {} -> {}\n", campaign.system, system);
+  return fmt::format("changed: system {} -> {}\n", terminal_text(campaign.system), terminal_text(system));
 }
 
 /// What the text opens with: the system change allowed, then "hardware: KEY VALUE; ..." of the campaign.

@@ -52,14 +52,14 @@ void refuse_unless_allowed(const HardwareChange& change, bool allowed, const std
 
 std::string hardware_change_lines(const HardwareChange& change) {
   std::string out;
-  for (const auto& c : change.changes) out += "hardware changed (--allow-hardware-change): " + key_change_text(c) + "\n";
+  for (const auto& c : change.changes) out += "hardware changed (--allow-hardware-change): " + terminal_text(key_change_text(c)) + "\n";
   return out;
 }
 
 std::string hardware_values_text(const std::vector<std::string>& key, const std::vector<store::AttemptValue>& values) {
   std::vector<std::string> texts;
   for (const auto& k : key) texts.push_back(k + " " + side_text(distinct_key_values(k, values)));
-  return join(texts, "; ");
+  return terminal_text(join(texts, "; "));
 }
 
 }  // namespace sweep::report

@@ -46,10 +46,12 @@ void refuse_unless_allowed(const HardwareChange& change, bool allowed, const std
                            const std::string& candidate);
 
 /// What an allowed change prints first, a line each: "hardware changed (--allow-hardware-change):
-/// gpu.model NVIDIA A100 -> NVIDIA H100\n"; "" when nothing changed. Not yet made safe for a sink.
+/// gpu.model NVIDIA A100 -> NVIDIA H100\n"; "" when nothing changed. Each line terminal text (util/sinks.h):
+/// a value's newline or escape cannot forge another line.
 std::string hardware_change_lines(const HardwareChange& change);
 
-/// A side's values of the key, for a reader: "gpu.model NVIDIA H100; gpu.count 8; cpu_model none".
+/// A side's values of the key, for a reader, as one line of terminal text: "gpu.model NVIDIA H100;
+/// gpu.count 8; cpu_model none".
 std::string hardware_values_text(const std::vector<std::string>& key, const std::vector<store::AttemptValue>& values);
 
 }  // namespace sweep::report

@@ -67,6 +67,10 @@ TEST_CASE("hardware change: refused unless allowed, the message naming the chang
   }
   CHECK(hardware_change_lines(c) == "hardware changed (--allow-hardware-change): gpu.model NVIDIA A100 -> NVIDIA H100\n");
   CHECK(hardware_change_lines(hardware_change(kKey, {}, {})).empty());
+  // A value from a database (an imported bundle) cannot forge a line or send an escape.
+  const auto forged = hardware_change(kKey, {}, runs(1, {{"gpu.model", "H100\nhardware changed: none\x1b[2J"}}));
+  CHECK(hardware_change_lines(forged) == "hardware changed (--allow-hardware-change): gpu.model none -> H100\\x0ahardware "
+                                         "changed: none\\x1b[2J\n");
   CHECK(hardware_values_text(kKey, runs(2, {{"gpu.model", "NVIDIA H100"}, {"gpu.count", "8"}})) ==
         "gpu.model NVIDIA H100; gpu.count 8; cpu_model none");
 }
