@@ -44,9 +44,7 @@ std::string system_change(const store::CampaignRecord& campaign, const std::stri
 
 /// What the text opens with: the system change allowed, then "hardware: KEY VALUE; ..." of the campaign.
 std::string opening(const store::Store& db, const Options& o, const report::CampaignData& data, const std::string& system) {
-  const auto key = spec::hardware_key_in_force(
-      o.hardware_key.empty() ? o.hardware_key : spec::parse_hardware_key(o.hardware_key, "--hardware-key"),
-      o.paths.site().hardware_key);
+  const auto key = spec::hardware_key_in_force(o.hardware_key, o.paths.site().hardware_key);
   const std::string changed = system_change(data.campaign, system, o.allow_hardware_change);
   return changed + "hardware: " + report::hardware_values_text(key, report::provenance_values(db, data.campaign, key)) + "\n";
 }

@@ -105,9 +105,7 @@ std::vector<std::pair<std::string, std::string>> parse_map(const std::vector<std
 /// The hardware key's change from `base` to `cand`; Error(usage) when it changed and is not allowed.
 report::HardwareChange judge_hardware(const store::Store& db, const Options& o, const report::CampaignData& base,
                                       const report::CampaignData& cand) {
-  const auto key = spec::hardware_key_in_force(
-      o.hardware_key.empty() ? o.hardware_key : spec::parse_hardware_key(o.hardware_key, "--hardware-key"),
-      o.paths.site().hardware_key);
+  const auto key = spec::hardware_key_in_force(o.hardware_key, o.paths.site().hardware_key);
   auto change = report::hardware_change(key, report::provenance_values(db, base.campaign, key),
                                         report::provenance_values(db, cand.campaign, key));
   report::refuse_unless_allowed(change, o.allow_hardware_change, base.campaign.label, cand.campaign.label);

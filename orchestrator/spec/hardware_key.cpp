@@ -43,7 +43,7 @@ std::vector<std::string> parse_hardware_key(const std::vector<std::string>& item
 }
 
 std::vector<std::string> hardware_key_in_force(const std::vector<std::string>& given, const std::vector<std::string>& site) {
-  if (!given.empty()) return given;
+  if (!given.empty()) return parse_hardware_key(given, "--hardware-key");
   if (!site.empty()) return site;
   return default_hardware_key();
 }

@@ -20,8 +20,8 @@ bool is_provenance_key_name(std::string_view name);
 /// a key; Error(usage) naming `option` and the item for an empty list or an item that is no key name.
 std::vector<std::string> parse_hardware_key(const std::vector<std::string>& items, std::string_view option);
 
-/// The key in force: `given` (--hardware-key) when not empty, else `site` (the site file's) when not
-/// empty, else the default.
+/// The key in force: `given` (--hardware-key's items, read by parse_hardware_key) when not empty, else
+/// `site` (the site file's) when not empty, else the default. Error(usage) as parse_hardware_key.
 std::vector<std::string> hardware_key_in_force(const std::vector<std::string>& given, const std::vector<std::string>& site);
 
 }  // namespace sweep::spec

@@ -48,6 +48,7 @@ TEST_CASE("hardware key: the default is the GPU's model and count and the CPU mo
   CHECK(hardware_key_in_force({}, {}) == default_hardware_key());
   CHECK(hardware_key_in_force({}, {"gpu.model"}) == std::vector<std::string>{"gpu.model"});
   CHECK(hardware_key_in_force({"nccl.version"}, {"gpu.model"}) == std::vector<std::string>{"nccl.version"});
+  CHECK_THROWS_AS(hardware_key_in_force({"a b"}, {"gpu.model"}), Error);
 }
 
 TEST_CASE("hardware key: --hardware-key takes provenance key names, trimmed, repeats dropped") {
