@@ -178,7 +178,7 @@ std::vector<HtmlFigure> draw_figures(const std::vector<FigureText>& texts, Repor
 
 ReportOutput write_report(const store::Store& db, const std::string& label, const ReportRequest& request,
                           const std::string& reports_dir) {
-  require_safe_name(label, "campaign label");
+  require_campaign_label(label);  // a local label, or an imported LABEL@SYSTEM
   const CampaignData data = load_campaign(db, label);
   std::vector<PointResult> results = point_results(data);
   std::optional<PointsView> points;  // built once, after the model's predicted metrics are added
