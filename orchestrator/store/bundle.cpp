@@ -1,7 +1,6 @@
-// Store methods for bundles (docs/forecasts.md, "Systems and bundles"): one campaign written into a new
-// SQLite database of sweep's schema with a bundle_info table, and such a file taken into this database
-// with new ids. A bundle is untrusted input: it is read from a private copy, through a connection with
-// SQLite's defensive settings, its tables checked to be tables, and nothing in it becomes a path.
+// Bundles (docs/forecasts.md, "Systems and bundles"): one campaign written into a new SQLite database of
+// sweep's schema with a bundle_info table, and such a file taken into a database with new ids. Each
+// opens a connection of its own to the Store's file, which the Store checked and migrated when it opened.
 #include "store/bundle.h"
 
 #include <fmt/format.h>
@@ -233,16 +232,18 @@ std::pair<std::string, std::string> origin_of(const OpenedBundle& b, const std::
 
 }  // namespace
 
-void Store::export_bundle(std::string_view label, const BundleFacts& facts, const std::string& bundle_path) const {
-  const auto campaign = find_campaign(label);
-  if (!campaign) throw Error(ErrorKind::not_found, fmt::format("no campaign labelled \"{}\" in {}", label, path_));
-  const std::string id = database_id();
+void export_bundle(const Store& db, std::string_view label, const BundleFacts& facts, const std::string& bundle_path) {
+  const auto campaign = db.find_campaign(label);
+  if (!campaign) throw Error(ErrorKind::not_found, fmt::format("no campaign labelled \"{}\" in {}", label, db.path()));
+  const std::string id = db.database_id();
   guarded(bundle_path, "write the bundle", [&] {
+    SQLite::Database source(db.path(), SQLite::OPEN_READONLY);
+    source.setBusyTimeout(30000);
     SQLite::Database out(bundle_path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
     prepare_schema(out, bundle_path, false);
-    SQLite::Transaction read(*db_, SQLite::TransactionBehavior::DEFERRED);  // one snapshot of the campaign
+    SQLite::Transaction read(source, SQLite::TransactionBehavior::DEFERRED);  // one snapshot of the campaign
     SQLite::Transaction write(out, SQLite::TransactionBehavior::IMMEDIATE);
-    for (const CampaignRows& t : kCampaignTables) copy_rows(*db_, out, t, campaign->id, nullptr);
+    for (const CampaignRows& t : kCampaignTables) copy_rows(source, out, t, campaign->id, nullptr);
     create_campaign_view(out, campaign->id, campaign->label);
     out.exec(kBundleInfo);
     KeyValues info{{"format", std::to_string(kBundleFormat)}, {"source_database_id", id}, {"system", campaign->system},
@@ -260,7 +261,7 @@ void Store::export_bundle(std::string_view label, const BundleFacts& facts, cons
   });
 }
 
-ImportResult Store::import_bundle(const std::string& bundle_path) {
+ImportResult import_bundle(Store& db, const std::string& bundle_path) {
   const PrivateDirectory dir({}, "sweep-import-");
   const std::string copy = (dir.path() / "bundle.sqlite").string();
   std::error_code ec;
@@ -275,15 +276,18 @@ ImportResult Store::import_bundle(const std::string& bundle_path) {
     throw Error(ErrorKind::database, fmt::format("{} is not a sweep bundle, or is damaged: {}", bundle_path, e.what()));
   }
   const auto [origin_id, origin_label] = origin_of(b, bundle_path);
-  if (origin_id == database_id())
+  if (origin_id == db.database_id())
     throw Error(ErrorKind::usage, fmt::format("{} holds campaign \"{}\" of this very database; nothing to import", bundle_path,
                                               origin_label));
-  ImportResult r{"", false, b.campaign.system, origin_id, origin_label, 0, b.schema};
-  return guarded(path_, "import " + bundle_path, [&] {
+  ImportResult r{"", false, b.campaign.system, origin_id, origin_label, 0, b.schema, b.schema < kSchemaVersion};
+  return guarded(db.path(), "import " + bundle_path, [&] {
     SQLite::Database from(copy, SQLite::OPEN_READONLY);
     defend(from);
-    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
-    SQLite::Statement known(*db_, "SELECT label FROM campaigns WHERE origin_database_id = ? AND origin_label = ?");
+    SQLite::Database to(db.path(), SQLite::OPEN_READWRITE);
+    to.setBusyTimeout(30000);
+    to.exec("PRAGMA foreign_keys = ON");
+    SQLite::Transaction tx(to, SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement known(to, "SELECT label FROM campaigns WHERE origin_database_id = ? AND origin_label = ?");
     known.bind(1, origin_id);
     known.bind(2, origin_label);
     if (known.executeStep()) {
@@ -291,7 +295,7 @@ ImportResult Store::import_bundle(const std::string& bundle_path) {
       r.already_imported = true;
       return r;  // the transaction rolls back: nothing was written
     }
-    SQLite::Statement taken(*db_, "SELECT count(*) FROM campaigns WHERE label = ?");
+    SQLite::Statement taken(to, "SELECT count(*) FROM campaigns WHERE label = ?");
     r.label = imported_label(origin_label, b.campaign.system, origin_id, [&](const std::string& label) {
       taken.reset();
       taken.bind(1, label);
@@ -301,10 +305,10 @@ ImportResult Store::import_bundle(const std::string& bundle_path) {
     Remap remap;
     remap.campaign_values = {{"label", r.label}, {"origin_database_id", origin_id}, {"origin_label", origin_label}};
     for (const CampaignRows& t : kCampaignTables) {
-      const std::int64_t rows = copy_rows(from, *db_, t, b.campaign.id, &remap);
+      const std::int64_t rows = copy_rows(from, to, t, b.campaign.id, &remap);
       if (std::string_view(t.table) == "runs") r.runs = rows;
     }
-    create_campaign_view(*db_, remap.campaign_id, r.label);
+    create_campaign_view(to, remap.campaign_id, r.label);
     tx.commit();
     return r;
   });

@@ -9,7 +9,6 @@
 #include <string_view>
 #include <vector>
 
-#include "store/bundle.h"
 #include "store/records.h"
 #include "util/secrets.h"
 
@@ -74,21 +73,6 @@ class Store {
   /// In one transaction: deletes the campaign, every row that belongs to it (points, runs, attempts,
   /// metrics, provenance, submissions, baselines pinned to it, changes) and its view "values:<label>".
   void remove_campaign(std::int64_t campaign_id);
-
-  // --- bundles across systems (store/bundle.cpp, docs/forecasts.md "Systems and bundles") -------
-  /// Writes campaign `label` alone (its points, runs, attempts, metrics, provenance, settings, changes,
-  /// forecast and stored experiment; not its submissions) into a new SQLite database of this schema at
-  /// `bundle_path` (absent or empty), with table bundle_info: `format`, `source_database_id`, `system`,
-  /// and `facts`. Read in one snapshot. Error(not_found) without the campaign; the caller removes a file
-  /// left by a failure.
-  void export_bundle(std::string_view label, const BundleFacts& facts, const std::string& bundle_path) const;
-  /// Copies the campaign of the bundle at `bundle_path` into this database in one transaction, with
-  /// new ids and the label of store/bundle_label.h; its origin (database id and label) recorded, so a
-  /// second import of it changes nothing and says so (already_imported). The file is untrusted: it is
-  /// read from a private copy with SQLite's defensive settings, an older schema migrated in that copy.
-  /// Error(database) naming the file when it is not a bundle, is damaged, or is of a newer format or
-  /// schema (both versions named); Error(usage) for a campaign of this very database.
-  ImportResult import_bundle(const std::string& bundle_path);
 
   // --- baselines (store/baselines.cpp) ----------------------------------------------------------
   /// Pins `name` to the campaign, replacing an earlier pin of that name.

@@ -23,20 +23,6 @@ void require_safe_name(std::string_view name, std::string_view what) {
                   fmt::format("{} \"{}\" may only contain letters, digits and . _ + - (found {:?})", what, name, c));
 }
 
-void require_campaign_label(std::string_view label) {
-  const auto at = label.find('@');
-  if (at == std::string_view::npos) return require_safe_name(label, "campaign label");
-  require_safe_name(label.substr(0, at), "campaign label (before its '@')");
-  const std::string_view system = label.substr(at + 1);
-  if (system.empty() || system.size() > 80)
-    throw Error(ErrorKind::usage, fmt::format("campaign label \"{}\": the part after '@' must be 1 to 80 characters long", label));
-  for (char c : system)
-    if (!safe_char(c))
-      throw Error(ErrorKind::usage, fmt::format("campaign label \"{}\": the part after '@' may only contain letters, "
-                                                "digits and . _ + - (found {:?})",
-                                                label, c));
-}
-
 std::string to_safe_name(std::string_view text) {
   std::string out;
   for (char c : text) out.push_back(safe_char(c) ? c : '_');

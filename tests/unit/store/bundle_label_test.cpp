@@ -5,6 +5,7 @@
 
 #include "store/bundle_label.h"
 #include "util/error.h"
+#include "util/campaign_label.h"
 #include "util/names.h"
 
 using namespace sweep;

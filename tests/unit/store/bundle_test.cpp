@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 
+#include "store/bundle.h"
 #include "store/store.h"
 #include "temp_dir.h"
 #include "util/error.h"
@@ -75,7 +76,7 @@ void sql(const std::string& path, const std::string& text) {
 
 std::string refusal(Store& db, const std::string& bundle) {
   try {
-    db.import_bundle(bundle);
+    import_bundle(db, bundle);
   } catch (const Error& e) {
     return e.what();
   }
@@ -89,7 +90,7 @@ TEST_CASE("a bundle carries one campaign, its rows and bundle_info") {
   Store a(dir.file("a.db"));
   finished_campaign(a, "other", "lab-a");
   finished_campaign(a, "demo", "lab-a");
-  a.export_bundle("demo", facts(), dir.file("demo.sweep"));
+  export_bundle(a, "demo", facts(), dir.file("demo.sweep"));
   SQLite::Database raw(dir.file("demo.sweep"), SQLite::OPEN_READONLY);
   CHECK(raw.execAndGet("SELECT count(*) FROM campaigns").getInt() == 1);
   CHECK(raw.execAndGet("SELECT label FROM campaigns").getString() == "demo");
@@ -99,19 +100,19 @@ TEST_CASE("a bundle carries one campaign, its rows and bundle_info") {
   CHECK(raw.execAndGet("SELECT value FROM bundle_info WHERE key = 'source_database_id'").getString() == a.database_id());
   CHECK(raw.execAndGet("SELECT value FROM bundle_info WHERE key = 'system'").getString() == "lab-a");
   CHECK(raw.execAndGet("SELECT value FROM bundle_info WHERE key = 'host.hostname'").getString() == "node1");
-  CHECK_THROWS_AS(a.export_bundle("nope", facts(), dir.file("nope.sweep")), Error);
+  CHECK_THROWS_AS(export_bundle(a, "nope", facts(), dir.file("nope.sweep")), Error);
 }
 
 TEST_CASE("an import remaps every id, labels the campaign LABEL@SYSTEM and changes nothing the second time") {
   TempDir dir;
   Store a(dir.file("a.db"));
   finished_campaign(a, "demo", "lab-a");
-  a.export_bundle("demo", facts(), dir.file("demo.sweep"));
+  export_bundle(a, "demo", facts(), dir.file("demo.sweep"));
   Store b(dir.file("b.db"));
   finished_campaign(b, "demo", "lab-b");  // the same label here, and ids that the bundle's would collide with
   const auto before = counts(b.path());
 
-  const ImportResult r = b.import_bundle(dir.file("demo.sweep"));
+  const ImportResult r = import_bundle(b, dir.file("demo.sweep"));
   CHECK(r.label == "demo@lab-a");
   CHECK_FALSE(r.already_imported);
   CHECK(r.runs == 4);
@@ -142,16 +143,16 @@ TEST_CASE("an import remaps every id, labels the campaign LABEL@SYSTEM and chang
   CHECK(raw.execAndGet("SELECT count(*) FROM \"values:demo@lab-a\"").getInt() == 4);
   CHECK(raw.execAndGet(fmt::format("SELECT count(*) FROM campaign_forecasts WHERE campaign_id = {}", imported->id)).getInt() == 2);
 
-  const ImportResult again = b.import_bundle(dir.file("demo.sweep"));
+  const ImportResult again = import_bundle(b, dir.file("demo.sweep"));
   CHECK(again.already_imported);
   CHECK(again.label == "demo@lab-a");
   CHECK(counts(b.path()) == after);
 
   // A bundle of the imported campaign, taken into a third database, keeps the first origin.
-  b.export_bundle("demo@lab-a", facts(), dir.file("again.sweep"));
+  export_bundle(b, "demo@lab-a", facts(), dir.file("again.sweep"));
   Store c(dir.file("c.db"));
-  CHECK(c.import_bundle(dir.file("again.sweep")).label == "demo@lab-a");
-  CHECK(c.import_bundle(dir.file("demo.sweep")).already_imported);
+  CHECK(import_bundle(c, dir.file("again.sweep")).label == "demo@lab-a");
+  CHECK(import_bundle(c, dir.file("demo.sweep")).already_imported);
   // ... and into its first database it is refused: the campaign is there already.
   CHECK_THAT(refusal(a, dir.file("again.sweep")), Catch::Contains("of this very database"));
 }
@@ -163,22 +164,22 @@ TEST_CASE("a label taken by another origin gets the origin's id, and no system g
   Store b(dir.file("b.db"));
   finished_campaign(a1, "demo", "lab-a");
   finished_campaign(a2, "demo", "lab-a");
-  a1.export_bundle("demo", facts(), dir.file("a1.sweep"));
-  a2.export_bundle("demo", facts(), dir.file("a2.sweep"));
-  CHECK(b.import_bundle(dir.file("a1.sweep")).label == "demo@lab-a");
-  CHECK(b.import_bundle(dir.file("a2.sweep")).label == "demo@lab-a-" + a2.database_id().substr(0, 8));
+  export_bundle(a1, "demo", facts(), dir.file("a1.sweep"));
+  export_bundle(a2, "demo", facts(), dir.file("a2.sweep"));
+  CHECK(import_bundle(b, dir.file("a1.sweep")).label == "demo@lab-a");
+  CHECK(import_bundle(b, dir.file("a2.sweep")).label == "demo@lab-a-" + a2.database_id().substr(0, 8));
   Store n(dir.file("n.db"));
   finished_campaign(n, "anon", "");
-  n.export_bundle("anon", facts(), dir.file("n.sweep"));
-  CHECK(b.import_bundle(dir.file("n.sweep")).label == "anon@" + n.database_id().substr(0, 8));
+  export_bundle(n, "anon", facts(), dir.file("n.sweep"));
+  CHECK(import_bundle(b, dir.file("n.sweep")).label == "anon@" + n.database_id().substr(0, 8));
 }
 
 TEST_CASE("a bundle of a newer schema or format is refused with both versions named") {
   TempDir dir;
   Store a(dir.file("a.db"));
   finished_campaign(a, "demo", "lab-a");
-  a.export_bundle("demo", facts(), dir.file("schema.sweep"));
-  a.export_bundle("demo", facts(), dir.file("format.sweep"));
+  export_bundle(a, "demo", facts(), dir.file("schema.sweep"));
+  export_bundle(a, "demo", facts(), dir.file("format.sweep"));
   sql(dir.file("schema.sweep"), "UPDATE schema_info SET version = 11");
   sql(dir.file("format.sweep"), "UPDATE bundle_info SET value = '2' WHERE key = 'format'");
   Store b(dir.file("b.db"));
@@ -204,7 +205,7 @@ TEST_CASE("garbage, damaged, empty and hostile files are refused naming the file
   CHECK_THAT(refusal(b, a.path()), Catch::Contains("has no table bundle_info"));  // a database, not a bundle
 
   // Cut short: the file ends halfway through.
-  a.export_bundle("demo", facts(), dir.file("whole.sweep"));
+  export_bundle(a, "demo", facts(), dir.file("whole.sweep"));
   {
     std::ifstream in(dir.file("whole.sweep"), std::ios::binary);
     std::string bytes((std::istreambuf_iterator<char>(in)), {});
@@ -221,7 +222,7 @@ TEST_CASE("garbage, damaged, empty and hostile files are refused naming the file
                     "started_at, run_root) SELECT 'x', experiment, spec_path, spec_text, spec_hash, executor, repetitions, "
                     "started_at, run_root FROM campaigns"}};
   for (const auto& [file, text] : hostile) {
-    a.export_bundle("demo", facts(), dir.file(file));
+    export_bundle(a, "demo", facts(), dir.file(file));
     sql(dir.file(file), text);
   }
   const auto before = counts(b.path());
@@ -232,8 +233,8 @@ TEST_CASE("garbage, damaged, empty and hostile files are refused naming the file
   CHECK(counts(b.path()) == before);
 
   // A trigger in the bundle never fires here: the rows arrive as they were, and only they.
-  a.export_bundle("demo", facts(), dir.file("trigger.sweep"));
+  export_bundle(a, "demo", facts(), dir.file("trigger.sweep"));
   sql(dir.file("trigger.sweep"), "CREATE TRIGGER t AFTER INSERT ON metrics BEGIN DELETE FROM campaigns; END");
-  CHECK(b.import_bundle(dir.file("trigger.sweep")).runs == 4);
+  CHECK(import_bundle(b, dir.file("trigger.sweep")).runs == 4);
   CHECK(b.campaigns().size() == 1);
 }

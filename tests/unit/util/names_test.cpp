@@ -12,12 +12,3 @@ TEST_CASE("labels that could escape the results directory are refused") {
   CHECK_THROWS_AS(require_safe_name(std::string(129, 'a'), "label"), Error);
   CHECK(to_safe_name("../a b") == "_._a_b");
 }
-
-TEST_CASE("an imported campaign's LABEL@SYSTEM is a label, and still one path component") {
-  CHECK_NOTHROW(require_campaign_label("demo"));
-  CHECK_NOTHROW(require_campaign_label("demo@lab-a"));
-  CHECK_NOTHROW(require_campaign_label("demo@lab-a-0123abcd"));
-  for (const char* bad : {"@lab", "demo@", "demo@a@b", "demo@../x", "demo@a/b", "../x@lab", ".x@lab", "demo@a b"})
-    CHECK_THROWS_AS(require_campaign_label(bad), Error);
-  CHECK_THROWS_AS(require_campaign_label("demo@" + std::string(81, 'a')), Error);
-}
