@@ -149,7 +149,7 @@ TEST_CASE("an imported campaign is never resumed, changed or given a path, and r
   CHECK(box.sweep({"import", "demo-a.sweep", "--results", "results-b"}).exit_code == 0);
 }
 
-TEST_CASE("newer, garbage, damaged and not-bundle files are refused naming the file; nothing changes") {
+TEST_CASE("newer, garbage, damaged and not-bundle files are refused naming the file, and nothing changes") {
   Sandbox box;
   run_on_two_systems(box);
   REQUIRE(box.sweep({"export", "--bundle", "demo", "--results", "results-a", "--output", "newer.sweep"}).exit_code == 0);

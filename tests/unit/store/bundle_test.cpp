@@ -238,3 +238,25 @@ TEST_CASE("garbage, damaged, empty and hostile files are refused naming the file
   CHECK(import_bundle(b, dir.file("trigger.sweep")).runs == 4);
   CHECK(b.campaigns().size() == 1);
 }
+
+TEST_CASE("a bundle of an older schema is migrated in a private copy, the file left as it was") {
+  TempDir dir;
+  Store a(dir.file("a.db"));
+  finished_campaign(a, "demo", "lab-a");
+  export_bundle(a, "demo", facts(), dir.file("old.sweep"));
+  // Schema 9: no system, origin or forecasts.
+  sql(dir.file("old.sweep"), "DROP INDEX campaigns_by_origin; DROP TABLE campaign_forecasts; "
+                             "ALTER TABLE campaigns DROP COLUMN system; ALTER TABLE campaigns DROP COLUMN origin_database_id; "
+                             "ALTER TABLE campaigns DROP COLUMN origin_label; UPDATE schema_info SET version = 9");
+  std::ifstream in(dir.file("old.sweep"), std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  Store b(dir.file("b.db"));
+  const ImportResult r = import_bundle(b, dir.file("old.sweep"));
+  CHECK(r.migrated);
+  CHECK(r.bundle_schema == 9);
+  CHECK(r.label == "demo@" + a.database_id().substr(0, 8));  // schema 9 knew no system
+  CHECK(r.runs == 4);
+  std::ifstream again(dir.file("old.sweep"), std::ios::binary);
+  CHECK(std::string((std::istreambuf_iterator<char>(again)), {}) == bytes);
+  CHECK(import_bundle(b, dir.file("old.sweep")).already_imported);
+}
