@@ -3,11 +3,12 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <set>
 #include <map>
+#include <set>
 
 #include "report/failure_groups.h"
 #include "report/running_runs.h"
+#include "util/sinks.h"
 
 
 namespace sweep::report {
@@ -29,10 +30,10 @@ std::string campaign_list(const std::vector<CampaignSummary>& campaigns) {
   for (const auto& c : campaigns) {
     width = std::max(width, c.campaign.label.size());
     systems.insert(c.campaign.system);
-    system_width = std::max(system_width, c.campaign.system.size());
+    system_width = std::max(system_width, terminal_text(c.campaign.system).size());
   }
   const auto system = [&](const std::string& name) {
-    return systems.size() > 1 ? fmt::format("{:<{}}  ", name.empty() ? "-" : name, system_width) : std::string();
+    return systems.size() > 1 ? fmt::format("{:<{}}  ", name.empty() ? "-" : terminal_text(name), system_width) : std::string();
   };
   std::string out = fmt::format("{:<{}}  {}{:<20}  {:<24}  {:>7} {:>9} {:>7} {:>8}\n", "label", width, system("system"),
                                 "experiment", "started", "pending", "succeeded", "failed", "running");
