@@ -26,4 +26,6 @@ TEST_CASE("an imported label is LABEL@SYSTEM, then with the origin's id, never a
   CHECK_NOTHROW(require_campaign_label(odd));
   CHECK_NOTHROW(require_campaign_label(imported_label("demo", std::string(300, 'x'), id, is_taken)));
   CHECK_NOTHROW(require_campaign_label(imported_label("demo", "..", id, is_taken)));
+  // A hostile system name: a terminal escape and a path, one harmless path component in the label.
+  CHECK(imported_label("demo", "evil\x1b[2J/../../x", id, is_taken) == "demo@evil__2J_.._.._x");
 }
