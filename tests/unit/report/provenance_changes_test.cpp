@@ -124,7 +124,7 @@ TEST_CASE("provenance changes: compare's JSON (version 4) and JUnit carry them")
   add_campaign(db, "b", [](int) { return container("/img/b\"<&", kIdB); });
   const CampaignComparison c = compared(db, "a", "b");
   const auto json = nlohmann::json::parse(comparison_json(c));
-  CHECK(json["version"] == 4);
+  CHECK(json["version"] == 5);
   REQUIRE(json["changed"].size() == 1);
   const auto& change = json["changed"][0];
   CHECK(change["fact"] == "container image");
