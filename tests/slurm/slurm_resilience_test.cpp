@@ -46,6 +46,8 @@ TEST_CASE("SIGKILL inside sbatch, then --resume: the array that reached Slurm is
   const int pid = box.spawn_sweep({"run", "six.yaml", "--label", L, "--poll-max", "1"});
   wait_until([&] { return query(box, "SELECT state FROM submissions") == "submitting"; }, std::chrono::seconds(30),
              "the submission to be recorded before sbatch answers");
+  // sbatch itself started (killed before that, the resume rightly resubmits: the next test's case).
+  wait_until([&] { return !e2e::read_file(box.path("sbatch.pid")).empty(); }, std::chrono::seconds(30), "sbatch to start");
   ::kill(pid, SIGKILL);
   ::waitpid(pid, nullptr, 0);
   // Resumed at once: the orphaned sbatch is still asleep, and reaches Slurm only after the resume began.
