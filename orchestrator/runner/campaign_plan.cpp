@@ -54,7 +54,8 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
   const matrix::Expansion expansion(experiment_);
   schema_ = expansion.schema();
   const SourceLocation matrix_at = experiment_.matrix.empty() ? SourceLocation{experiment_.path, 1, 1} : experiment_.matrix.front().where;
-  if (use == PlanUse::run)
+  const bool keep = use != PlanUse::check;  // the points are kept, under the limit
+  if (keep)
     if (const auto refusal = matrix::too_many_points(expansion, max_points)) fail_at(matrix_at, *refusal);
   for (const spec::Workload& w : experiment_.workloads) {
     commands_.push_back({templating::Template(command_template(w), w.command_where), launch_prefix(w)});
@@ -87,7 +88,7 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
   expansion.for_each([&](const matrix::PointView& p) {
     any = true;
     try {
-      if (use == PlanUse::run && points_.size() == max_points) fail_at(matrix_at, matrix::too_many_points_seen(expansion, max_points));
+      if (keep && points_.size() == max_points) fail_at(matrix_at, matrix::too_many_points_seen(expansion, max_points));
       const std::size_t command = choose_workload(experiment_, schema_, p.values);
       check_launcher(experiment_.workloads[command], p.values);
       check_resources(p.values);
@@ -96,7 +97,7 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
         check_simple_command(p.values, command);
       }
       layout.check(p.values, command);
-      if (use == PlanUse::run) {
+      if (keep) {
         std::string id = matrix::point_id(schema_, p.values);
         index_.emplace(id, points_.size());
         points_.push_back({std::move(id), p.ordinal, {p.values.begin(), p.values.end()}});

@@ -54,8 +54,9 @@ struct PlanDirs {
 /// What a plan is built for: `sweep run` needs the bundled programs built and keeps every point;
 /// `sweep plan` checks everything else that run would refuse, on a machine that may not have built
 /// them, point by point as the matrix streams, and keeps none (points() is empty): a plan of a million
-/// points stays as small as one of ten.
-enum class PlanUse { run, check };
+/// points stays as small as one of ten. `sweep plan --estimate` checks as `check` does but keeps every
+/// point, under run's limit on their number, for the forecast (docs/forecasts.md).
+enum class PlanUse { run, check, estimate };
 
 class CampaignPlan {
  public:

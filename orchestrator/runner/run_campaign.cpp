@@ -345,11 +345,11 @@ CampaignPlan checked_plan(spec::Experiment experiment, const std::string& templa
   return plan;
 }
 
-CampaignPlan plan_campaign(const RunOptions& options) {
+CampaignPlan plan_campaign(const RunOptions& options, PlanUse use) {
   SystemClock clock;
   Resolved resolved = resolve(options, nullptr, clock);
   const PlanDirs dirs = new_campaign_dirs(options, resolved);
-  CampaignPlan plan = checked_plan(std::move(resolved.experiment), options.template_dir, PlanUse::check,
+  CampaignPlan plan = checked_plan(std::move(resolved.experiment), options.template_dir, use,
                                    matrix::kDefaultMaxPoints, dirs);
   if (options.check_report) options.check_report(plan.experiment(), plan.schema().names);
   return plan;
@@ -381,6 +381,7 @@ RunSummary run_campaign(const RunOptions& options) {
 
   LocalGpus gpus;  // refused here, before anything is written, when a point asks for more GPUs than exist
   if (!sched::is_batch(plan.experiment().executor)) gpus = local_gpus(plan);
+  if (options.forecast && options.resume.empty()) resolved.forecast = options.forecast(plan);  // may refuse (a budget)
   throw_if_stopped("planning the campaign");  // the last moment at which stopping leaves nothing behind
   make_directories(fs::path(db_path).parent_path().empty() ? "." : fs::path(db_path).parent_path().string());
   if (!db) db = std::make_unique<store::Store>(db_path);

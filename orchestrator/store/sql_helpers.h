@@ -47,6 +47,9 @@ void bind_optional(SQLite::Statement& q, int index, const std::optional<T>& v) {
   else q.bind(index);
 }
 
+/// Inserts `rows` into campaign_forecasts for the campaign, inside the caller's transaction (store/forecasts.cpp).
+void insert_forecasts(SQLite::Database& db, std::int64_t campaign_id, const std::vector<ForecastRecord>& rows);
+
 inline constexpr const char* kRunColumns =
     "r.id, r.campaign_id, r.point_id, r.repetition, r.attempt, r.state, r.exit_code, r.signal, r.failure_class, "
     "r.failure_reason, r.started_at, r.ended_at, r.elapsed_s, r.run_dir";

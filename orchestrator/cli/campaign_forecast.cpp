@@ -1,0 +1,73 @@
+#include "cli/campaign_forecast.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "forecast/point_shape.h"
+#include "report/forecast_history.h"
+#include "sched/executors.h"
+#include "store/store.h"
+#include "util/error.h"
+
+namespace sweep::cli {
+namespace {
+
+/// "batch=8 nodes=2": the point's parameters (not its derived values); its id when it has none.
+std::string point_label(const store::PointRecord& p) {
+  std::string out;
+  for (const auto& param : p.params)
+    if (!param.derived) out += (out.empty() ? "" : " ") + param.name + "=" + param.value;
+  return out.empty() ? p.point_id : out;
+}
+
+std::map<std::string, report::PointHistory> history_of(const runner::CampaignPlan& plan, const std::string& db_path,
+                                                       const std::vector<store::PointRecord>& points) {
+  std::error_code ec;
+  if (db_path.empty() || !std::filesystem::exists(db_path, ec)) return {};
+  const store::Store db(db_path);
+  return report::forecast_history(db, plan.experiment().name, points);
+}
+
+}  // namespace
+
+CampaignForecast forecast_campaign(const runner::CampaignPlan& plan, const ForecastSettings& settings) {
+  const std::vector<store::PointRecord> records = plan.point_records();
+  const auto history = history_of(plan, settings.db_path, records);
+  CampaignForecast out{{}, {}, settings.concurrency};
+  for (const store::PointRecord& record : records) {
+    const matrix::Point& point = plan.point(record.point_id);
+    const forecast::PointShape shape = forecast::point_shape(plan.resources(point));
+    forecast::PointInput in{record.point_id, point_label(record), plan.experiment().max_repetitions, shape.nodes, shape.gpus};
+    if (const auto it = history.find(record.point_id); it != history.end()) {
+      in.history_s = it->second.elapsed_s;
+      in.history_gpu_energy_j = it->second.gpu_energy_j;
+      in.history_cpu_energy_j = it->second.cpu_energy_j;
+    }
+    in.time_limit_s = settings.timeout_s ? settings.timeout_s : shape.time_limit_s;
+    out.points.push_back(forecast::estimate_point(in));
+  }
+  out.totals = forecast::totals(out.points, settings.concurrency.slots);
+  return out;
+}
+
+forecast::Concurrency campaign_concurrency(const spec::Experiment& e, std::size_t jobs, std::size_t max_running) {
+  if (!sched::is_batch(e.executor)) return {jobs, fmt::format("--jobs {}", jobs)};
+  if (max_running > 0) return {max_running, fmt::format("--max-running {}", max_running)};
+  return {0, "all runs at once (no --max-running)"};
+}
+
+std::optional<forecast::Budget> budget_in_force(const std::string& flag, const spec::Site& site) {
+  if (!flag.empty()) return forecast::parse_budget(flag);
+  if (!site.budget) return std::nullopt;
+  return forecast::Budget{site.budget->node_hours ? forecast::Budget::Unit::node_hours : forecast::Budget::Unit::gpu_hours,
+                          site.budget->limit, site.budget->where.str()};
+}
+
+void require_within(const std::optional<forecast::Budget>& budget, const CampaignForecast& f) {
+  if (!budget) return;
+  if (const auto refusal = forecast::budget_refusal(*budget, f.points, f.totals))
+    throw Error(ErrorKind::usage, *refusal);
+}
+
+}  // namespace sweep::cli
