@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "forecast/collbench_model.h"
 #include "forecast/point_shape.h"
 #include "report/forecast_history.h"
 #include "sched/executors.h"
@@ -29,6 +30,20 @@ std::map<std::string, report::PointHistory> history_of(const runner::CampaignPla
   return report::forecast_history(db, plan.experiment().name, points);
 }
 
+/// The analytical model's seconds for a collbench point whose parameter `interconnect` names a link of
+/// `interconnects` (forecast/collbench_model.h); nullopt otherwise.
+std::optional<double> model_seconds(const runner::CampaignPlan& plan, const matrix::Point& point,
+                                    const store::PointRecord& record, const forecast::PointShape& shape,
+                                    const std::vector<model::Interconnect>& interconnects) {
+  const auto bundled = plan.bundled_args(point);
+  if (!bundled || bundled->first != "collbench") return std::nullopt;
+  for (const auto& param : record.params)
+    if (param.name == kInterconnectParameter)
+      if (const auto link = forecast::named_link(interconnects, param.value))
+        return forecast::collbench_seconds(bundled->second, shape.ranks, *link);
+  return std::nullopt;
+}
+
 }  // namespace
 
 CampaignForecast forecast_campaign(const runner::CampaignPlan& plan, const ForecastSettings& settings) {
@@ -44,6 +59,7 @@ CampaignForecast forecast_campaign(const runner::CampaignPlan& plan, const Forec
       in.history_gpu_energy_j = it->second.gpu_energy_j;
       in.history_cpu_energy_j = it->second.cpu_energy_j;
     }
+    in.model_s = model_seconds(plan, point, record, shape, settings.interconnects);
     in.time_limit_s = settings.timeout_s ? settings.timeout_s : shape.time_limit_s;
     out.points.push_back(forecast::estimate_point(in));
   }

@@ -9,6 +9,7 @@
 #include "forecast/budget.h"
 #include "forecast/estimate.h"
 #include "forecast/render.h"
+#include "model/interconnect.h"
 #include "runner/campaign_plan.h"
 #include "spec/site.h"
 
@@ -18,7 +19,11 @@ struct ForecastSettings {
   std::string db_path;                    // history is read from here when the file exists
   std::optional<double> timeout_s;        // --timeout: the time limit of every point
   forecast::Concurrency concurrency;
+  std::vector<model::Interconnect> interconnects = {};  // the model's table, the site's included
 };
+
+/// The point parameter that names the interconnect a collbench point's model forecast assumes.
+inline constexpr const char* kInterconnectParameter = "interconnect";
 
 struct CampaignForecast {
   std::vector<forecast::PointForecast> points;  // in plan order

@@ -66,7 +66,8 @@ void add_plan(CLI::App& sub, Action& action) {
       if (o->estimate) {
         const auto budget = budget_in_force(o->budget, o->run.site);
         forecast = forecast_campaign(plan, {store::database_path(o->run.results_dir, o->db_path), std::nullopt,
-                                            campaign_concurrency(experiment, o->run.jobs, o->run.max_running)});
+                                            campaign_concurrency(experiment, o->run.jobs, o->run.max_running),
+                                            model::merge_interconnects(o->run.site.interconnects)});
         require_within(budget, *forecast);
       }
       const matrix::Expansion expansion(experiment);

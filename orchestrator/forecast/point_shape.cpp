@@ -51,6 +51,9 @@ PointShape point_shape(const std::vector<sched::Resource>& rs) {
   PointShape s;
   if (const std::string* n = find(rs, "nodes")) s.nodes = trailing_count(*n).value_or(1);
   s.gpus = gpus_of(rs, s.nodes);
+  const std::string* ntasks = find(rs, "ntasks");
+  const std::string* per_node = find(rs, "ntasks-per-node");
+  s.ranks = ntasks ? trailing_count(*ntasks).value_or(1) : s.nodes * (per_node ? trailing_count(*per_node).value_or(1) : 1);
   if (const std::string* t = find(rs, "time")) s.time_limit_s = spec::parse_time_limit(*t).seconds;
   return s;
 }

@@ -11,6 +11,7 @@ namespace sweep::forecast {
 struct PointShape {
   int nodes = 1;
   int gpus = 0;                       // per run
+  int ranks = 1;                      // `ntasks`, else nodes x `ntasks-per-node` (the model's ranks)
   std::optional<double> time_limit_s; // `time`; none when absent or UNLIMITED
 };
 

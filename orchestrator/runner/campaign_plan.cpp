@@ -82,7 +82,7 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
   }
   // Every point, as the matrix streams: its workload, its resources rendered to valid values (whichever
   // the executor) and the layout its program would accept; kept only to be run.
-  const LayoutCheck layout(experiment_, schema_);
+  const LayoutCheck& layout = layout_.emplace(experiment_, schema_);
   bool any = false;
   std::optional<Error> refused;  // thrown after the walk: for_each would add the point to its message again
   expansion.for_each([&](const matrix::PointView& p) {
@@ -122,6 +122,10 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
 }
 
 std::vector<sched::Resource> CampaignPlan::resources(const matrix::Point& point) const { return resources_at(point.values); }
+
+std::optional<std::pair<std::string, spec::BundledValues>> CampaignPlan::bundled_args(const matrix::Point& point) const {
+  return layout_->bundled_args(point.values, point_command_.at(index_.at(point.id)));
+}
 
 std::vector<sched::Resource> CampaignPlan::resources_at(std::span<const Value> values) const {
   const templating::Variables vars = point_variables(schema_, values);

@@ -183,3 +183,24 @@ TEST_CASE("forecast: run stores the forecast with the campaign, a resume keeps i
   CHECK(json["forecast"]["points"][1]["median_elapsed_s"] == 300.0);
   CHECK(json["forecast"]["totals"]["gpu_hours_used"] == Approx(1.025));
 }
+
+TEST_CASE("forecast: a collbench point without history is forecast by the analytical model") {
+  Sandbox box;
+  box.write("cb.yaml", "name: cb\ntelemetry: false\nmatrix:\n  interconnect: [ib-hdr, 10gbe]\nresources:\n  ntasks: 2\n"
+                       "workload:\n  bundled: collbench\n  launcher: mpirun\n  args:\n    backend: gloo\n"
+                       "    min-bytes: 1M\n    iters: 10\n    warmup: 2\n");
+  const auto plan = box.sweep({"plan", "cb.yaml", "--estimate", "--format", "json"});
+  INFO(plan.err);
+  REQUIRE(plan.exit_code == 0);
+  const auto e = nlohmann::json::parse(plan.out)["estimate"];
+  // 12 ring all-reduces of 1 MiB over 2 ranks: 2(n-1)a + 2(n-1)/n S/b each (docs/model.md).
+  const double hdr = 12 * (2 * 0.6e-6 + 1048576 / 25e9);
+  const double ten_gbe = 12 * (1048576 / 1.25e9);  // Ethernet's latency is unknown: 0
+  CHECK(e["points"][0]["source"] == "model");
+  CHECK(e["points"][0]["expected_s"].get<double>() == Approx(hdr));
+  CHECK(e["points"][0]["upper_s"].get<double>() == Approx(hdr * 1.5));
+  CHECK(e["points"][1]["expected_s"].get<double>() == Approx(ten_gbe));
+  // A name the table lacks gives the model nothing to go on.
+  const auto other = box.sweep({"plan", "cb.yaml", "--estimate", "--set", "interconnect=[pigeon]"});
+  CHECK_THAT(other.out, Catch::Contains("1 of 1 points unknown"));
+}
