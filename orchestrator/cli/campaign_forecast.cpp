@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "forecast/collbench_model.h"
 #include "forecast/point_shape.h"
 #include "report/forecast_history.h"
+#include "runner/executors.h"
 #include "sched/executors.h"
 #include "store/store.h"
 #include "util/error.h"
@@ -78,6 +80,25 @@ std::optional<forecast::Budget> budget_in_force(const std::string& flag, const s
   if (!site.budget) return std::nullopt;
   return forecast::Budget{site.budget->node_hours ? forecast::Budget::Unit::node_hours : forecast::Budget::Unit::gpu_hours,
                           site.budget->limit, site.budget->where.str()};
+}
+
+std::vector<std::pair<std::string, std::string>> expected_starts(const runner::CampaignPlan& plan, std::size_t most) {
+  if (!sched::is_batch(plan.experiment().executor)) return {};
+  const auto scheduler = runner::make_scheduler(plan.experiment().executor);
+  if (!scheduler->installed()) return {};
+  std::vector<std::pair<std::string, std::string>> out;
+  std::vector<std::vector<std::string>> asked;
+  for (const matrix::Point& point : plan.points()) {
+    std::vector<std::string> directives = scheduler->directives(plan.resources(point));
+    if (std::find(asked.begin(), asked.end(), directives) != asked.end()) continue;
+    if (asked.size() == most) break;
+    const std::string start = scheduler->expected_start(directives);
+    std::string shape;
+    for (const auto& d : directives) shape += (shape.empty() ? "" : " ") + d;
+    out.emplace_back(shape, start.empty() ? "unknown" : start);
+    asked.push_back(std::move(directives));
+  }
+  return out;
 }
 
 void require_within(const std::optional<forecast::Budget>& budget, const CampaignForecast& f) {

@@ -4,6 +4,7 @@
 // core. The one place the three meet, since runner may not include forecast/ (RunOptions::forecast).
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "forecast/budget.h"
@@ -40,6 +41,11 @@ forecast::Concurrency campaign_concurrency(const spec::Experiment& experiment, s
 
 /// The budget in force: `flag` (--budget: "" = not given, "none" lifts the site's) else the site's.
 std::optional<forecast::Budget> budget_in_force(const std::string& flag, const spec::Site& site);
+
+/// On a batch executor whose commands are installed, what it says of when a job of each of the first
+/// `most` resource shapes of `plan` would start (sched::Scheduler::expected_start: Slurm's `sbatch
+/// --test-only`), in plan order: (the shape's directives, the answer or "unknown"). Empty otherwise.
+std::vector<std::pair<std::string, std::string>> expected_starts(const runner::CampaignPlan& plan, std::size_t most);
 
 /// Error(usage) (exit code 2) with forecast::budget_refusal's message when `f` exceeds `budget`.
 void require_within(const std::optional<forecast::Budget>& budget, const CampaignForecast& f);

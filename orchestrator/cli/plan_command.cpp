@@ -14,6 +14,7 @@
 #include "runner/run_campaign.h"
 #include "store/database_path.h"
 #include "util/error.h"
+#include "util/sinks.h"
 
 namespace sweep::cli {
 
@@ -70,12 +71,18 @@ void add_plan(CLI::App& sub, Action& action) {
                                             model::merge_interconnects(o->run.site.interconnects)});
         require_within(budget, *forecast);
       }
+      // On Slurm, the expected start of the first arrays (one sbatch --test-only per resource shape).
+      const auto starts = o->estimate ? expected_starts(plan, 5) : std::vector<std::pair<std::string, std::string>>{};
       const matrix::Expansion expansion(experiment);
       matrix::write_plan(stdout, experiment.name, expansion, experiment.repetitions, format,
-                         forecast ? forecast::json_object(forecast->points, forecast->totals, forecast->concurrency, "")
+                         forecast ? forecast::json_object(forecast->points, forecast->totals, forecast->concurrency,
+                                                          starts.empty() ? "" : starts.front().second)
                                   : std::string());
-      if (forecast && format == matrix::PlanFormat::table)
+      if (forecast && format == matrix::PlanFormat::table) {
         fmt::print("\n{}", forecast::text_table(forecast->points, forecast->totals, forecast->concurrency));
+        for (const auto& [shape, start] : starts)
+          fmt::print("expected start (sbatch --test-only, {}): {}\n", terminal_text(shape), terminal_text(start));
+      }
       if (experiment.until && format == matrix::PlanFormat::table)
         fmt::print("adaptive: up to {} repetitions per point, until the 95% CI of {} is within {}% of its mean\n",
                    experiment.max_repetitions, experiment.until->metric, 100 * experiment.until->ci95_rel);
