@@ -369,6 +369,7 @@ RunSummary run_campaign(const RunOptions& options) {
   resolved.secrets = resolve_secrets(resolved.experiment, process_environment());
   for (const std::string& warning : secret_warnings(resolved.experiment)) fmt::print(stderr, "sweep: {}\n", warning);
   if (options.check_report && options.resume.empty()) options.check_report(plan.experiment(), plan.schema().names);
+  if (options.forecast && options.resume.empty()) resolved.forecast = options.forecast(plan);  // may refuse (a budget)
   if (options.dry_run) return dry_run(options, plan, resolved.label);
   if (options.detach && !sched::is_batch(plan.experiment().executor)) {
     // Run from cron, the usual cause is a site file not found: say so, and where sweep looked.
@@ -381,7 +382,6 @@ RunSummary run_campaign(const RunOptions& options) {
 
   LocalGpus gpus;  // refused here, before anything is written, when a point asks for more GPUs than exist
   if (!sched::is_batch(plan.experiment().executor)) gpus = local_gpus(plan);
-  if (options.forecast && options.resume.empty()) resolved.forecast = options.forecast(plan);  // may refuse (a budget)
   throw_if_stopped("planning the campaign");  // the last moment at which stopping leaves nothing behind
   make_directories(fs::path(db_path).parent_path().empty() ? "." : fs::path(db_path).parent_path().string());
   if (!db) db = std::make_unique<store::Store>(db_path);

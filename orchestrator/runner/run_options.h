@@ -41,9 +41,9 @@ struct RunOptions {
   /// plan_campaign and, but on resume, by run_campaign before anything is written. Unset: not checked.
   std::function<void(const spec::Experiment&, const std::vector<std::string>& parameters)> check_report;
   /// The campaign's forecast (docs/forecasts.md; forecast/, which runner may not include: the CLI sets
-  /// it): called by run_campaign with the plan of a campaign that is not a --resume, after every check
-  /// and before anything is written (not for a dry run). It returns the rows stored with the campaign
-  /// if it is new (Store::create_campaign), and throws Error to refuse it (a budget). Unset: none.
+  /// it): called by run_campaign with the plan of a campaign that is not a --resume, after the plan's
+  /// checks and before anything is written (a dry run's included). It returns the rows stored with the
+  /// campaign if it is new (Store::create_campaign), and throws Error to refuse it (a budget). Unset: none.
   std::function<std::vector<store::ForecastRecord>(const CampaignPlan&)> forecast;
 
   // Batch executors only (runner/batch_driver.h).

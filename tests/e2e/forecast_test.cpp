@@ -110,6 +110,9 @@ TEST_CASE("forecast: a budget refuses the campaign with its numbers, before anyt
   CHECK_THAT(run.err, Catch::Contains("1.500 node-hours (expected 1.500), exceeds the budget of 1 node-hours"));
   CHECK_FALSE(std::filesystem::exists(box.path("results/over")));
   CHECK_FALSE(std::filesystem::exists(box.path("results/sweep.db")));
+  const auto dry = box.sweep({"run", "fc.yaml", "--dry-run", "--budget", "1 gpu-hours"});  // a dry run applies it too
+  CHECK(dry.exit_code == 2);
+  CHECK_THAT(dry.err, Catch::Contains("exceeds the budget of 1 GPU-hours"));
   CHECK(box.sweep({"plan", "fc.yaml", "--estimate", "--budget", "3 gpu-hours"}).exit_code == 0);
   const auto bad = box.sweep({"plan", "fc.yaml", "--estimate", "--budget", "3 hours"});
   CHECK(bad.exit_code == 2);
