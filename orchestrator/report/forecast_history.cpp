@@ -1,5 +1,6 @@
 #include "report/forecast_history.h"
 
+#include <cmath>
 #include <unordered_map>
 
 #include "report/campaign_data.h"
@@ -9,9 +10,13 @@
 namespace sweep::report {
 namespace {
 
+/// A figure a forecast may use: finite and not negative (a database from elsewhere may hold anything).
+bool usable(double v) { return std::isfinite(v) && v >= 0; }
+
 void append(std::vector<double>& to, const std::map<std::string, MetricStats>& metrics, const char* name) {
   if (const auto it = metrics.find(name); it != metrics.end())
-    to.insert(to.end(), it->second.values.begin(), it->second.values.end());
+    for (double v : it->second.values)
+      if (usable(v)) to.push_back(v);
 }
 
 }  // namespace
@@ -42,7 +47,7 @@ std::map<std::string, PointHistory> forecast_history(const store::Store& db, con
       }
     for (const store::RunRecord& run : earlier[c].runs)
       if (const auto it = planned_of.find(run.point_id);
-          it != planned_of.end() && run.state == store::RunState::succeeded && run.elapsed_s)
+          it != planned_of.end() && run.state == store::RunState::succeeded && run.elapsed_s && usable(*run.elapsed_s))
         out[it->second].elapsed_s.push_back(*run.elapsed_s);
   }
   std::erase_if(out, [](const auto& entry) { return entry.second.elapsed_s.empty(); });

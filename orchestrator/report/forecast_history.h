@@ -23,7 +23,7 @@ struct PointHistory {
 
 /// For each point of `planned` (the points of a campaign of experiment `experiment` about to run, by
 /// point id), the history of the same point in `db`'s campaigns of that experiment; a point without any
-/// is absent. Reads the database; writes nothing.
+/// is absent. A negative or non-finite figure is left out. Reads the database; writes nothing.
 std::map<std::string, PointHistory> forecast_history(const store::Store& db, const std::string& experiment,
                                                      const std::vector<store::PointRecord>& planned);
 

@@ -90,7 +90,6 @@ TEST_CASE("forecast: plan --estimate against a database of known durations gives
   CHECK(e["totals"]["wall_s"] == 420.0);
   CHECK(e["concurrency"] == 2);
   CHECK(e["totals"]["unknown"].empty());
-  // A campaign of another experiment is no history of this one.
   const auto text = box.sweep({"plan", "fc.yaml", "--estimate"});
   CHECK_THAT(text.out, Catch::Contains("history (3 runs)"));
   CHECK_THAT(text.out, Catch::Contains("forecast: 2 points, 6 runs; 0.7000 GPU-hours expected, 1.3833 upper"));
@@ -206,4 +205,19 @@ TEST_CASE("forecast: a collbench point without history is forecast by the analyt
   // A name the table lacks gives the model nothing to go on.
   const auto other = box.sweep({"plan", "cb.yaml", "--estimate", "--set", "interconnect=[pigeon]"});
   CHECK_THAT(other.out, Catch::Contains("1 of 1 points unknown"));
+}
+
+TEST_CASE("forecast: a database's negative or non-finite durations are not history") {
+  Sandbox box;
+  write_experiment(box);
+  run_with_known_durations(box, "first");
+  {
+    SQLite::Database db(box.path("results/sweep.db"), SQLite::OPEN_READWRITE);
+    db.exec("UPDATE runs SET elapsed_s = -1e9 WHERE repetition = 2");  // a forged row would make any budget pass
+  }
+  const auto e = estimate_of(box);
+  CHECK(e["points"][0]["history_runs"] == 2);
+  CHECK(e["points"][0]["expected_s"] == 15.0);  // the median of 10 and 20
+  CHECK(e["points"][1]["upper_s"] == 200.0);
+  CHECK(e["totals"]["gpu_hours_upper"].get<double>() > 0);
 }
