@@ -63,6 +63,7 @@ void add_model(CLI::App& sub, Action& action);
 void add_compare(CLI::App& sub, Action& action);
 void add_check(CLI::App& sub, Action& action);
 void add_export(CLI::App& sub, Action& action);
+void add_import(CLI::App& sub, Action& action);
 void add_baseline(CLI::App& sub, Action& action);
 void add_nightly(CLI::App& sub, Action& action);
 void add_site(CLI::App& sub, Action& action);
@@ -89,7 +90,8 @@ inline constexpr Command kCommands[] = {
     {"logs", "Print (or follow, with --follow) the output of one run of a campaign", add_logs},
     {"collect", "Slurm: ingest what a detached campaign finished, retry, submit more, and exit (cron-safe)", add_collect},
     {"cancel", "Slurm: cancel everything a campaign has queued", add_cancel},
-    {"export", "Write every metric value of a campaign as one long table (CSV or JSON lines) for pandas or R", add_export},
+    {"export", "Write every metric value of a campaign as one long table (CSV or JSON lines) for pandas or R; with --bundle, the campaign alone for sweep import", add_export},
+    {"import", "Take a campaign exported with export --bundle from another database (another system) into this one, as LABEL@SYSTEM", add_import},
     {"compare", "Compare two campaigns point by point: per-metric verdicts with change, CI and significance", add_compare},
     {"check", "Check a campaign against its system's references (expected values with bounds); exit 1 when one is not met", add_check},
     {"baseline", "Pin a campaign as a named baseline for comparisons (set, ls)", add_baseline},

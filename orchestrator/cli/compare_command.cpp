@@ -1,7 +1,9 @@
 // sweep compare <baseline> <candidate> | --against NAME <candidate>  [--metrics m,..] [--threshold 0.02]
 //               [--alpha 0.05] [--correction holm|bh|none] [--fail-on regressed[,inconclusive]]
 //               [--format text|json|junit] [--output FILE] [--extend-budget N [-j N]]
-//               [--map OLD=NEW] [--allow-different]
+//               [--map OLD=NEW] [--allow-different] [--hardware-key KEY,KEY] [--allow-hardware-change]
+// A baseline whose hardware key's values differ from the candidate's is refused (exit 2) unless
+// --allow-hardware-change; with it, the change is printed first (docs/forecasts.md, "The hardware key").
 // With --fail-on, a gate (docs/nightly.md#exit-codes): 7 when something the baseline had is missing from
 // the candidate or nothing was compared, 1 when a metric regressed (or, with --fail-on inconclusive, a
 // verdict is inconclusive), else 0. Without it, a report: 0, or 7 when nothing was compared.
@@ -16,10 +18,13 @@
 #include "cli/summary.h"
 #include "report/comparison_view.h"
 #include "report/extension.h"
+#include "report/hardware_change.h"
 #include "runner/run_campaign.h"
+#include "spec/hardware_key.h"
 #include "store/store.h"
 #include "util/error.h"
 #include "util/exit_codes.h"
+#include "util/sinks.h"
 
 namespace sweep::cli {
 
@@ -36,6 +41,8 @@ struct Options {
   bool threshold_given = false;  // --threshold on the command line: it applies to every metric
   std::size_t extend_budget = 0;  // runs the candidate may get to decide inconclusive verdicts
   std::size_t jobs = 1;           // ... run this many at once (local executor)
+  std::vector<std::string> hardware_key;  // --hardware-key; empty: the site's, else the default
+  bool allow_hardware_change = false;
   Paths paths;
 };
 
@@ -95,6 +102,16 @@ std::vector<std::pair<std::string, std::string>> parse_map(const std::vector<std
   return out;
 }
 
+/// The hardware key's change from `base` to `cand`; Error(usage) when it changed and is not allowed.
+report::HardwareChange judge_hardware(const store::Store& db, const Options& o, const report::CampaignData& base,
+                                      const report::CampaignData& cand) {
+  const auto key = spec::hardware_key_in_force(o.hardware_key, o.paths.site().hardware_key);
+  auto change = report::hardware_change(key, report::provenance_values(db, base.campaign, key),
+                                        report::provenance_values(db, cand.campaign, key));
+  report::refuse_unless_allowed(change, o.allow_hardware_change, base.campaign.label, cand.campaign.label);
+  return change;
+}
+
 int run(const Options& o) {
   const store::Store db(o.paths.db());
   const std::string base_label = baseline_label(db, o);
@@ -104,11 +121,13 @@ int run(const Options& o) {
     return report::load_campaign(own, o.labels.back());
   });
   const auto base = report::load_campaign(db, base_label);
+  const auto cand = reading.get();
+  const report::HardwareChange hardware = judge_hardware(db, o, base, cand);
   report::PointMatching matching = o.matching;
   matching.map = parse_map(o.map);
   report::CampaignComparison c;
   try {
-    c = report::compare_campaigns(base, reading.get(), o.metrics, o.compare, !o.threshold_given, o.paths.site().thresholds,
+    c = report::compare_campaigns(base, cand, o.metrics, o.compare, !o.threshold_given, o.paths.site().thresholds,
                                   matching);
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::incomparable || o.against.empty()) throw;
@@ -122,7 +141,10 @@ int run(const Options& o) {
   }
   const std::string text = o.format == "json"    ? report::comparison_json(c)
                            : o.format == "junit" ? report::comparison_junit(c)
-                                                 : report::comparison_text(c);
+                                                 : terminal_text(report::hardware_change_lines(hardware), true) +
+                                                       report::comparison_text(c);
+  // JSON and JUnit keep their layout: an allowed hardware change is said on stderr, before them.
+  if (o.format != "text") fmt::print(stderr, "{}", terminal_text(report::hardware_change_lines(hardware), true));
   print_or_write(text, o.output);
   return exit_code(c, o);
 }
@@ -156,6 +178,12 @@ void add_compare(CLI::App& sub, Action& action) {
   sub.add_option("--map", o->map, "Line up a renamed parameter: OLD=NEW, the baseline's name and the candidate's (repeatable)");
   sub.add_flag("--allow-different", o->matching.allow_different,
                "Compare campaigns whose points differ (another experiment, an axis renamed or changed) by what lines up");
+  sub.add_option("--hardware-key", o->hardware_key,
+                 "Provenance keys whose values make the baseline other hardware (default: the site file's hardware_key, "
+                 "else gpu.model,gpu.count,cpu_model)")
+      ->delimiter(',');
+  sub.add_flag("--allow-hardware-change", o->allow_hardware_change,
+               "Compare with a baseline from other hardware (its hardware key's values differ); the change is printed first");
   sub.add_option("--format", o->format, "text, json or junit")->check(CLI::IsMember({"text", "json", "junit"}))->capture_default_str();
   sub.add_option("--output", o->output, "Write to this file instead of standard output");
   sub.add_option("--extend-budget", o->extend_budget,

@@ -9,6 +9,7 @@
 #include "report/campaign_data.h"
 #include "report/run_logs.h"
 #include "store/store.h"
+#include "util/error.h"
 #include "util/sinks.h"
 
 namespace sweep::cli {
@@ -39,6 +40,10 @@ void add_logs(CLI::App& sub, Action& action) {
     action = [o] {
       const store::Store db(o->paths.db());
       const report::CampaignData data = report::load_campaign(db, o->label);
+      if (!data.campaign.origin_database_id.empty())  // its run directories are another system's paths
+        throw Error(ErrorKind::usage, fmt::format("campaign \"{}\" was imported from system \"{}\": its runs' output "
+                                                  "stayed there (sweep logs {} in its own database)",
+                                                  o->label, terminal_text(data.campaign.system), data.campaign.origin_label));
       const report::LogChoice choice = report::choose_log_run(
           data, report::parse_point_filter(o->where), o->rep < 0 ? std::nullopt : std::optional<int>(o->rep), o->stderr_stream);
       fmt::print(stderr, "sweep: {}\n", terminal_text(report::describe_choice(choice)));

@@ -1,7 +1,8 @@
 // sweep nightly <experiment.yaml> [--set k=v] [--date YYYY-MM-DD] [--baseline NAME] [--metrics m,..]
 //               [--threshold 0.05] [--fail-on inconclusive] [--detach] ...
 // Exit 0 passed (or still queued, just pinned as the baseline, or undecided), 1 regressed, 7 could not
-// compare, 8 the campaign failed (docs/nightly.md#exit-codes).
+// compare, 8 the campaign failed, 2 the pinned baseline ran on other hardware without --allow-hardware-change
+// (docs/nightly.md#exit-codes).
 #include <fmt/core.h>
 
 
@@ -10,6 +11,7 @@
 #include "cli/overrides.h"
 #include "cli/summary.h"
 #include "nightly/nightly.h"
+#include "spec/hardware_key.h"
 #include "util/sinks.h"
 
 namespace sweep::cli {
@@ -21,6 +23,7 @@ void add_nightly(CLI::App& sub, Action& action) {
     std::vector<std::string> sets;
     bool no_figures = false;
     std::string fail_on;
+    std::vector<std::string> hardware_key;
   };
   auto o = std::make_shared<Options>();
   runner::RunOptions& run = o->nightly.run;
@@ -53,6 +56,12 @@ void add_nightly(CLI::App& sub, Action& action) {
                  "Run up to N more runs of tonight's campaign where a verdict is inconclusive, as the power hints ask, "
                  "then compare again (not with --detach)")
       ->check(CLI::Range(0, 1000000));
+  sub.add_option("--hardware-key", o->hardware_key,
+                 "Provenance keys whose values make the pinned baseline other hardware (default: the site file's "
+                 "hardware_key, else gpu.model,gpu.count,cpu_model)")
+      ->delimiter(',');
+  sub.add_flag("--allow-hardware-change", o->nightly.allow_hardware_change,
+               "Compare with a pinned baseline from other hardware (else exit 2); the change is printed first");
   sub.add_option("--history-nights", o->nightly.history_nights, "The report's history: how many nights up to this one")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
@@ -69,6 +78,7 @@ void add_nightly(CLI::App& sub, Action& action) {
       n.reports_dir = o->paths.reports();
       n.figures = !o->no_figures;
       n.fail_on_inconclusive = o->fail_on == "inconclusive";
+      if (!o->hardware_key.empty()) n.hardware_key = spec::parse_hardware_key(o->hardware_key, "--hardware-key");
       const nightly::NightlyResult r = nightly::run_nightly(n);
       fmt::print("{}", terminal_text(r.summary, true));
       return r.exit_code();

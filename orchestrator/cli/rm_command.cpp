@@ -48,8 +48,9 @@ void add_rm(CLI::App& sub, Action& action) {
         return 0;
       }
       fmt::print("removed campaign \"{}\" ({} runs){}\n", terminal_text(s.label), s.runs,
-                 s.files_removed ? fmt::format(" and its run directories {}", s.run_root)
-                                 : fmt::format("; its run directories stay in {}", s.run_root));
+                 s.imported        ? std::string(" (imported: its rows only)")
+                 : s.files_removed ? fmt::format(" and its run directories {}", s.run_root)
+                                   : fmt::format("; its run directories stay in {}", s.run_root));
       return 0;
     };
   });

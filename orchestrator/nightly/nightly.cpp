@@ -12,7 +12,9 @@
 #include "report/comparison_view.h"
 #include "report/extension.h"
 #include "report/failure_groups.h"
+#include "report/hardware_change.h"
 #include "report/write_report.h"
+#include "spec/hardware_key.h"
 #include "spec/load.h"
 #include "store/store.h"
 #include "util/atomic_file.h"
@@ -31,13 +33,14 @@ struct OutcomeRow {
   const char* word;
 };
 // The exit codes are the gates' (util/exit_codes.h, docs/nightly.md#exit-codes).
-constexpr std::array<OutcomeRow, 8> kOutcomes{{{Outcome::passed, 0, "passed"},
+constexpr std::array<OutcomeRow, 9> kOutcomes{{{Outcome::passed, 0, "passed"},
                                                {Outcome::pending, 0, "pending"},
                                                {Outcome::pinned, 0, "pinned as the baseline"},
                                                {Outcome::undecided, 0, "UNDECIDED, every comparison was inconclusive"},
                                                {Outcome::inconclusive, 1, "INCONCLUSIVE"},
                                                {Outcome::regressed, 1, "REGRESSED"},
                                                {Outcome::incomparable, 7, "COULD NOT COMPARE"},
+                                               {Outcome::other_hardware, 2, "REFUSED, the baseline ran on other hardware"},
                                                {Outcome::failed, 8, "FAILED"}}};
 
 const OutcomeRow& row_of(Outcome o) {
@@ -172,6 +175,13 @@ std::optional<std::pair<runner::RunSummary, report::Extension>> extend_tonight(c
   return std::make_pair(std::move(s), std::move(plan));
 }
 
+/// The pinned baseline's hardware against tonight's (report/hardware_change.h).
+report::HardwareChange hardware_of(const NightlyOptions& o, const store::Store& db, const Pin& pin, const std::string& label) {
+  const auto key = spec::hardware_key_in_force(o.hardware_key, o.run.site.hardware_key);
+  const auto value_of = [&](const std::string& l) { return report::provenance_values(db, *db.find_campaign(l), key); };
+  return report::hardware_change(key, value_of(pin.label), value_of(label));
+}
+
 /// Tonight against the pinned baseline: compares (after extending tonight's campaign where asked),
 /// writes the report with the verdict first, nightly.txt and nightly.junit.xml; returns the result.
 NightlyResult judge(const NightlyOptions& o, NightlyResult n, store::Store& db, const Pin& pin,
@@ -180,6 +190,14 @@ NightlyResult judge(const NightlyOptions& o, NightlyResult n, store::Store& db, 
     return report::compare_campaigns(report::load_campaign(db, pin.label), report::load_campaign(db, n.label), o.metrics,
                                      o.compare, !o.threshold_given, o.run.site.thresholds);
   };
+  const report::HardwareChange hardware = hardware_of(o, db, pin, n.label);
+  if (hardware.changed() && !o.allow_hardware_change) {
+    const std::string why = fmt::format("{}; or make tonight the baseline: sweep baseline set {} --name {}",
+                                        report::hardware_refusal(hardware, pin.label, n.label), n.label, pin.name);
+    const auto written = report_night(o, n, db, request, Outcome::other_hardware, &pin, why);
+    write_file_atomically(written.dir + "/nightly.txt", why + "\n");
+    return finish(n, Outcome::other_hardware, why);
+  }
   report::CampaignComparison c;
   try {
     c = compare_now();
@@ -205,9 +223,10 @@ NightlyResult judge(const NightlyOptions& o, NightlyResult n, store::Store& db, 
   const Outcome outcome = outcome_of(c, o.fail_on_inconclusive);
   const std::string counts = fmt::format("{} ({} comparisons){}", report::verdict_counts(c), c.rows.size(), extended);
   const auto written = report_night(o, n, db, request, outcome, &pin, counts, report::attention_rows(c));
-  write_file_atomically(written.dir + "/nightly.txt", report::comparison_text(c));
+  const std::string hardware_lines = report::hardware_change_lines(hardware);
+  write_file_atomically(written.dir + "/nightly.txt", terminal_text(hardware_lines, true) + report::comparison_text(c));
   write_file_atomically(written.dir + "/nightly.junit.xml", report::comparison_junit(c));
-  n.summary = attention(c) + n.summary;
+  n.summary = hardware_lines + attention(c) + n.summary;
   return finish(n, outcome,
                 fmt::format("against {} (baseline \"{}\"): {}; {}/nightly.txt", pin.label, pin.name, counts, written.dir));
 }

@@ -15,7 +15,9 @@
 //      just pinned, or undecided: every comparison inconclusive), 1 regressed (or, with
 //      fail_on_inconclusive, an inconclusive verdict), 7 could not compare (something the baseline had
 //      is missing tonight, nothing was compared, or the pinned baseline's points differ), 8 the campaign
-//      itself failed (a run failed after its retries), whatever the other options.
+//      itself failed (a run failed after its retries), whatever the other options; 2 the pinned baseline
+//      ran on other hardware (its hardware key's values differ from tonight's: report/hardware_change.h)
+//      and allow_hardware_change is not set; with it, the change is printed first.
 #include <string>
 #include <vector>
 
@@ -36,9 +38,11 @@ struct NightlyOptions {
   std::size_t history_nights = 30;    // the report's history: this many nights up to this one
   std::size_t extend_budget = 0;      // runs tonight's campaign may get to decide inconclusive verdicts (not detached)
   bool fail_on_inconclusive = false;  // an inconclusive verdict fails the night (exit 1)
+  std::vector<std::string> hardware_key;  // empty: run.site's hardware_key, else spec::default_hardware_key()
+  bool allow_hardware_change = false;     // compare with a pinned baseline from other hardware
 };
 
-enum class Outcome { passed, pending, pinned, undecided, inconclusive, regressed, incomparable, failed };
+enum class Outcome { passed, pending, pinned, undecided, inconclusive, regressed, incomparable, failed, other_hardware };
 
 struct NightlyResult {
   std::string label;

@@ -70,7 +70,11 @@ CampaignData load_snapshot(const store::Store& db, const std::string& label) {
   data.scheduler_states = db.latest_provenance(campaign->id, {e + ".phase", e + ".state", e + ".reason"}, store::RunState::running);
   data.requests = request_values(db, campaign->id, e);
   data.facts = ended_values(db, campaign->id, provenance_fact_keys());
+<<<<<<< HEAD
   data.forecast = db.forecasts(campaign->id);
+=======
+  for (auto& v : campaign_fact_values(*campaign)) data.facts.push_back(std::move(v));
+>>>>>>> main
   return data;
 }
 
@@ -80,6 +84,14 @@ CampaignData load_campaign(const store::Store& db, const std::string& label) {
   CampaignData data;
   db.read_consistently([&] { data = load_snapshot(db, label); });
   return data;
+}
+
+std::vector<store::AttemptValue> provenance_values(const store::Store& db, const store::CampaignRecord& campaign,
+                                                   const std::vector<std::string>& keys) {
+  auto out = ended_values(db, campaign.id, keys);
+  for (auto& v : campaign_fact_values(campaign))
+    if (std::find(keys.begin(), keys.end(), v.key) != keys.end()) out.push_back(std::move(v));
+  return out;
 }
 
 std::size_t started_runs(const CampaignData& data) {

@@ -40,7 +40,8 @@ struct CampaignData {
   // ".alloc_cpus", ".alloc_gpus") and what they used (kUsageMetrics), of the runs that ended.
   std::vector<store::AttemptValue> requests;
   std::vector<RunMetric> usage;
-  // The ended runs' values of the provenance facts compared between campaigns (report/provenance_changes.h).
+  // The ended runs' values of the provenance facts compared between campaigns (report/provenance_changes.h),
+  // and the campaign-level facts as values of run id 0 (campaign_fact_values).
   std::vector<store::AttemptValue> facts;
   // What `sweep run` forecast for each point before it started (campaign_forecasts; docs/forecasts.md).
   std::vector<store::ForecastRecord> forecast;
@@ -49,6 +50,12 @@ struct CampaignData {
 /// Reads the campaign labelled `label` from one snapshot of the database (a campaign may be writing);
 /// Error(not_found) listing the known labels otherwise.
 CampaignData load_campaign(const store::Store& db, const std::string& label);
+
+/// The values of provenance `keys` in the latest attempts of `campaign`'s ended runs, and of its
+/// campaign-level pseudo-keys among them (report/provenance_changes.h: "campaign.system", run id 0): what
+/// a hardware key (report/hardware_change.h) is judged on. One read; the caller picks the snapshot.
+std::vector<store::AttemptValue> provenance_values(const store::Store& db, const store::CampaignRecord& campaign,
+                                                   const std::vector<std::string>& keys);
 
 /// The runs that have begun an attempt (whose provenance may hold hardware facts).
 std::size_t started_runs(const CampaignData& data);

@@ -64,15 +64,23 @@ std::string run_matches_members(const std::vector<RunMatches>& matches) {
 
 }  // namespace
 
+/// Where an imported campaign came from (docs/forecasts.md): {"database_id", "label"}; null for a local one.
+static std::string origin_json(const store::CampaignRecord& c) {
+  if (c.origin_database_id.empty()) return "null";
+  return fmt::format(R"({{"database_id": {}, "label": {}}})", json_string(c.origin_database_id), json_string(c.origin_label));
+}
+
 std::string campaign_list_json(const std::vector<CampaignSummary>& campaigns) {
   std::string out = fmt::format(R"({{"version": {}, "campaigns": [)", kCampaignJsonVersion);
   for (std::size_t i = 0; i < campaigns.size(); ++i) {
     const auto& c = campaigns[i].campaign;
     std::map<std::string, std::size_t> counts;
     for (const auto& s : campaigns[i].counts) counts[std::string(store::state_name(s.state))] = static_cast<std::size_t>(s.count);
-    out += fmt::format(R"({}{{"label": {}, "experiment": {}, "executor": {}, "started_at": {}, "ended_at": {}, "runs": {}}})",
+    out += fmt::format(R"({}{{"label": {}, "experiment": {}, "executor": {}, "started_at": {}, "ended_at": {}, "runs": {}, )"
+                       R"("system": {}, "origin": {}}})",
                        i ? ", " : "", json_string(c.label), json_string(c.experiment), json_string(c.executor),
-                       json_string(c.started_at), c.ended_at.empty() ? "null" : json_string(c.ended_at), runs_object(counts));
+                       json_string(c.started_at), c.ended_at.empty() ? "null" : json_string(c.ended_at), runs_object(counts),
+                       json_string(c.system), origin_json(c));
   }
   return out + "]}\n";
 }
@@ -98,12 +106,12 @@ std::string campaign_detail_json(const CampaignData& data, const store::KeyValue
     provenance += fmt::format("{}{}: {}", provenance.empty() ? "" : ", ", json_string(k), json_string(v));
   return fmt::format(R"({{{}, "experiment": {}, "spec_path": {}, "spec_sha256": {}, "overrides": {}, "started_at": {}, )"
                      R"("host": {}, "user": {}, "sweep_version": {}, "git_commit": {}, "git_dirty": {}, "run_root": {}, )"
-                     R"("failed_runs": [{}], "run_matches": [{}], "latest_run_provenance": {{{}}}, "changes": [{}]}})"
+                     R"("system": {}, "origin": {}, "failed_runs": [{}], "run_matches": [{}], "latest_run_provenance": {{{}}}, "changes": [{}]}})"
                      "\n",
                      status_members(data), json_string(c.experiment), json_string(c.spec_path), json_string(c.spec_hash),
                      json_string(c.overrides), json_string(c.started_at), json_string(c.host), json_string(c.user),
                      json_string(c.tool_version), json_string(c.git_commit),
-                     c.git_dirty ? (*c.git_dirty ? "true" : "false") : "null", json_string(c.run_root), failed, run_matches_members(matches), provenance, edits);
+                     c.git_dirty ? (*c.git_dirty ? "true" : "false") : "null", json_string(c.run_root), json_string(c.system), origin_json(c), failed, run_matches_members(matches), provenance, edits);
 }
 
 }  // namespace sweep::report

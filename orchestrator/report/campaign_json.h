@@ -10,7 +10,7 @@
 
 namespace sweep::report {
 
-inline constexpr int kCampaignJsonVersion = 5;
+inline constexpr int kCampaignJsonVersion = 6;
 
 /// {"version", "campaigns": [{label, experiment, executor, started_at, ended_at, runs: {state: n}}]}
 std::string campaign_list_json(const std::vector<CampaignSummary>& campaigns);

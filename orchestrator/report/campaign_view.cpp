@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "report/failure_groups.h"
 #include "report/running_runs.h"
+#include "util/sinks.h"
 
 
 namespace sweep::report {
@@ -23,12 +25,21 @@ std::size_t count_of(const std::vector<store::StateCount>& counts, store::RunSta
 std::string campaign_list(const std::vector<CampaignSummary>& campaigns) {
   if (campaigns.empty()) return "no campaigns\n";
   std::size_t width = 5;
-  for (const auto& c : campaigns) width = std::max(width, c.campaign.label.size());
-  std::string out = fmt::format("{:<{}}  {:<20}  {:<24}  {:>7} {:>9} {:>7} {:>8}\n", "label", width, "experiment",
-                                "started", "pending", "succeeded", "failed", "running");
+  std::set<std::string> systems;  // a system column only where campaigns of several systems meet
+  std::size_t system_width = 6;
+  for (const auto& c : campaigns) {
+    width = std::max(width, c.campaign.label.size());
+    systems.insert(c.campaign.system);
+    system_width = std::max(system_width, terminal_text(c.campaign.system).size());
+  }
+  const auto system = [&](const std::string& name) {
+    return systems.size() > 1 ? fmt::format("{:<{}}  ", name.empty() ? "-" : terminal_text(name), system_width) : std::string();
+  };
+  std::string out = fmt::format("{:<{}}  {}{:<20}  {:<24}  {:>7} {:>9} {:>7} {:>8}\n", "label", width, system("system"),
+                                "experiment", "started", "pending", "succeeded", "failed", "running");
   for (const auto& c : campaigns)
-    out += fmt::format("{:<{}}  {:<20}  {:<24}  {:>7} {:>9} {:>7} {:>8}\n", c.campaign.label, width,
-                       c.campaign.experiment, c.campaign.started_at, count_of(c.counts, store::RunState::pending),
+    out += fmt::format("{:<{}}  {}{:<20}  {:<24}  {:>7} {:>9} {:>7} {:>8}\n", c.campaign.label, width,
+                       system(c.campaign.system), c.campaign.experiment, c.campaign.started_at, count_of(c.counts, store::RunState::pending),
                        count_of(c.counts, store::RunState::succeeded), count_of(c.counts, store::RunState::failed),
                        count_of(c.counts, store::RunState::running));
   return out;
@@ -90,10 +101,14 @@ std::string campaign_detail(const CampaignData& data, const store::KeyValues& la
   const auto& c = data.campaign;
   std::string out = fmt::format(
       "campaign     {}\nexperiment   {} ({})\nspec sha256  {}\noverrides    {}\nexecutor     {}\nstarted      {}\n"
-      "ended        {}\nhost         {}\nuser         {}\nsweep        {}\ngit commit   {}{}\nrun root     {}\n\n",
+      "ended        {}\nsystem       {}\nhost         {}\nuser         {}\nsweep        {}\ngit commit   {}{}\nrun root     {}\n{}\n",
       c.label, c.experiment, c.spec_path, c.spec_hash, c.overrides.empty() ? "none" : c.overrides, c.executor,
-      c.started_at, c.ended_at.empty() ? "(unfinished)" : c.ended_at, c.host, c.user, c.tool_version,
-      c.git_commit.empty() ? "(not in git)" : c.git_commit, c.git_dirty.value_or(false) ? " (dirty)" : "", c.run_root);
+      c.started_at, c.ended_at.empty() ? "(unfinished)" : c.ended_at, c.system.empty() ? "(no site name)" : c.system, c.host, c.user, c.tool_version,
+      c.git_commit.empty() ? "(not in git)" : c.git_commit, c.git_dirty.value_or(false) ? " (dirty)" : "", c.run_root,
+      c.origin_database_id.empty() ? ""
+                                   : fmt::format("imported     label \"{}\" of database {} (its runs ran there; the run "
+                                                 "root is that system's)\n",
+                                                 c.origin_label, c.origin_database_id));
   out += point_table(data);
   bool any_failed = false;
   for (const auto& r : data.runs)

@@ -205,7 +205,7 @@ CampaignComparison compare_campaigns(const CampaignData& baseline_data, const Ca
     rename_params(renamed.points, matching.map);
     baseline = &renamed;
   }
-  CampaignComparison out{baseline->campaign.label, candidate.campaign.label, options.correction, options.alpha, {}, {}, {}, {}, {}, {}, {}, {}};
+  CampaignComparison out{baseline->campaign.label, candidate.campaign.label, options.correction, options.alpha, {}, {}, {}, {}, {}, {}, {}, {}, baseline->campaign.system, candidate.campaign.system};
   Sides s{point_results(*baseline), point_results(candidate), {}, {}, {}, &metrics};
   const Alignment a = aligned(*baseline, s.base, candidate, s.cand, matching);
   s.identity = a.identity;
@@ -228,6 +228,11 @@ std::string verdict_counts(const CampaignComparison& c) {
                      c.count(stats::Verdict::inconclusive));
 }
 
+namespace {
+/// A system as the text names it: its name, or what stands for none.
+std::string system_name(const std::string& system) { return system.empty() ? "(no site name)" : terminal_text(system); }
+}  // namespace
+
 std::string comparison_text(const CampaignComparison& c) {
   const std::string p_header = c.correction == stats::Correction::none ? "p" : fmt::format("p ({})", stats::name_of(c.correction));
   std::vector<std::array<std::string, 7>> lines{{"point", "metric", "baseline", "candidate", fmt::format("change [{:g}% CI]", 100 * (1 - c.alpha)), p_header, "verdict"}};
@@ -244,6 +249,9 @@ std::string comparison_text(const CampaignComparison& c) {
     for (std::size_t i = 0; i < l.size(); ++i) width[i] = std::max(width[i], l[i].size());
   std::string out;
   // Names and reasons come from databases: shown as terminal text (util/sinks.h), one line each.
+  if (c.baseline_system != c.candidate_system)  // campaigns of two systems meet: each one's is named
+    out += fmt::format("system: baseline {} on {}, candidate {} on {}\n", terminal_text(c.baseline),
+                       system_name(c.baseline_system), terminal_text(c.candidate), system_name(c.candidate_system));
   for (const auto& m : c.missing)
     out += fmt::format("missing: {} {}: {}\n", terminal_text(m.point), terminal_text(m.metric), terminal_text(m.reason));
   if (c.rows.empty()) out += fmt::format("nothing compared: {}\n", kNothingCompared);
@@ -304,10 +312,12 @@ std::string comparison_json(const CampaignComparison& c) {
     missing += fmt::format(R"({}{{"point": {}, "metric": {}, "verdict": "missing", "reason": {}}})", missing.empty() ? "" : ", ",
                            json_string(m.point), json_string(m.metric), json_string(m.reason));
   std::string out = fmt::format(R"({{"version": {}, "baseline": {}, "candidate": {}, "gate": "{}", "correction": "{}", )"
-                                R"("matched_by": {}, "ignored": {}, "differences": {}, "changed": {}, "missing": [{}], "rows": [)",
+                                R"("matched_by": {}, "ignored": {}, "differences": {}, "changed": {}, "missing": [{}], )"
+                                R"("baseline_system": {}, "candidate_system": {}, "rows": [)",
                                 kComparisonJsonVersion, json_string(c.baseline), json_string(c.candidate), name_of(c.gate()),
                                 stats::name_of(c.correction), strings(c.matched_by), strings(c.ignored),
-                                strings(c.differences), changed_json(c.changed), missing);
+                                strings(c.differences), changed_json(c.changed), missing, json_string(c.baseline_system),
+                                json_string(c.candidate_system));
   for (std::size_t i = 0; i < c.rows.size(); ++i) {
     const auto& r = c.rows[i];
     const auto& x = r.result;

@@ -57,6 +57,7 @@ struct CampaignComparison {
   std::vector<std::string> ignored;      // one-valued parameters left out of matching
   std::vector<std::string> differences;  // accepted with --allow-different
   std::vector<ProvenanceChange> changed; // provenance facts that differ (the image, the runtime, ...)
+  std::string baseline_system, candidate_system;  // each side's campaigns.system (docs/forecasts.md)
   std::size_t count(stats::Verdict v) const;
   Gate gate() const;
 };
@@ -78,7 +79,7 @@ CampaignComparison compare_campaigns(const CampaignData& baseline, const Campaig
 /// 2: "correction", and each row's "welch_p_adjusted" and "threshold" (the p and threshold its verdict used).
 /// 3: "gate", "missing" (the rows of verdict missing), "matched_by", "ignored" and "differences".
 /// 4: "changed" (the provenance facts that differ: report/provenance_changes.h).
-inline constexpr int kComparisonJsonVersion = 4;
+inline constexpr int kComparisonJsonVersion = 5;
 std::string comparison_text(const CampaignComparison& c);   // aligned columns, "changed: ..." lines, then a one-line summary
 std::string comparison_json(const CampaignComparison& c);
 std::string comparison_junit(const CampaignComparison& c);  // a testcase per row; missing and regressed rows fail; a "changed" property per changed fact

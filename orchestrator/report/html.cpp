@@ -33,11 +33,13 @@ std::string provenance(const CampaignData& data) {
       {"repetitions", std::to_string(c.repetitions)},
       {"started", c.started_at},
       {"ended", c.ended_at.empty() ? "(unfinished)" : c.ended_at},
+      {"system", c.system.empty() ? "(no site name)" : c.system},
       {"host", c.host},
       {"user", c.user},
       {"sweep version", c.tool_version},
       {"git commit", c.git_commit.empty() ? "(not in git)" : c.git_commit + (c.git_dirty.value_or(false) ? " (dirty)" : "")},
-      {"run directories", c.run_root}};
+      {"run directories", c.run_root + (c.origin_database_id.empty() ? "" : " (on the system it ran on)")},
+      {"imported from", c.origin_database_id.empty() ? "(not imported)" : c.origin_label + " of database " + c.origin_database_id}};
   std::string out = "<h2>Provenance</h2>\n<table class=\"prov\">\n";
   for (const auto& [k, v] : rows) out += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", k, esc(v));
   for (const auto& f : hardware_facts(data.hardware, started_runs(data)))

@@ -95,6 +95,11 @@ std::string markdown_report(const CampaignData& data, const std::vector<Table>& 
                      c.ended_at.empty() ? " (unfinished)" : ", ended " + markdown_cell(c.ended_at), markdown_cell(c.host),
                      markdown_cell(c.user), markdown_cell(c.tool_version), c.git_commit.empty() ? "" : fmt::format(", commit {}{}", markdown_cell(c.git_commit.substr(0, 12)),
                                                                             c.git_dirty.value_or(false) ? " (dirty)" : ""));
+  if (!c.system.empty() || !c.origin_database_id.empty())  // docs/forecasts.md, "Systems and bundles"
+    out += fmt::format("System: {}{}.\n\n", c.system.empty() ? "(no site name)" : markdown_cell(c.system),
+                       c.origin_database_id.empty() ? ""
+                                                    : fmt::format(" (imported: campaign {} of database {})",
+                                                                  markdown_cell(c.origin_label), c.origin_database_id));
   std::string hardware;
   for (const auto& f : hardware_facts(data.hardware, started_runs(data)))
     hardware += (hardware.empty() ? "" : "; ") + markdown_cell(f.label + " " + f.text);

@@ -29,6 +29,7 @@
 #include "report/timelines.h"
 #include "spec/load_report.h"
 #include "util/atomic_file.h"
+#include "util/campaign_label.h"
 #include "util/error.h"
 #include "util/names.h"
 #include "util/safe_files.h"
@@ -178,7 +179,7 @@ std::vector<HtmlFigure> draw_figures(const std::vector<FigureText>& texts, Repor
 
 ReportOutput write_report(const store::Store& db, const std::string& label, const ReportRequest& request,
                           const std::string& reports_dir) {
-  require_safe_name(label, "campaign label");
+  require_campaign_label(label);  // a local label, or an imported LABEL@SYSTEM
   const CampaignData data = load_campaign(db, label);
   std::vector<PointResult> results = point_results(data);
   std::optional<PointsView> points;  // built once, after the model's predicted metrics are added
@@ -220,7 +221,8 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
   if (repetitions) out.markdown += repetitions_markdown(*repetitions);
   // Energy per step next to the model (report/energy_per_step.h); the runs' telemetry timelines (report/timelines.h).
   const std::vector<EnergyLine> energy = energy_lines(results);
-  const Timelines timelines = load_timelines(db, data);
+  // An imported campaign's telemetry files are on the system it ran on: its provenance never names a file here.
+  const Timelines timelines = data.campaign.origin_database_id.empty() ? load_timelines(db, data) : Timelines{};
   out.markdown += energy_markdown(energy) + timelines_markdown(timelines);
   add_file(out, "report.md", out.markdown);
   add_file(out, "report.html",

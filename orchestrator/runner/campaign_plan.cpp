@@ -23,6 +23,7 @@
 #include "spec/time_limit.h"
 #include "templating/simple_command.h"
 #include "util/error.h"
+#include "util/secrets.h"
 #include "util/strings.h"
 
 namespace sweep::runner {
@@ -64,7 +65,7 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
   auto script_names = with_run_variables(schema_.names);
   script_names.insert(script_names.end(),
                       {"command", "environment", "nic_start", "nic_end", "telemetry_start", "telemetry_end",
-                       "nccl_version_program", "workdir", "container_check"});
+                       "nccl_version_program", "workdir", "container_check", "secret_mask_sed"});
   job_script_.check_names(script_names);
   container_.emplace(experiment_, with_run_variables(schema_.names));
   check_container_section(fmt::format("{}/{}/run.sh.mustache", template_dir, experiment_.executor));
@@ -352,6 +353,7 @@ std::string CampaignPlan::render_script(const matrix::Point& point, const RunCon
   vars["telemetry_start"] = telemetry_.start;
   vars["telemetry_end"] = telemetry_.end;
   vars["nccl_version_program"] = nccl_version_program_;
+  vars["secret_mask_sed"] = secret_line_sed_script();
   vars["workdir"] = run_workdir(experiment_.workdir, workdir_, vars, run);
   return job_script_.render(vars, templating::Escape::shell);
 }

@@ -41,6 +41,19 @@ std::string describe(const store::Store& db, const store::CampaignRecord& c, std
                      pins);
 }
 
+/// Removes the rows of an imported campaign; its recorded run root is another system's, never a path here.
+RemovalSummary remove_imported(store::Store& db, const store::CampaignRecord& c,
+                               const std::function<bool(const std::string&)>& confirm) {
+  RemovalSummary s{c.label, c.run_root, db.runs(c.id).size(), false, false, true};
+  std::string what = describe(db, c, s.runs, true);
+  what = what.substr(0, what.find(", keeping its run directories")) +
+         fmt::format(", imported from system \"{}\" (its rows only: it has no files here)", c.system);
+  if (!confirm(what)) return s;
+  db.remove_campaign(c.id);
+  s.removed = true;
+  return s;
+}
+
 /// Deletes a run root that why_not_ours() accepted, through descriptors (remove_tree_at).
 void delete_run_root(const std::string& run_root, const std::string& label, const std::string& db_path) {
   const fs::path root(run_root);
@@ -84,6 +97,7 @@ RemovalSummary remove_campaign(const RemoveOptions& o, const std::function<bool(
   store::Store db(o.db_path);
   const auto c = db.find_campaign(o.label);
   if (!c) throw Error(ErrorKind::not_found, fmt::format("no campaign labelled \"{}\" in {}", o.label, o.db_path));
+  if (!c->origin_database_id.empty()) return remove_imported(db, *c, confirm);
   std::error_code ec;
   const bool root_exists = fs::symlink_status(c->run_root, ec).type() != fs::file_type::not_found;
   const RunRootMarker marker{fs::absolute(db.path()).lexically_normal().string(), db.database_id(), c->label};

@@ -19,6 +19,7 @@ struct RemovalSummary {
   std::size_t runs = 0;
   bool removed = false;        // false: `confirm` answered no, and nothing changed
   bool files_removed = false;
+  bool imported = false;       // a campaign `sweep import` brought in: its rows only, it has no files here
 };
 
 /// Removes every entry of the directory `name` in the directory `parent_fd`, then the directory,
@@ -32,7 +33,8 @@ std::size_t remove_tree_at(int parent_fd, const std::string& name);
 /// campaign's queued jobs), or when the run root is not provably the
 /// campaign's (nothing removed; --keep-files removes the rows alone); Error(not_found) for an unknown
 /// label; Error(io) naming the run root when some of its files could not be removed (the rows are gone).
-/// Returns removed false, nothing changed, when `confirm` answers false.
+/// Returns removed false, nothing changed, when `confirm` answers false. An imported campaign
+/// (docs/forecasts.md) loses its rows only: its run_root came from another system and is never touched.
 RemovalSummary remove_campaign(const RemoveOptions& options, const std::function<bool(const std::string&)>& confirm);
 
 }  // namespace sweep::runner

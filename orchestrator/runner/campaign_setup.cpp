@@ -45,11 +45,21 @@ void require_stored_experiment_intact(const store::CampaignRecord& c, const std:
                             c.label, db_path, c.spec_hash, actual));
 }
 
+void require_local_campaign(const store::CampaignRecord& c, std::string_view what) {
+  if (c.origin_database_id.empty()) return;
+  throw Error(ErrorKind::usage,
+              fmt::format("campaign \"{}\" was imported (label \"{}\" in database {} of system \"{}\"): its runs ran "
+                          "there, so sweep does not {} it here; {} it where it ran, export it again and sweep rm {} before "
+                          "importing the new bundle; nothing was changed",
+                          c.label, c.origin_label, c.origin_database_id.substr(0, 8), c.system, what, what, c.label));
+}
+
 Resolved resolve(const RunOptions& o, store::Store* db, const Clock& clock) {
   Resolved r;
   if (!o.resume.empty()) {
     const auto c = db ? db->find_campaign(o.resume) : std::nullopt;
     if (!c) throw Error(ErrorKind::not_found, fmt::format("no campaign labelled \"{}\" in {}", o.resume, db ? db->path() : o.db_path));
+    require_local_campaign(*c, o.collect ? "collect" : "resume");
     require_stored_experiment_intact(*c, db->path());
     r = {spec::load_stored(c->spec_text, c->spec_path, c->overrides), c->label, c->overrides};
     r.experiment.executor = c->executor;

@@ -31,8 +31,13 @@ struct Resolved {
 /// spec_hash: the database is executable content, and one changed outside sweep is not run.
 void require_stored_experiment_intact(const store::CampaignRecord& campaign, const std::string& db_path);
 
+/// Refuses (Error(usage)) a campaign `sweep import` brought in (docs/forecasts.md, "Systems and bundles"):
+/// its runs ran on another system, and its recorded paths are never claimed, resumed or written to.
+/// `what` names the refused action ("resume", "collect", ...).
+void require_local_campaign(const store::CampaignRecord& campaign, std::string_view what);
+
 /// Loads the experiment from options.experiment_path, or from the campaign options.resume in `db`
-/// (Error(not_found) when there is none; require_stored_experiment_intact before anything else). Applies options.executor. Validates the label.
+/// (Error(not_found) when there is none; require_local_campaign and require_stored_experiment_intact before anything else). Applies options.executor. Validates the label.
 /// Applies the site: options.site, or for a resume the site recorded with the campaign (runner/campaign_settings.h),
 /// with a note for each difference from today's.
 Resolved resolve(const RunOptions& options, store::Store* db, const Clock& clock);

@@ -8,6 +8,7 @@
 
 #include "templating/render.h"
 #include "util/error.h"
+#include "util/secrets.h"
 
 namespace sweep::runner {
 namespace {
@@ -170,11 +171,10 @@ std::string start(const RenderedContainer& c, const ContainerWords& w) {
       "\"$SWEEP_RUN_DIR/container_check.log\")\" "
       "\"$sweep_container_status\"; fi\n",
       start_words(w), gpu_start_failure(c), c.runtime);
-  // As comm_env: a secret-looking name's value is masked (the words of util/secrets.h's secret_name).
+  // As comm_env: a secret-looking name's value is masked (util/secrets.h's secret_name).
   out +=
       "printf '%s\\n' \"$sweep_container_out\" | grep -E '^(NCCL|UCX|OMPI|PMIX|I_MPI|FI|MPICH|CUDA|NVIDIA)_' | "
-      "grep -v '^OMPI_ALLOW_RUN_AS_ROOT' | sed -E "
-      "'s/^([A-Za-z0-9_]*(TOKEN|KEY|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|AUTH)[A-Za-z0-9_]*)=.*/\\1=***/I' | "
+      "grep -v '^OMPI_ALLOW_RUN_AS_ROOT' | sed -E '" + secret_line_sed_script() + "' | "
       "sort > \"$SWEEP_RUN_DIR/provenance/container_env\"\n"
       "[ -s \"$SWEEP_RUN_DIR/provenance/container_env\" ] || rm -f \"$SWEEP_RUN_DIR/provenance/container_env\"\n";
   if (c.gpus)

@@ -10,12 +10,12 @@
 
 namespace sweep::runner {
 
+namespace {
+
 /// The host's search paths: a top-level `env` that sets one (a host tool on PATH) does not pass it into
 /// the container over the image's own (docs/containers.md).
 constexpr std::array<std::string_view, 9> kHostSearchPaths{
     "PATH", "LD_LIBRARY_PATH", "LD_PRELOAD", "PYTHONPATH", "PYTHONHOME", "CPATH", "LIBRARY_PATH", "PKG_CONFIG_PATH", "MANPATH"};
-
-namespace {
 
 templating::Template compiled(const std::string& text, const SourceLocation& where,
                               const std::vector<std::string>& names) {

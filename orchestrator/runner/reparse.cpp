@@ -137,6 +137,7 @@ ReparseSummary reparse_campaign(const ReparseOptions& o) {
   store::Store db(o.db_path);
   const auto c = db.find_campaign(o.label);
   if (!c) throw Error(ErrorKind::not_found, fmt::format("no campaign labelled \"{}\" in {}", o.label, o.db_path));
+  require_local_campaign(*c, "reparse");
   require_stored_experiment_intact(*c, db.path());
   const ControllerLock lock(c->run_root, c->label);  // refused while the campaign runs
   auto [experiment, new_text] = reparse_experiment(o, *c);

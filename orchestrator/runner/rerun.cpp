@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 
+#include "runner/campaign_setup.h"
 #include "runner/controller_lock.h"
 #include "runner/provenance.h"
 #include "runner/run_campaign.h"
@@ -72,13 +73,14 @@ std::string selection_text(const RunSelection& s) {
 /// Opens the database and the campaign, runs `edit` under the campaign's controller lock, and then the
 /// campaign to its end as a resume (which takes the lock again).
 template <typename Edit>
-RunSummary edit_then_run(RunOptions options, const std::string& label, Edit&& edit) {
+RunSummary edit_then_run(RunOptions options, const std::string& label, std::string_view what, Edit&& edit) {
   const std::string db_path = store::database_path(options.results_dir, options.db_path);
   if (!std::filesystem::exists(db_path)) throw Error(ErrorKind::not_found, fmt::format("no results database at {}", db_path));
   {
     store::Store db(db_path);
     const auto campaign = db.find_campaign(label);
     if (!campaign) throw Error(ErrorKind::not_found, fmt::format("no campaign labelled \"{}\" in {}", label, db_path));
+    require_local_campaign(*campaign, what);
     if (options.detach && !sched::is_batch(campaign->executor))  // refused before the edit, not after it
       throw Error(ErrorKind::usage, fmt::format("--detach needs a batch executor (campaign \"{}\" uses {}); nothing was "
                                                 "changed",
@@ -133,7 +135,7 @@ std::vector<std::int64_t> select_runs(const std::vector<store::PointRecord>& poi
 }
 
 RunSummary rerun_campaign(RunOptions options, const std::string& label, const RunSelection& selection) {
-  return edit_then_run(std::move(options), label, [&](store::Store& db, const store::CampaignRecord& c) {
+  return edit_then_run(std::move(options), label, "rerun", [&](store::Store& db, const store::CampaignRecord& c) {
     const std::vector<std::int64_t> ids = select_runs(db.points(c.id), db.runs(c.id), selection);
     if (ids.empty())
       throw Error(ErrorKind::usage, fmt::format("no {} run of campaign \"{}\" matches ({}); nothing to rerun "
@@ -148,7 +150,7 @@ RunSummary rerun_campaign(RunOptions options, const std::string& label, const Ru
 
 RunSummary extend_campaign_by(RunOptions options, const std::string& label, int repetitions, const RunSelection& selection) {
   if (repetitions < 1) throw Error(ErrorKind::usage, "--repetitions: expected at least 1 more repetition");
-  return edit_then_run(std::move(options), label, [&](store::Store& db, const store::CampaignRecord& c) {
+  return edit_then_run(std::move(options), label, "extend", [&](store::Store& db, const store::CampaignRecord& c) {
     const RunSelection where_only{selection.where, "all", {}};
     std::vector<std::pair<std::string, int>> more;
     for (const auto& id : select_points(db.points(c.id), where_only)) more.emplace_back(id, repetitions);

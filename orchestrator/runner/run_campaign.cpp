@@ -326,6 +326,7 @@ RunSummary run_more(RunOptions options, const std::string& label, const std::vec
     store::Store db(db_path);
     const auto campaign = db.find_campaign(label);
     if (!campaign) throw Error(ErrorKind::not_found, fmt::format("no campaign labelled \"{}\" in {}", label, db_path));
+    require_local_campaign(*campaign, "add runs to");
     const ControllerLock lock(campaign->run_root, label);  // refused while another controller drives it
     db.add_runs(campaign->id, more);
   }

@@ -9,6 +9,7 @@
 #include "spec/load_sections.h"
 #include "sched/executors.h"
 #include "sched/resources.h"
+#include "spec/hardware_key.h"
 #include "spec/site.h"
 #include "util/sha256.h"
 
@@ -92,6 +93,7 @@ void site_telemetry(const Field& f, const Source& src, Site& site) { site.teleme
 
 void site_container(const Field& f, const Source& src, Site& site) { site.container = read_container_value(f, src, false); }
 
+<<<<<<< HEAD
 /// `budget: {gpu_hours: N}` or `{node_hours: N}`: one of the two, a number >= 0.
 void site_budget(const Field& f, const Source& src, Site& site) {
   const std::vector<Field> fields = map_fields(f, src);
@@ -101,6 +103,19 @@ void site_budget(const Field& f, const Source& src, Site& site) {
   const Value v = scalar_value(fields[0], src);
   if (!v.is_number() || !(v.as_number() >= 0)) fail_expected(fields[0], src, "a number of hours (0 or more)");
   site.budget = SiteBudget{v.as_number(), key_name(fields[0]) == "node_hours", location(fields[0], src)};
+=======
+/// `hardware_key: [gpu.model, ...]`: a non-empty list of provenance key names (spec/hardware_key.h).
+void site_hardware_key(const Field& f, const Source& src, Site& site) {
+  site.hardware_key_where = location(f, src);
+  for (const Field& item : list_items(f, src)) {
+    const std::string key = scalar_text(item, src, "a provenance key name");
+    if (!is_provenance_key_name(key))
+      fail_expected(item, src, "a provenance key name ([A-Za-z0-9_][A-Za-z0-9_.-]*, e.g. gpu.model)");
+    if (std::find(site.hardware_key.begin(), site.hardware_key.end(), key) == site.hardware_key.end())
+      site.hardware_key.push_back(key);
+  }
+  if (site.hardware_key.empty()) fail_expected(f, src, "a list of provenance key names, e.g. [gpu.model, gpu.count, cpu_model]");
+>>>>>>> main
 }
 
 struct SiteKey {
@@ -124,7 +139,11 @@ constexpr std::array<SiteKey, 16> kSiteKeys{{
     {"references", site_references},
     {"telemetry", site_telemetry},
     {"container", site_container},
+<<<<<<< HEAD
     {"budget", site_budget},
+=======
+    {"hardware_key", site_hardware_key},
+>>>>>>> main
 }};
 
 bool is_file(const std::string& path) {

@@ -16,6 +16,7 @@
 //   thresholds: {busbw: 0.02}              # per metric, under the experiment's own (compare, nightly)
 //   telemetry: {interval_ms: 2000}         # or false: the sampler beside each run (docs/telemetry.md)
 //   container: {runtime: apptainer, mounts: [/scratch]}  # defaults under the experiment's (docs/containers.md)
+//   hardware_key: [gpu.model, gpu.count, cpu_model]     # what makes a baseline other hardware (docs/forecasts.md)
 //
 // Precedence, highest first: `--set` (and --executor), the experiment, the site, the built-in
 // defaults. Errors name file:line:column (ErrorKind::invalid_experiment).
@@ -58,7 +59,12 @@ struct Site {
   std::vector<Reference> references;        // the cluster's expected values, for sweep check, after the experiment's
   std::optional<Telemetry> telemetry;       // for experiments that give no `telemetry`
   Container container;                      // defaults under the experiment's `container` (spec/container.h)
+<<<<<<< HEAD
   std::optional<SiteBudget> budget;         // `sweep plan --estimate` and `sweep run` refuse a campaign over it
+=======
+  std::vector<std::string> hardware_key;    // provenance keys (spec/hardware_key.h); empty: the default
+  SourceLocation hardware_key_where;
+>>>>>>> main
   std::vector<std::string> looked_at;       // no file in use (path ""): where find_site looked, or what turned it off
 };
 

@@ -47,8 +47,42 @@ void bind_optional(SQLite::Statement& q, int index, const std::optional<T>& v) {
   else q.bind(index);
 }
 
+<<<<<<< HEAD
 /// Inserts `rows` into campaign_forecasts for the campaign, inside the caller's transaction (store/forecasts.cpp).
 void insert_forecasts(SQLite::Database& db, std::int64_t campaign_id, const std::vector<ForecastRecord>& rows);
+=======
+/// The columns of a campaigns row, in read_campaign's order.
+inline constexpr const char* kCampaignColumns =
+    "id, label, experiment, spec_path, spec_text, spec_hash, overrides, executor, repetitions, started_at, "
+    "coalesce(ended_at, ''), host, user, tool_version, git_commit, git_dirty, run_root, experiment_dir, launch_dir, system, origin_database_id, origin_label";
+
+inline CampaignRecord read_campaign(SQLite::Statement& q) {
+  CampaignRecord c;
+  c.id = q.getColumn(0).getInt64();
+  c.label = q.getColumn(1).getString();
+  c.experiment = q.getColumn(2).getString();
+  c.spec_path = q.getColumn(3).getString();
+  c.spec_text = q.getColumn(4).getString();
+  c.spec_hash = q.getColumn(5).getString();
+  c.overrides = q.getColumn(6).getString();
+  c.executor = q.getColumn(7).getString();
+  c.repetitions = q.getColumn(8).getInt();
+  c.started_at = q.getColumn(9).getString();
+  c.ended_at = q.getColumn(10).getString();
+  c.host = q.getColumn(11).getString();
+  c.user = q.getColumn(12).getString();
+  c.tool_version = q.getColumn(13).getString();
+  c.git_commit = q.getColumn(14).getString();
+  if (!q.getColumn(15).isNull()) c.git_dirty = q.getColumn(15).getInt() != 0;
+  c.run_root = q.getColumn(16).getString();
+  c.experiment_dir = q.getColumn(17).getString();
+  c.launch_dir = q.getColumn(18).getString();
+  c.system = q.getColumn(19).getString();
+  c.origin_database_id = q.getColumn(20).getString();
+  c.origin_label = q.getColumn(21).getString();
+  return c;
+}
+>>>>>>> main
 
 inline constexpr const char* kRunColumns =
     "r.id, r.campaign_id, r.point_id, r.repetition, r.attempt, r.state, r.exit_code, r.signal, r.failure_class, "

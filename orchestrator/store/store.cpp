@@ -29,37 +29,6 @@ namespace {
 
 constexpr std::array<std::string_view, 4> kStateNames{"pending", "running", "succeeded", "failed"};
 
-constexpr const char* kCampaignColumns =
-    "id, label, experiment, spec_path, spec_text, spec_hash, overrides, executor, repetitions, started_at, "
-    "coalesce(ended_at, ''), host, user, tool_version, git_commit, git_dirty, run_root, experiment_dir, launch_dir, system, origin_database_id, origin_label";
-
-CampaignRecord read_campaign(SQLite::Statement& q) {
-  CampaignRecord c;
-  c.id = q.getColumn(0).getInt64();
-  c.label = q.getColumn(1).getString();
-  c.experiment = q.getColumn(2).getString();
-  c.spec_path = q.getColumn(3).getString();
-  c.spec_text = q.getColumn(4).getString();
-  c.spec_hash = q.getColumn(5).getString();
-  c.overrides = q.getColumn(6).getString();
-  c.executor = q.getColumn(7).getString();
-  c.repetitions = q.getColumn(8).getInt();
-  c.started_at = q.getColumn(9).getString();
-  c.ended_at = q.getColumn(10).getString();
-  c.host = q.getColumn(11).getString();
-  c.user = q.getColumn(12).getString();
-  c.tool_version = q.getColumn(13).getString();
-  c.git_commit = q.getColumn(14).getString();
-  if (!q.getColumn(15).isNull()) c.git_dirty = q.getColumn(15).getInt() != 0;
-  c.run_root = q.getColumn(16).getString();
-  c.experiment_dir = q.getColumn(17).getString();
-  c.launch_dir = q.getColumn(18).getString();
-  c.system = q.getColumn(19).getString();
-  c.origin_database_id = q.getColumn(20).getString();
-  c.origin_label = q.getColumn(21).getString();
-  return c;
-}
-
 void insert_points(SQLite::Database& db, std::int64_t campaign_id, const std::vector<PointRecord>& points,
                    int repetitions) {
   SQLite::Statement point(db, "INSERT INTO points (campaign_id, point_id, ordinal) VALUES (?, ?, ?)");

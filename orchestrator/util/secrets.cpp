@@ -58,6 +58,12 @@ std::size_t offset_of(std::string_view text, int line, int column) {
 
 }  // namespace
 
+std::string secret_line_sed_script() {
+  std::string words;
+  for (const auto word : kSecretWords) words += (words.empty() ? "" : "|") + std::string(word);
+  return "s/^([A-Za-z0-9_]*(" + words + ")[A-Za-z0-9_]*)=.*/\\1=" + std::string(kMask) + "/I";
+}
+
 bool secret_name(std::string_view name) {
   std::string upper(name);
   std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });

@@ -21,6 +21,11 @@ inline constexpr std::size_t kMinMaskedValue = 4;
 /// PASSWD, PASSPHRASE, CREDENTIAL or AUTH, in any case.
 bool secret_name(std::string_view name);
 
+/// The `sed -E` script that masks the value of each `NAME=value` line whose NAME secret_name() holds
+/// (`HF_TOKEN=abc` -> `HF_TOKEN=***`), for the job scripts that record environments (comm_env,
+/// container_env). It holds no single quote, so it can be single-quoted in shell as it is.
+std::string secret_line_sed_script();
+
 /// A literal assigned to a secret-looking name in a shell line (`export HF_TOKEN=abc`,
 /// `HF_TOKEN='abc' cmd`): the value (unquoted) and where its word is in the line, quotes included.
 /// An assignment whose value expands something ($, `, {{) holds no literal and is not listed; one whose

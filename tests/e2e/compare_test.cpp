@@ -31,7 +31,7 @@ TEST_CASE("sweep compare gives each point and metric a verdict and gates on regr
 
   const auto json = box.sweep({"compare", "base", "cand", "--format", "json"});
   REQUIRE(json.exit_code == 0);
-  CHECK_THAT(json.out, Catch::StartsWith("{\"version\": 4, \"baseline\": \"base\", \"candidate\": \"cand\", \"gate\": \"regressed\", \"correction\": \"holm\", \"matched_by\": [\"n\"], \"ignored\": [], \"differences\": [], \"changed\": [], \"missing\": []"));
+  CHECK_THAT(json.out, Catch::StartsWith("{\"version\": 5, \"baseline\": \"base\", \"candidate\": \"cand\", \"gate\": \"regressed\", \"correction\": \"holm\", \"matched_by\": [\"n\"], \"ignored\": [], \"differences\": [], \"changed\": [], \"missing\": []"));
   CHECK_THAT(json.out, Catch::Contains("\"verdict\": \"regressed\"") && Catch::Contains("\"verdict\": \"unchanged\""));
   // The two points' p-values are adjusted together (Holm: the smaller one doubled); --correction none keeps Welch's.
   const auto number_after = [](const std::string& out, const std::string& key) {

@@ -102,7 +102,7 @@ print(status['version'], status['runs']['succeeded'], len(status['points']), sta
 print(show['version'], show['experiment'], show['failed_runs'], show['spec_sha256'] != '', show['run_matches'][7]['matches'])
 ")");
   INFO(py.out << py.err);
-  CHECK(py.out == "5 o {'pending': 0, 'running': 0, 'succeeded': 8, 'failed': 0}\n"
-                  "5 8 4 {'n': 1, 'kind': 'a', 'metric': 'x', 'half': 0.5}\n"
-                  "5 out [] True {'t': 1}\n");
+  CHECK(py.out == "6 o {'pending': 0, 'running': 0, 'succeeded': 8, 'failed': 0}\n"
+                  "6 8 4 {'n': 1, 'kind': 'a', 'metric': 'x', 'half': 0.5}\n"
+                  "6 out [] True {'t': 1}\n");
 }

@@ -37,7 +37,7 @@ TEST_CASE("sweep show --efficiency: a local campaign's use against its request, 
   const auto json = box.sweep({"show", "eff", "--efficiency", "--format", "json"});
   REQUIRE(json.exit_code == 0);
   const auto j = nlohmann::json::parse(json.out);
-  CHECK(j["version"] == 5);
+  CHECK(j["version"] == 6);
   REQUIRE(j["points"].size() == 2);
   CHECK(j["points"][1]["memory"]["used"]["max"] == 200);
   CHECK(j["points"][1]["memory"]["requested"]["value"] == 1024);

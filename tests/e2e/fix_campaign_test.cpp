@@ -95,7 +95,7 @@ TEST_CASE("reparse --from reads the stored logs again with a fixed regex and re-
                    "WHERE c.kind = 'reparse' AND c.rules_hash = k.spec_hash AND c.user != '' AND c.at != ''") == 1);
   CHECK(hash_before == 64);
   const auto json = nlohmann::json::parse(box.sweep({"show", "t", "--format", "json"}).out);
-  CHECK(json["version"] == 5);
+  CHECK(json["version"] == 6);
   REQUIRE(json["changes"].size() == 1);
   CHECK(json["changes"][0]["kind"] == "reparse");
   CHECK(json["changes"][0]["rules_hash"].get<std::string>().size() == 64);

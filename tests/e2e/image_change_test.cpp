@@ -72,7 +72,7 @@ TEST_CASE("sweep compare names the container image two campaigns ran in, by its 
   const auto json = box.sweep({"compare", "a", "b", "--format", "json"});
   REQUIRE(json.exit_code == 0);
   const auto doc = nlohmann::json::parse(json.out);
-  CHECK(doc["version"] == 4);
+  CHECK(doc["version"] == 5);
   REQUIRE(doc["changed"].size() == 1);
   CHECK(doc["changed"][0]["baseline"][0]["container.image_id"] == full_a);
   CHECK(doc["changed"][0]["candidate"][0]["container.image"] == b);

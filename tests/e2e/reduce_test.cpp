@@ -78,7 +78,7 @@ TEST_CASE("reduce: last reports the final loss of each run, and sweep show count
   const auto json = box.sweep({"show", "last", "--format", "json"});
   REQUIRE(json.exit_code == 0);
   const auto shown = nlohmann::json::parse(json.out);
-  CHECK(shown["version"] == 5);
+  CHECK(shown["version"] == 6);
   REQUIRE(shown["run_matches"].size() == 2);
   CHECK(shown["run_matches"][1]["repetition"] == 1);
   CHECK(shown["run_matches"][1]["attempt"] == 1);

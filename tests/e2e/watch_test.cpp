@@ -60,7 +60,7 @@ TEST_CASE("watch: sweep status lists the runs executing now with their elapsed t
   CHECK_THAT(text.out, Catch::Contains(box.path("results/w/")));
   const Result json = box.sweep({"status", "w", "--format", "json"});
   const auto j = nlohmann::json::parse(json.out);
-  CHECK(j["version"] == 5);
+  CHECK(j["version"] == 6);
   REQUIRE(j["running"].size() == 2);
   for (const auto& r : j["running"]) {
     CHECK(r["repetition"] == 0);

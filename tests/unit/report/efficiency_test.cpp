@@ -80,7 +80,7 @@ TEST_CASE("efficiency: used against requested, Slurm's figures where telemetry i
   CHECK(efficiency_markdown(e).find("## Efficiency") == 0);
   const std::string json = efficiency_json("c", e);
   CHECK(json.find(R"("memory": {"used": null, "requested": null, "unit": "MiB"})") != std::string::npos);
-  CHECK(json.find(R"("version": 5)") != std::string::npos);
+  CHECK(json.find(R"("version": 6)") != std::string::npos);
 }
 
 TEST_CASE("efficiency: timed-out and out-of-memory runs give starting values for escalate") {

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
+
 #include "report/campaign_data.h"
 #include "report/comparison_view.h"
 #include "report/gate_verdict.h"
@@ -21,14 +23,18 @@ const std::string kIdA = "sha256:12ab34cd56ef" + std::string(52, '0');
 const std::string kIdB = "sha256:34cd56ef7890" + std::string(52, '1');
 
 /// A campaign `label` of one point with 3 runs, each succeeded with speed 10, 11, 12 and the
-/// provenance `per_run(repetition)` gives.
-void add_campaign(store::Store& db, const std::string& label, const std::function<store::KeyValues(int)>& per_run) {
+/// provenance `per_run(repetition)` gives; its record's system and git state as given.
+void add_campaign_of(store::Store& db, const std::string& label, const std::string& system, const std::string& commit,
+                     std::optional<bool> dirty, const std::function<store::KeyValues(int)>& per_run) {
   store::CampaignRecord c;
   c.label = label;
   c.experiment = "img";
   c.spec_text = "name: img\n";
   c.executor = "local";
   c.repetitions = 3;
+  c.system = system;
+  c.git_commit = commit;
+  c.git_dirty = dirty;
   const auto id = db.create_campaign(c, {{"p", 0, {{"n", "1", "int", false}}}});
   for (const auto& run : db.runs(id)) {
     store::AttemptResult ok;
@@ -38,6 +44,11 @@ void add_campaign(store::Store& db, const std::string& label, const std::functio
     ok.provenance = per_run(run.repetition);
     db.finish_attempt(run.id, db.begin_attempt(run.id, "/r", "t"), ok);
   }
+}
+
+/// The same, without a system or a git commit.
+void add_campaign(store::Store& db, const std::string& label, const std::function<store::KeyValues(int)>& per_run) {
+  add_campaign_of(db, label, "", "", std::nullopt, per_run);
 }
 
 store::KeyValues container(const std::string& image, const std::string& id, const std::string& version = "0.31") {
@@ -113,7 +124,7 @@ TEST_CASE("provenance changes: compare's JSON (version 4) and JUnit carry them")
   add_campaign(db, "b", [](int) { return container("/img/b\"<&", kIdB); });
   const CampaignComparison c = compared(db, "a", "b");
   const auto json = nlohmann::json::parse(comparison_json(c));
-  CHECK(json["version"] == 4);
+  CHECK(json["version"] == 5);
   REQUIRE(json["changed"].size() == 1);
   const auto& change = json["changed"][0];
   CHECK(change["fact"] == "container image");
@@ -127,10 +138,16 @@ TEST_CASE("provenance changes: compare's JSON (version 4) and JUnit carry them")
 
 TEST_CASE("provenance changes: every fact reads its own keys, one row each") {
   const auto& facts = provenance_facts();
-  REQUIRE(facts.size() == 2);
-  CHECK(facts[0].keys == std::vector<std::string>{"container.image", "container.image_id"});
+  std::vector<std::string> labels;
+  for (const auto& f : facts) labels.push_back(f.label);
+  CHECK(labels == std::vector<std::string>{"system", "GPU", "GPU driver", "CUDA", "NCCL", "container image",
+                                           "container runtime", "kernel", "modules", "workload commit", "nodes"});
+  CHECK(facts[5].keys == std::vector<std::string>{"container.image", "container.image_id"});
   CHECK(provenance_fact_keys() ==
-        std::vector<std::string>{"container.image", "container.image_id", "container.runtime", "container.runtime_version"});
+        std::vector<std::string>{"campaign.system", "gpu.model", "gpu.count", "gpu.driver", "gpu.cuda", "nccl.version",
+                                 "container.image", "container.image_id", "container.runtime",
+                                 "container.runtime_version", "kernel", "job.modules", "campaign.git_commit",
+                                 "campaign.git_dirty", "slurm.node_list", "hostname"});
   CHECK(fact_values_text({}) == "none");
   CHECK(fact_values_text({{"", "sha256:abc"}}) == "none (sha256:abc)");
 }
@@ -157,4 +174,91 @@ TEST_CASE("provenance changes: a run whose image id is unknown is not another im
   const auto other = compared(db, "a", "other");
   REQUIRE(other.changed.size() == 1);
   CHECK(change_text(other.changed[0]) == "container image /img (sha256:12ab34cd56ef\u2026) -> /img2");
+}
+
+namespace {
+
+store::KeyValues node(const std::string& gpu, const std::string& nccl, const std::string& host = "n1") {
+  return {{"gpu.model", gpu}, {"gpu.count", "4"}, {"gpu.driver", "550.54"}, {"gpu.cuda", "12.4"}, {"nccl.version", nccl},
+          {"kernel", "Linux 6.1"}, {"hostname", host}, {"job.modules", "gcc/12\ncuda/12.4"}};
+}
+
+const std::string kCommitA = "0123456789abcdef0123456789abcdef01234567";
+
+}  // namespace
+
+TEST_CASE("provenance changes: the GPU, NCCL, driver and kernel of the runs, each a fact of its own") {
+  TempDir dir;
+  store::Store db(dir.file("sweep.db"));
+  add_campaign_of(db, "a", "", "", std::nullopt, [](int) { return node("NVIDIA A100", "2.19.3"); });
+  add_campaign_of(db, "same", "", "", std::nullopt, [](int) { return node("NVIDIA A100", "2.19.3"); });
+  add_campaign_of(db, "nccl", "", "", std::nullopt, [](int) { return node("NVIDIA A100", "2.21.5"); });
+  add_campaign_of(db, "h100", "", "", std::nullopt, [](int) {
+    auto kv = node("NVIDIA H100 80GB HBM3", "2.19.3");
+    kv[2].second = "560.28";
+    kv[5].second = "Linux 6.8";
+    return kv;
+  });
+  CHECK(compared(db, "a", "same").changed.empty());
+  const auto nccl = compared(db, "a", "nccl");
+  REQUIRE(nccl.changed.size() == 1);
+  CHECK(change_text(nccl.changed[0]) == "NCCL 2.19.3 -> 2.21.5");
+  CHECK_THAT(comparison_text(nccl), Catch::Contains("\nchanged: NCCL 2.19.3 -> 2.21.5\n"));
+  const auto h100 = compared(db, "a", "h100");
+  std::vector<std::string> texts;
+  for (const auto& c : h100.changed) texts.push_back(change_text(c));
+  CHECK(texts == std::vector<std::string>{"GPU NVIDIA A100 (4) -> NVIDIA H100 80GB HBM3 (4)", "GPU driver 550.54 -> 560.28",
+                                          "kernel Linux 6.1 -> Linux 6.8"});
+}
+
+TEST_CASE("provenance changes: the system and the workload's commit come from the campaigns' records") {
+  TempDir dir;
+  store::Store db(dir.file("sweep.db"));
+  add_campaign_of(db, "ours", "lab", kCommitA, false, [](int) { return node("NVIDIA A100", "2.19.3"); });
+  add_campaign_of(db, "theirs", "national", kCommitA, true, [](int) { return node("NVIDIA A100", "2.19.3"); });
+  add_campaign_of(db, "ours2", "lab", kCommitA, std::nullopt, [](int) { return node("NVIDIA A100", "2.19.3"); });
+  add_campaign_of(db, "other", "lab", "fedcba9876543210fedcba9876543210fedcba98", false,
+                  [](int) { return node("NVIDIA A100", "2.19.3"); });
+  const auto c = compared(db, "ours", "theirs");
+  REQUIRE(c.changed.size() == 2);
+  CHECK(change_text(c.changed[0]) == "system lab -> national");
+  CHECK(change_text(c.changed[1]) == "workload commit 0123456789ab (clean) -> 0123456789ab (dirty)");
+  // Whether the tree was dirty unknown: not a change.
+  CHECK(compared(db, "ours", "ours2").changed.empty());
+  const auto other = compared(db, "ours", "other");
+  REQUIRE(other.changed.size() == 1);
+  CHECK(change_text(other.changed[0]) == "workload commit 0123456789ab (clean) -> fedcba987654 (clean)");
+  const auto values = campaign_fact_values(load_campaign(db, "theirs").campaign);
+  CHECK(values == std::vector<store::AttemptValue>{{0, 0, "campaign.system", "national"},
+                                                   {0, 0, "campaign.git_commit", kCommitA},
+                                                   {0, 0, "campaign.git_dirty", "dirty"}});
+  const auto json = nlohmann::json::parse(comparison_json(c));
+  CHECK(json["changed"][0]["candidate"][0]["campaign.system"] == "national");
+}
+
+TEST_CASE("provenance changes: nodes are the Slurm node list else the host, modules read on one line") {
+  TempDir dir;
+  store::Store db(dir.file("sweep.db"));
+  add_campaign_of(db, "local", "", "", std::nullopt, [](int) { return node("NVIDIA A100", "2.19.3", "box"); });
+  add_campaign_of(db, "local2", "", "", std::nullopt, [](int) { return node("NVIDIA A100", "2.19.3", "box"); });
+  add_campaign_of(db, "slurm", "", "", std::nullopt, [](int rep) {
+    auto kv = node("NVIDIA A100", "2.19.3", "login1");
+    kv.emplace_back("slurm.node_list", rep == 0 ? "gpu[01-02]" : "gpu03");
+    kv[7].second = "gcc/12\ncuda/12.6\n";
+    return kv;
+  });
+  // Two local campaigns on one host: no nodes line.
+  CHECK(compared(db, "local", "local2").changed.empty());
+  const auto c = compared(db, "local", "slurm");
+  REQUIRE(c.changed.size() == 2);
+  CHECK(change_text(c.changed[0]) == "modules gcc/12 cuda/12.4 -> gcc/12 cuda/12.6");
+  CHECK(change_text(c.changed[1]) == "nodes box -> gpu03, gpu[01-02]");
+  const auto json = nlohmann::json::parse(comparison_json(c));
+  CHECK(json["changed"][1]["candidate"][0] == nlohmann::json::parse(R"({"slurm.node_list": "gpu03"})"));
+}
+
+TEST_CASE("provenance changes: a side of many values shows the first few and counts the rest") {
+  std::vector<FactValue> many;
+  for (int i = 0; i < 7; ++i) many.push_back({"v" + std::to_string(i)});
+  CHECK(fact_values_text(many) == "v0, v1, v2, v3 and 3 more");
 }

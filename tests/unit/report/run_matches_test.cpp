@@ -47,7 +47,7 @@ TEST_CASE("run matches: show's JSON has them as run_matches, version 4") {
   const CampaignData d = two_runs();
   const std::vector<RunMatches> matches{{&d.runs[1], {{"loss", 101}}}};
   const auto j = nlohmann::json::parse(campaign_detail_json(d, {}, matches));
-  CHECK(j["version"] == 5);
+  CHECK(j["version"] == 6);
   REQUIRE(j["run_matches"].size() == 1);
   CHECK(j["run_matches"][0] ==
         nlohmann::json::parse(R"({"point_id": "p0001", "repetition": 1, "attempt": 1, "matches": {"loss": 101}})"));

@@ -13,10 +13,27 @@
 
 using namespace sweep;
 
+namespace {
+
 /// What version 10 added, dropped first by each test that takes a database back to an older version.
 constexpr const char* kUndoV10 =
     "DROP INDEX campaigns_by_origin; DROP TABLE campaign_forecasts; ALTER TABLE campaigns DROP COLUMN system; "
     "ALTER TABLE campaigns DROP COLUMN origin_database_id; ALTER TABLE campaigns DROP COLUMN origin_label; ";
+
+/// A database at `path` holding one campaign "old" (of `c`), taken back to an older version by `undo`
+/// (run after kUndoV10), as a sweep of that version left it.
+void old_database(const std::string& path, store::CampaignRecord c, const char* undo) {
+  {
+    store::Store db(path);
+    c.label = "old";
+    db.create_campaign(c, {});
+  }
+  SQLite::Database raw(path, SQLite::OPEN_READWRITE);
+  raw.exec(kUndoV10);
+  raw.exec(undo);
+}
+
+}  // namespace
 
 TEST_CASE("a database of a newer schema version is refused with a clear message") {
   TempDir dir;
@@ -229,16 +246,7 @@ TEST_CASE("version 9 records the settings a campaign started with, and an older 
   const auto path = dir.file("sweep.db");
   store::CampaignRecord c;
   c.experiment = c.spec_path = c.spec_text = c.spec_hash = c.executor = c.started_at = c.run_root = "x";
-  {
-    store::Store db(path);
-    c.label = "old";
-    db.create_campaign(c, {});
-  }
-  {  // back to version 8, as a sweep before campaign_settings left it
-    SQLite::Database raw(path, SQLite::OPEN_READWRITE);
-    raw.exec(kUndoV10);
-    raw.exec("DROP TABLE campaign_settings; UPDATE schema_info SET version = 8");
-  }
+  old_database(path, c, "DROP TABLE campaign_settings; UPDATE schema_info SET version = 8");  // before the settings
   store::Store db(path);
   const auto old = db.find_campaign("old");
   REQUIRE(old);
@@ -259,16 +267,7 @@ TEST_CASE("version 10 records a campaign's system and origin, older campaigns re
   const auto path = dir.file("sweep.db");
   store::CampaignRecord c;
   c.experiment = c.spec_path = c.spec_text = c.spec_hash = c.executor = c.started_at = c.run_root = "x";
-  {
-    store::Store db(path);
-    c.label = "old";
-    db.create_campaign(c, {});
-  }
-  {  // back to version 9, as a sweep before systems left it
-    SQLite::Database raw(path, SQLite::OPEN_READWRITE);
-    raw.exec(kUndoV10);
-    raw.exec("UPDATE schema_info SET version = 9");
-  }
+  old_database(path, c, "UPDATE schema_info SET version = 9");  // before systems
   store::Store db(path);
   const auto old = db.find_campaign("old");
   REQUIRE(old);

@@ -2,6 +2,13 @@
 
 #include "util/secrets.h"
 
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "temp_dir.h"
+
 using namespace sweep;
 
 TEST_CASE("names that look like secrets, in any case") {
@@ -60,4 +67,27 @@ TEST_CASE("a word of a YAML text is masked at or after a place") {
   CHECK(mask_word_from(yaml, 2, 5, "abcdef") == "setup:\n  - export HF_TOKEN=***\n  - echo abcdef\n");
   CHECK(mask_word_from(yaml, 3, 5, "abcdef") == "setup:\n  - export HF_TOKEN=abcdef\n  - echo ***\n");
   CHECK_FALSE(mask_word_from(yaml, 2, 5, "zzz"));
+}
+
+TEST_CASE("the job scripts' sed script masks the values of exactly the names secret_name holds") {
+  // Run through the real sed -E of this machine, as the job scripts run it.
+  const std::vector<std::string> names{"NCCL_IB_HCA", "UCX_TLS", "HF_TOKEN", "wandb_api_key", "OMPI_MCA_secret_x",
+                                       "NCCL_PASSWD", "MY_PASSPHRASE_2", "AWS_CREDENTIALS", "OAUTH_URL", "NCCL_DEBUG"};
+  TempDir dir;
+  {
+    std::ofstream in(dir.file("env"));
+    for (const auto& n : names) in << n << "=value=with=equals\n";
+  }
+  const std::string script = secret_line_sed_script();
+  REQUIRE(script.find('\'') == std::string::npos);
+  const std::string command = "sed -E '" + script + "' " + dir.file("env");
+  FILE* out = ::popen(command.c_str(), "r");
+  REQUIRE(out != nullptr);
+  std::string text;
+  char buffer[256];
+  while (std::fgets(buffer, sizeof buffer, out) != nullptr) text += buffer;
+  REQUIRE(::pclose(out) == 0);
+  std::string expected;
+  for (const auto& n : names) expected += n + (secret_name(n) ? "=***\n" : "=value=with=equals\n");
+  CHECK(text == expected);
 }

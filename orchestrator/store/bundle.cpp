@@ -1,0 +1,317 @@
+// Bundles (docs/forecasts.md, "Systems and bundles"): one campaign written into a new SQLite database of
+// sweep's schema with a bundle_info table, and such a file taken into a database with new ids. Each
+// opens a connection of its own to the Store's file, which the Store checked and migrated when it opened.
+#include "store/bundle.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
+#include <SQLiteCpp/Transaction.h>
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <unordered_map>
+
+#include "store/bundle_label.h"
+#include "store/schema.h"
+#include "store/sql_helpers.h"
+#include "store/store.h"
+#include "store/views.h"
+#include "util/error.h"
+#include "util/names.h"
+#include "util/private_directory.h"
+#include "util/strings.h"
+
+namespace sweep::store {
+using namespace detail;
+namespace fs = std::filesystem;
+namespace {
+
+/// The rows of one campaign in one table: its columns, and which rows are the campaign's (?1 is the
+/// campaign id). `own_id`: the table's integer key, which an import leaves to this database to choose.
+struct CampaignRows {
+  const char* table;
+  const char* columns;
+  const char* where;
+  bool own_id;
+};
+
+constexpr const char* kByCampaign = "campaign_id = ?1";
+constexpr const char* kByRun = "run_id IN (SELECT id FROM runs WHERE campaign_id = ?1)";
+
+/// Every row a bundle holds, parents before children. Submissions are left out: their job ids mean
+/// something only to the scheduler that ran them.
+constexpr CampaignRows kCampaignTables[] = {
+    {"campaigns",
+     "id, label, experiment, spec_path, spec_text, spec_hash, overrides, executor, repetitions, started_at, ended_at, "
+     "host, user, tool_version, git_commit, git_dirty, run_root, experiment_dir, launch_dir, system, "
+     "origin_database_id, origin_label",
+     "id = ?1", true},
+    {"campaign_settings", "campaign_id, name, value", kByCampaign, false},
+    {"campaign_changes", "id, campaign_id, at, user, host, kind, what, rules_hash", kByCampaign, true},
+    {"campaign_forecasts", "campaign_id, point_id, runs, nodes, gpus, expected_s, upper_s, source, energy_j", kByCampaign,
+     false},
+    {"points", "campaign_id, point_id, ordinal", kByCampaign, false},
+    {"point_params", "campaign_id, point_id, name, value, type, derived, position", kByCampaign, false},
+    {"runs",
+     "id, campaign_id, point_id, repetition, attempt, state, exit_code, signal, failure_class, failure_reason, "
+     "started_at, ended_at, elapsed_s, run_dir",
+     kByCampaign, true},
+    {"attempts",
+     "run_id, attempt, state, exit_code, signal, failure_class, failure_reason, started_at, ended_at, elapsed_s, run_dir",
+     kByRun, false},
+    {"metrics", "run_id, attempt, name, idx, value, unit, better", kByRun, false},
+    {"run_provenance", "run_id, attempt, key, value", kByRun, false},
+};
+
+constexpr const char* kBundleInfo = "CREATE TABLE bundle_info (key TEXT PRIMARY KEY, value TEXT NOT NULL)";
+
+/// How an import maps the bundle's ids onto this database's, and the values it sets instead of the bundle's.
+struct Remap {
+  std::int64_t campaign_id = 0;
+  std::unordered_map<std::int64_t, std::int64_t> runs;  // bundle run id -> run id here
+  std::map<std::string, std::string> campaign_values;   // campaigns column -> value here
+};
+
+void bind_value(SQLite::Statement& q, int index, const SQLite::Column& c) {
+  switch (c.getType()) {
+    case SQLITE_INTEGER: return q.bind(index, c.getInt64());
+    case SQLITE_FLOAT: return q.bind(index, c.getDouble());
+    case SQLITE_TEXT: return q.bind(index, c.getString());
+    case SQLITE_BLOB: return q.bind(index, c.getBlob(), c.getBytes());
+    default: return q.bind(index);
+  }
+}
+
+/// Binds column `name` of `from`'s current row as the import maps it; false when the column is left out.
+bool bind_mapped(SQLite::Statement& q, int index, const std::string& name, const SQLite::Column& c, const CampaignRows& t,
+                 const Remap& remap) {
+  if (name == "id" && t.own_id) return false;
+  if (name == "campaign_id") q.bind(index, remap.campaign_id);
+  else if (name == "run_id") {
+    const auto it = remap.runs.find(c.getInt64());
+    if (it == remap.runs.end()) throw Error(ErrorKind::database, fmt::format("{} names run {}, which the bundle does not hold", t.table, c.getInt64()));
+    q.bind(index, it->second);
+  } else if (const auto v = remap.campaign_values.find(name); std::string_view(t.table) == "campaigns" && v != remap.campaign_values.end())
+    q.bind(index, v->second);
+  else
+    bind_value(q, index, c);
+  return true;
+}
+
+/// Copies the campaign's rows of table `t` from `from` to `to`, the same ids without `remap`, else mapped
+/// (and each new run's id recorded in it). Returns the rows copied.
+std::int64_t copy_rows(SQLite::Database& from, SQLite::Database& to, const CampaignRows& t, std::int64_t campaign_id,
+                       Remap* remap) {
+  std::vector<std::string> columns = split(t.columns, ',');
+  for (auto& c : columns) c = std::string(trim(c));
+  std::vector<std::string> written;
+  for (const auto& c : columns)
+    if (!(remap && t.own_id && c == "id")) written.push_back(c);
+  std::string placeholders;
+  for (std::size_t i = 0; i < written.size(); ++i) placeholders += i ? ", ?" : "?";
+  SQLite::Statement read(from, fmt::format("SELECT {} FROM {} WHERE {}", t.columns, t.table, t.where));
+  read.bind(1, campaign_id);
+  SQLite::Statement write(to, fmt::format("INSERT INTO {} ({}) VALUES ({})", t.table, fmt::join(written, ", "), placeholders));
+  std::int64_t rows = 0;
+  while (read.executeStep()) {
+    int index = 1;
+    for (int i = 0; i < static_cast<int>(columns.size()); ++i) {
+      if (!remap) bind_value(write, index++, read.getColumn(i));
+      else if (bind_mapped(write, index, columns[i], read.getColumn(i), t, *remap)) ++index;
+    }
+    write.exec();
+    write.reset();
+    if (remap && std::string_view(t.table) == "runs") remap->runs.emplace(read.getColumn(0).getInt64(), to.getLastInsertRowid());
+    if (remap && std::string_view(t.table) == "campaigns") remap->campaign_id = to.getLastInsertRowid();
+    ++rows;
+  }
+  return rows;
+}
+
+/// Turns on SQLite's defenses for a file sweep did not write: no changes to the schema's text, no
+/// functions with side effects from the schema, no triggers, no views.
+void defend(SQLite::Database& db) {
+  sqlite3* h = db.getHandle();
+  for (const auto& [option, on] : {std::pair{SQLITE_DBCONFIG_DEFENSIVE, 1}, {SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0},
+                                   {SQLITE_DBCONFIG_ENABLE_TRIGGER, 0}, {SQLITE_DBCONFIG_ENABLE_VIEW, 0}})
+    sqlite3_db_config(h, option, on, nullptr);
+  db.exec("PRAGMA trusted_schema = OFF");
+}
+
+std::string info_value(SQLite::Database& db, const std::string& key) {
+  SQLite::Statement q(db, "SELECT value FROM bundle_info WHERE key = ?");
+  q.bind(1, key);
+  return q.executeStep() ? q.getColumn(0).getString() : std::string();
+}
+
+bool is_hex_id(const std::string& id) {
+  return id.size() == 32 && id.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+int integer_or(const std::string& text, int otherwise) {
+  try {
+    std::size_t used = 0;
+    const int v = std::stoi(text, &used);
+    return used == text.size() ? v : otherwise;
+  } catch (const std::exception&) {
+    return otherwise;
+  }
+}
+
+/// The bundle's campaign, read from the private copy at `copy` once it was checked and brought to this
+/// schema. `shown` names the file in messages.
+struct OpenedBundle {
+  CampaignRecord campaign;
+  std::string source_database_id;
+  int schema = 0;
+};
+
+void require_table(SQLite::Database& db, const std::string& shown, const char* table) {
+  SQLite::Statement q(db, "SELECT type FROM sqlite_master WHERE name = ?");
+  q.bind(1, table);
+  if (!q.executeStep() || q.getColumn(0).getString() != "table")
+    throw Error(ErrorKind::database, fmt::format("{} is not a sweep bundle: it has no table {}", shown, table));
+}
+
+/// Checks the format and schema versions (a newer one refused naming both), migrates an older schema
+/// in the copy, and reads its one campaign.
+OpenedBundle check_bundle(const std::string& copy, const std::string& shown) {
+  OpenedBundle b;
+  {
+    SQLite::Database db(copy, SQLite::OPEN_READWRITE);
+    defend(db);
+    const std::string check = db.execAndGet("PRAGMA quick_check").getString();
+    if (check != "ok") throw Error(ErrorKind::database, fmt::format("{} is damaged: SQLite's check says {}", shown, check));
+    require_table(db, shown, "bundle_info");
+    require_table(db, shown, "schema_info");
+    const int format = integer_or(info_value(db, "format"), 0);
+    if (format < 1) throw Error(ErrorKind::database, fmt::format("{} is not a sweep bundle: bundle_info has no valid format", shown));
+    if (format > kBundleFormat)
+      throw Error(ErrorKind::database, fmt::format("{} is a bundle of format {}, newer than this sweep reads (format {}); "
+                                                   "import it with a newer sweep",
+                                                   shown, format, kBundleFormat));
+    b.schema = db.execAndGet("SELECT version FROM schema_info").getInt();
+    if (b.schema > kSchemaVersion)
+      throw Error(ErrorKind::database, fmt::format("{} holds a database of schema version {}, newer than this sweep "
+                                                   "supports (schema version {}); import it with a newer sweep",
+                                                   shown, b.schema, kSchemaVersion));
+    if (b.schema < kSchemaVersion) prepare_schema(db, shown, false);  // the private copy, never the file given
+    b.source_database_id = info_value(db, "source_database_id");
+  }
+  SQLite::Database db(copy, SQLite::OPEN_READONLY);
+  defend(db);
+  for (const CampaignRows& t : kCampaignTables) require_table(db, shown, t.table);
+  if (const int n = db.execAndGet("SELECT count(*) FROM campaigns").getInt(); n != 1)
+    throw Error(ErrorKind::database, fmt::format("{} holds {} campaigns; a bundle holds one", shown, n));
+  SQLite::Statement q(db, fmt::format("SELECT {} FROM campaigns", kCampaignColumns));
+  q.executeStep();
+  b.campaign = read_campaign(q);
+  return b;
+}
+
+/// Where the campaign first came from: its recorded origin when the bundle's database had imported it
+/// itself, else the bundle's source database and its label there. Refused unless both are well formed.
+std::pair<std::string, std::string> origin_of(const OpenedBundle& b, const std::string& shown) {
+  const CampaignRecord& c = b.campaign;
+  std::pair<std::string, std::string> origin{c.origin_database_id, c.origin_label};
+  if (origin.first.empty()) origin = {b.source_database_id, c.label};
+  if (!is_hex_id(origin.first))
+    throw Error(ErrorKind::database, fmt::format("{} is damaged: its origin database id \"{}\" is not 32 hex digits", shown,
+                                                 origin.first));
+  try {
+    require_safe_name(origin.second, "its campaign label");
+  } catch (const Error& e) {
+    throw Error(ErrorKind::database, fmt::format("{} is damaged: {}", shown, e.what()));
+  }
+  return origin;
+}
+
+}  // namespace
+
+void export_bundle(const Store& db, std::string_view label, const BundleFacts& facts, const std::string& bundle_path) {
+  const auto campaign = db.find_campaign(label);
+  if (!campaign) throw Error(ErrorKind::not_found, fmt::format("no campaign labelled \"{}\" in {}", label, db.path()));
+  const std::string id = db.database_id();
+  guarded(bundle_path, "write the bundle", [&] {
+    SQLite::Database source(db.path(), SQLite::OPEN_READONLY);
+    source.setBusyTimeout(30000);
+    SQLite::Database out(bundle_path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    prepare_schema(out, bundle_path, false);
+    SQLite::Transaction read(source, SQLite::TransactionBehavior::DEFERRED);  // one snapshot of the campaign
+    SQLite::Transaction write(out, SQLite::TransactionBehavior::IMMEDIATE);
+    for (const CampaignRows& t : kCampaignTables) copy_rows(source, out, t, campaign->id, nullptr);
+    create_campaign_view(out, campaign->id, campaign->label);
+    out.exec(kBundleInfo);
+    KeyValues info{{"format", std::to_string(kBundleFormat)}, {"source_database_id", id}, {"system", campaign->system},
+                   {"exported_at", facts.exported_at}, {"sweep_version", facts.sweep_version}};
+    for (const auto& [key, value] : facts.host) info.emplace_back("host." + key, value);
+    SQLite::Statement q(out, "INSERT INTO bundle_info (key, value) VALUES (?, ?)");
+    for (const auto& [key, value] : info) {
+      q.bind(1, key);
+      q.bind(2, value);
+      q.exec();
+      q.reset();
+    }
+    write.commit();
+    read.commit();
+  });
+}
+
+ImportResult import_bundle(Store& db, const std::string& bundle_path) {
+  const PrivateDirectory dir({}, "sweep-import-");
+  const std::string copy = (dir.path() / "bundle.sqlite").string();
+  std::error_code ec;
+  if (!fs::is_regular_file(bundle_path, ec))
+    throw Error(ErrorKind::not_found, fmt::format("{} is not a file sweep can import (no such regular file)", bundle_path));
+  fs::copy_file(bundle_path, copy, ec);
+  if (ec) throw Error(ErrorKind::io, fmt::format("cannot copy {} to import it: {}", bundle_path, ec.message()));
+  OpenedBundle b;
+  try {
+    b = check_bundle(copy, bundle_path);
+  } catch (const SQLite::Exception& e) {
+    throw Error(ErrorKind::database, fmt::format("{} is not a sweep bundle, or is damaged: {}", bundle_path, e.what()));
+  }
+  const auto [origin_id, origin_label] = origin_of(b, bundle_path);
+  if (origin_id == db.database_id())
+    throw Error(ErrorKind::usage, fmt::format("{} holds campaign \"{}\" of this very database; nothing to import", bundle_path,
+                                              origin_label));
+  ImportResult r{"", false, b.campaign.system, origin_id, origin_label, 0, b.schema, b.schema < kSchemaVersion};
+  return guarded(db.path(), "import " + bundle_path, [&] {
+    SQLite::Database from(copy, SQLite::OPEN_READONLY);
+    defend(from);
+    SQLite::Database to(db.path(), SQLite::OPEN_READWRITE);
+    to.setBusyTimeout(30000);
+    to.exec("PRAGMA foreign_keys = ON");
+    SQLite::Transaction tx(to, SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement known(to, "SELECT label FROM campaigns WHERE origin_database_id = ? AND origin_label = ?");
+    known.bind(1, origin_id);
+    known.bind(2, origin_label);
+    if (known.executeStep()) {
+      r.label = known.getColumn(0).getString();
+      r.already_imported = true;
+      return r;  // the transaction rolls back: nothing was written
+    }
+    SQLite::Statement taken(to, "SELECT count(*) FROM campaigns WHERE label = ?");
+    r.label = imported_label(origin_label, b.campaign.system, origin_id, [&](const std::string& label) {
+      taken.reset();
+      taken.bind(1, label);
+      taken.executeStep();
+      return taken.getColumn(0).getInt() > 0;
+    });
+    Remap remap;
+    remap.campaign_values = {{"label", r.label}, {"origin_database_id", origin_id}, {"origin_label", origin_label}};
+    for (const CampaignRows& t : kCampaignTables) {
+      const std::int64_t rows = copy_rows(from, to, t, b.campaign.id, &remap);
+      if (std::string_view(t.table) == "runs") r.runs = rows;
+    }
+    create_campaign_view(to, remap.campaign_id, r.label);
+    tx.commit();
+    return r;
+  });
+}
+
+}  // namespace sweep::store
