@@ -59,12 +59,9 @@ struct Site {
   std::vector<Reference> references;        // the cluster's expected values, for sweep check, after the experiment's
   std::optional<Telemetry> telemetry;       // for experiments that give no `telemetry`
   Container container;                      // defaults under the experiment's `container` (spec/container.h)
-<<<<<<< HEAD
   std::optional<SiteBudget> budget;         // `sweep plan --estimate` and `sweep run` refuse a campaign over it
-=======
   std::vector<std::string> hardware_key;    // provenance keys (spec/hardware_key.h); empty: the default
   SourceLocation hardware_key_where;
->>>>>>> main
   std::vector<std::string> looked_at;       // no file in use (path ""): where find_site looked, or what turned it off
 };
 

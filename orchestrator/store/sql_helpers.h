@@ -47,10 +47,8 @@ void bind_optional(SQLite::Statement& q, int index, const std::optional<T>& v) {
   else q.bind(index);
 }
 
-<<<<<<< HEAD
 /// Inserts `rows` into campaign_forecasts for the campaign, inside the caller's transaction (store/forecasts.cpp).
 void insert_forecasts(SQLite::Database& db, std::int64_t campaign_id, const std::vector<ForecastRecord>& rows);
-=======
 /// The columns of a campaigns row, in read_campaign's order.
 inline constexpr const char* kCampaignColumns =
     "id, label, experiment, spec_path, spec_text, spec_hash, overrides, executor, repetitions, started_at, "
@@ -82,7 +80,6 @@ inline CampaignRecord read_campaign(SQLite::Statement& q) {
   c.origin_label = q.getColumn(21).getString();
   return c;
 }
->>>>>>> main
 
 inline constexpr const char* kRunColumns =
     "r.id, r.campaign_id, r.point_id, r.repetition, r.attempt, r.state, r.exit_code, r.signal, r.failure_class, "
