@@ -6,10 +6,12 @@
 #include <cstdlib>
 #include <memory>
 
+#include "cli/campaign_forecast.h"
 #include "cli/command.h"
 #include "cli/overrides.h"
 #include "cli/stop_signals.h"
 #include "cli/summary.h"
+#include "forecast/records.h"
 #include "report/report_check.h"
 #include "runner/run_campaign.h"
 #include "util/error.h"
@@ -32,7 +34,21 @@ struct Options {
   std::vector<std::string> sets;
   double timeout_s = 0;
   std::string order;  // --order: the same as --set order=...
+  std::string budget;  // --budget: "" = the site's
 };
+
+/// RunOptions::forecast: the campaign's forecast, its totals line on stderr, refused over the budget.
+void set_forecast(const std::shared_ptr<Options>& o) {
+  o->run.forecast = [o](const runner::CampaignPlan& plan) {
+    const auto budget = budget_in_force(o->budget, o->run.site);
+    const CampaignForecast f = forecast_campaign(
+        plan, {o->run.db_path, o->run.timeout_s, campaign_concurrency(plan.experiment(), o->run.jobs, o->run.max_running),
+                   model::merge_interconnects(o->run.site.interconnects)});
+    fmt::print(stderr, "sweep: {}\n", forecast::totals_line(f.totals, f.concurrency));
+    require_within(budget, f);
+    return forecast::to_records(f.points);
+  };
+}
 
 /// `sweep run`'s options, into `o` (which outlives the parse).
 void add_options(CLI::App& sub, const std::shared_ptr<Options>& o) {
@@ -65,6 +81,8 @@ void add_options(CLI::App& sub, const std::shared_ptr<Options>& o) {
   sub.add_option("--executor", o->run.executor, "Run on this executor instead of the experiment's")
       ->check(CLI::IsMember(executor_names()));
   add_slurm_options(sub, o->run);
+  sub.add_option("--budget", o->budget, "Refuse (exit 2, before anything is created) a campaign whose upper forecast "
+                                        "exceeds N gpu-hours or N node-hours; none lifts the site's (docs/forecasts.md)");
   sub.add_flag("--detach", o->run.detach, "Slurm: submit and exit; follow up with sweep collect / status / cancel");
   o->paths.add_to(sub);
 }
@@ -89,6 +107,9 @@ void add_run(CLI::App& sub, Action& action) {
       o->run.check_report = report::check_experiment_report;
       o->run.db_path = o->paths.db();
       if (o->timeout_s > 0) o->run.timeout_s = o->timeout_s;
+      if (!o->run.resume.empty() && !o->budget.empty())
+        throw Error(ErrorKind::usage, "--resume keeps the campaign's first forecast: --budget applies to a new campaign");
+      set_forecast(o);
       o->run.progress = ::isatty(STDERR_FILENO) != 0;
       o->run.progress_log = !o->run.progress;
       return summarize(runner::run_campaign(o->run), o->run.dry_run);

@@ -32,7 +32,8 @@ class Sink {
   fmt::memory_buffer buf_;
 };
 
-void write_json(std::FILE* out, const std::string& experiment, const Expansion& e, int repetitions) {
+void write_json(std::FILE* out, const std::string& experiment, const Expansion& e, int repetitions,
+                std::string_view estimate) {
   Sink sink(out);
   auto& b = sink.buf();
   const auto& names = e.schema().names;
@@ -63,8 +64,10 @@ void write_json(std::FILE* out, const std::string& experiment, const Expansion& 
     ++count;
     return true;
   });
-  fmt::format_to(std::back_inserter(b), "\n],\"point_count\":{},\"repetitions\":{},\"run_count\":{}}}\n", count,
+  fmt::format_to(std::back_inserter(b), "\n],\"point_count\":{},\"repetitions\":{},\"run_count\":{}", count,
                  repetitions, count * static_cast<std::uint64_t>(repetitions));
+  if (!estimate.empty()) fmt::format_to(std::back_inserter(b), ",\"estimate\":{}", estimate);
+  b.append(std::string_view("}\n"));
 }
 
 void write_csv(std::FILE* out, const Expansion& e) {
@@ -132,9 +135,10 @@ PlanFormat plan_format_from_name(std::string_view name) {
 }
 
 void write_plan(std::FILE* out, const std::string& experiment_name, const Expansion& expansion, int repetitions,
-                PlanFormat format) {
+                PlanFormat format,
+                std::string_view estimate) {
   switch (format) {
-    case PlanFormat::json: return write_json(out, experiment_name, expansion, repetitions);
+    case PlanFormat::json: return write_json(out, experiment_name, expansion, repetitions, estimate);
     case PlanFormat::csv: return write_csv(out, expansion);
     case PlanFormat::table: return write_table(out, expansion, repetitions);
   }

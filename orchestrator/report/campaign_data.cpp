@@ -70,6 +70,7 @@ CampaignData load_snapshot(const store::Store& db, const std::string& label) {
   data.scheduler_states = db.latest_provenance(campaign->id, {e + ".phase", e + ".state", e + ".reason"}, store::RunState::running);
   data.requests = request_values(db, campaign->id, e);
   data.facts = ended_values(db, campaign->id, provenance_fact_keys());
+  data.forecast = db.forecasts(campaign->id);
   for (auto& v : campaign_fact_values(*campaign)) data.facts.push_back(std::move(v));
   return data;
 }

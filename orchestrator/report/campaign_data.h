@@ -43,6 +43,8 @@ struct CampaignData {
   // The ended runs' values of the provenance facts compared between campaigns (report/provenance_changes.h),
   // and the campaign-level facts as values of run id 0 (campaign_fact_values).
   std::vector<store::AttemptValue> facts;
+  // What `sweep run` forecast for each point before it started (campaign_forecasts; docs/forecasts.md).
+  std::vector<store::ForecastRecord> forecast;
 };
 
 /// Reads the campaign labelled `label` from one snapshot of the database (a campaign may be writing);

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include "report/efficiency_render.h"
+#include "report/forecast_actual.h"
 #include "report/hardware.h"
 #include "util/output_tail.h"
 #include "util/sinks.h"
@@ -131,6 +132,7 @@ std::string html_report(const CampaignData& data, const std::vector<Table>& tabl
   for (const auto& f : figures) out += html_figure(f);
   out += sections;
   if (!data.requests.empty() || !data.usage.empty()) out += efficiency_html(efficiency(data));  // report/efficiency.h
+  out += forecast_actual_html(forecast_actual(data));  // report/forecast_actual.h
   out += failed_runs(data);
   out += provenance(data);
   out += "<details><summary>Experiment as run</summary>\n<pre>" + esc(data.campaign.spec_text) + "</pre></details>\n";

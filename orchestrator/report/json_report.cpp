@@ -4,6 +4,7 @@
 
 #include <iterator>
 
+#include "report/forecast_actual.h"
 #include "util/escape.h"
 
 namespace sweep::report {
@@ -187,7 +188,7 @@ std::string json_report(const CampaignData& data, const std::vector<PointResult>
     if (i) out += ", ";
     append_table(out, tables[i]);
   }
-  return out + "], " + change_points_json(change_points) + "}\n";
+  return out + "], \"forecast\": " + forecast_actual_json(forecast_actual(data)) + ", " + change_points_json(change_points) + "}\n";
 }
 
 }  // namespace sweep::report

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "report/efficiency_render.h"
+#include "report/forecast_actual.h"
 #include "report/failure_groups.h"
 #include "report/hardware.h"
 #include "util/sinks.h"
@@ -110,6 +111,7 @@ std::string markdown_report(const CampaignData& data, const std::vector<Table>& 
   for (const auto& t : tables) out += markdown_table(t) + "\n";
   if (!data.requests.empty() || !data.usage.empty())
     out += efficiency_markdown(efficiency(data));  // report/efficiency.h
+  out += forecast_actual_markdown(forecast_actual(data));  // report/forecast_actual.h
   if (count_state(data, store::RunState::failed) == 0) return out;
   out += "## Failed runs\n\n| point | repetition | attempt | class | reason | run directory |\n| --- | ---: | ---: | --- | --- | --- |\n";
   for (const auto& r : data.runs)

@@ -55,7 +55,8 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
   const matrix::Expansion expansion(experiment_);
   schema_ = expansion.schema();
   const SourceLocation matrix_at = experiment_.matrix.empty() ? SourceLocation{experiment_.path, 1, 1} : experiment_.matrix.front().where;
-  if (use == PlanUse::run)
+  const bool keep = use != PlanUse::check;  // the points are kept, under the limit
+  if (keep)
     if (const auto refusal = matrix::too_many_points(expansion, max_points)) fail_at(matrix_at, *refusal);
   for (const spec::Workload& w : experiment_.workloads) {
     commands_.push_back({templating::Template(command_template(w), w.command_where), launch_prefix(w)});
@@ -82,13 +83,13 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
   }
   // Every point, as the matrix streams: its workload, its resources rendered to valid values (whichever
   // the executor) and the layout its program would accept; kept only to be run.
-  const LayoutCheck layout(experiment_, schema_);
+  const LayoutCheck& layout = layout_.emplace(experiment_, schema_);
   bool any = false;
   std::optional<Error> refused;  // thrown after the walk: for_each would add the point to its message again
   expansion.for_each([&](const matrix::PointView& p) {
     any = true;
     try {
-      if (use == PlanUse::run && points_.size() == max_points) fail_at(matrix_at, matrix::too_many_points_seen(expansion, max_points));
+      if (keep && points_.size() == max_points) fail_at(matrix_at, matrix::too_many_points_seen(expansion, max_points));
       const std::size_t command = choose_workload(experiment_, schema_, p.values);
       check_launcher(experiment_.workloads[command], p.values);
       check_resources(p.values);
@@ -97,7 +98,7 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
         check_simple_command(p.values, command);
       }
       layout.check(p.values, command);
-      if (use == PlanUse::run) {
+      if (keep) {
         std::string id = matrix::point_id(schema_, p.values);
         index_.emplace(id, points_.size());
         points_.push_back({std::move(id), p.ordinal, {p.values.begin(), p.values.end()}});
@@ -122,6 +123,10 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
 }
 
 std::vector<sched::Resource> CampaignPlan::resources(const matrix::Point& point) const { return resources_at(point.values); }
+
+std::optional<std::pair<std::string, spec::BundledValues>> CampaignPlan::bundled_args(const matrix::Point& point) const {
+  return layout_->bundled_args(point.values, point_command_.at(index_.at(point.id)));
+}
 
 std::vector<sched::Resource> CampaignPlan::resources_at(std::span<const Value> values) const {
   const templating::Variables vars = point_variables(schema_, values);

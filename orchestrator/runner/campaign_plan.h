@@ -12,6 +12,7 @@
 #include "matrix/point_limit.h"
 #include "runner/bundled_path.h"
 #include "runner/container_plan.h"
+#include "runner/layout_check.h"
 #include "runner/nic_sampling.h"
 #include "runner/telemetry_sampling.h"
 #include "sched/resources.h"
@@ -54,8 +55,9 @@ struct PlanDirs {
 /// What a plan is built for: `sweep run` needs the bundled programs built and keeps every point;
 /// `sweep plan` checks everything else that run would refuse, on a machine that may not have built
 /// them, point by point as the matrix streams, and keeps none (points() is empty): a plan of a million
-/// points stays as small as one of ten.
-enum class PlanUse { run, check };
+/// points stays as small as one of ten. `sweep plan --estimate` checks as `check` does but keeps every
+/// point, under run's limit on their number, for the forecast (docs/forecasts.md).
+enum class PlanUse { run, check, estimate };
 
 class CampaignPlan {
  public:
@@ -96,6 +98,9 @@ class CampaignPlan {
   /// What asked for GPUs at the point, or store::kNoGpusRequested (runner/gpu_request.h): each run's
   /// `gpus_requested` provenance.
   std::string gpus_requested(const matrix::Point& point) const;
+  /// The bundled program the point runs and its args rendered there (runner/layout_check.h); nullopt
+  /// when its workload is a command. The analytical model's forecast of a bundled program reads them.
+  std::optional<std::pair<std::string, spec::BundledValues>> bundled_args(const matrix::Point& point) const;
   /// The array-script template of a batch executor (templates/<executor>/array.sh.mustache); loaded
   /// only for those, Error(internal) otherwise.
   const templating::Template& array_script() const;
@@ -146,6 +151,7 @@ class CampaignPlan {
   std::unordered_map<std::string, std::size_t> index_;  // point id -> position in points_
   std::vector<Command> commands_;        // experiment_.workloads[i], compiled
   std::vector<std::size_t> point_command_;  // points_[i] runs commands_[point_command_[i]]
+  std::optional<LayoutCheck> layout_;       // the bundled programs' args, compiled
   templating::Template job_script_;
   std::vector<templating::Template> resources_;  // experiment_.resources[i], compiled
   std::vector<templating::Template> env_;        // experiment_.env[i].value, compiled

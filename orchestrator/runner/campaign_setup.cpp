@@ -133,7 +133,8 @@ store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options,
   // The run root first, new, then the campaign's row: a failure in between leaves neither behind.
   create_run_root(c.run_root, marker);
   try {
-    c.id = db.create_campaign(c, plan.point_records(), settings_to_record(resolved.site, resolved.template_dir, e.telemetry));
+    c.id = db.create_campaign(c, plan.point_records(), settings_to_record(resolved.site, resolved.template_dir, e.telemetry),
+                              resolved.forecast);
   } catch (...) {
     std::error_code ignored;
     fs::remove_all(c.run_root, ignored);

@@ -24,6 +24,7 @@ struct Resolved {
   spec::Site site{};          // the site file applied: options.site, or on resume the one recorded with the campaign
   std::string template_dir{};  // the job-script templates: options.template_dir, or on resume the recorded ones
   std::vector<std::string> notes{};  // for stderr: what a resumed campaign keeps that differs from today's
+  std::vector<store::ForecastRecord> forecast{};  // stored with a new campaign (RunOptions::forecast)
 };
 
 /// Refuses (Error(database)) a campaign whose stored experiment text does not hash to its stored

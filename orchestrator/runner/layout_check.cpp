@@ -54,7 +54,8 @@ const spec::BundledProgram* checked_program(const spec::Workload& w) {
 LayoutCheck::LayoutCheck(const spec::Experiment& experiment, const matrix::Schema& schema) : schema_(schema) {
   for (const spec::Workload& w : experiment.workloads) {
     Entry entry;
-    if (const spec::BundledProgram* program = checked_program(w)) entry = {program, w.command_where, {}};
+    if (const spec::BundledProgram* program = spec::find_bundled(w.program))
+      entry = {program, w.command_where, {}, checked_program(w) != nullptr};
     for (const spec::BundledArg& a : w.args) {
       if (!entry.program) break;
       Arg arg{a.name, std::nullopt, a.flag};
@@ -71,7 +72,7 @@ LayoutCheck::LayoutCheck(const spec::Experiment& experiment, const matrix::Schem
 
 void LayoutCheck::check(std::span<const Value> values, std::size_t workload) const {
   const Entry& entry = entries_.at(workload);
-  if (!entry.program) return;
+  if (!entry.checked) return;
   const templating::Variables vars = point_variables(schema_, values);
   const spec::BundledValues args = rendered_args(entry, vars);
   if (!entry.program->layout.empty()) check_ranks(entry, args, values, vars);
@@ -82,6 +83,13 @@ void LayoutCheck::check(std::span<const Value> values, std::size_t workload) con
   for (const spec::BundledRefusal& r : refusals) reasons.push_back(r.message);
   fail_at(entry.where, fmt::format("{} would refuse point {}: {}; {}", entry.program->name, point_text(schema_, values),
                                    join(reasons, "; "), exclusion_hint(entry, refusals, values)));
+}
+
+std::optional<std::pair<std::string, spec::BundledValues>> LayoutCheck::bundled_args(std::span<const Value> values,
+                                                                                    std::size_t workload) const {
+  const Entry& entry = entries_.at(workload);
+  if (!entry.program) return std::nullopt;
+  return std::pair{std::string(entry.program->name), rendered_args(entry, point_variables(schema_, values))};
 }
 
 spec::BundledValues LayoutCheck::rendered_args(const Entry& entry, const templating::Variables& vars) const {

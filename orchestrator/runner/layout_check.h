@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "matrix/expand.h"
@@ -35,6 +36,11 @@ class LayoutCheck {
   ///   parameter feeds them, says that every point fails).
   void check(std::span<const Value> values, std::size_t workload) const;
 
+  /// The bundled program of workload entry `workload` and its args rendered at the point (a run
+  /// variable's value unknown: nullopt); nullopt for an entry that runs no bundled program.
+  std::optional<std::pair<std::string, spec::BundledValues>> bundled_args(std::span<const Value> values,
+                                                                         std::size_t workload) const;
+
  private:
   /// One `args` entry; `value` is unset for a flag.
   struct Arg {
@@ -43,11 +49,12 @@ class LayoutCheck {
     std::optional<bool> flag;
     bool per_run = false;  // refers to a run variable, so its value is unknown before the run
   };
-  /// One workload entry; `program` is null when there is nothing to check.
+  /// One workload entry; `program` is null for a command, `checked` false when there is nothing to check.
   struct Entry {
     const spec::BundledProgram* program = nullptr;
     SourceLocation where;
     std::vector<Arg> args;
+    bool checked = false;
   };
 
   spec::BundledValues rendered_args(const Entry& entry, const templating::Variables& vars) const;

@@ -346,11 +346,11 @@ CampaignPlan checked_plan(spec::Experiment experiment, const std::string& templa
   return plan;
 }
 
-CampaignPlan plan_campaign(const RunOptions& options) {
+CampaignPlan plan_campaign(const RunOptions& options, PlanUse use) {
   SystemClock clock;
   Resolved resolved = resolve(options, nullptr, clock);
   const PlanDirs dirs = new_campaign_dirs(options, resolved);
-  CampaignPlan plan = checked_plan(std::move(resolved.experiment), options.template_dir, PlanUse::check,
+  CampaignPlan plan = checked_plan(std::move(resolved.experiment), options.template_dir, use,
                                    matrix::kDefaultMaxPoints, dirs);
   if (options.check_report) options.check_report(plan.experiment(), plan.schema().names);
   return plan;
@@ -370,6 +370,7 @@ RunSummary run_campaign(const RunOptions& options) {
   resolved.secrets = resolve_secrets(resolved.experiment, process_environment());
   for (const std::string& warning : secret_warnings(resolved.experiment)) fmt::print(stderr, "sweep: {}\n", warning);
   if (options.check_report && options.resume.empty()) options.check_report(plan.experiment(), plan.schema().names);
+  if (options.forecast && options.resume.empty()) resolved.forecast = options.forecast(plan);  // may refuse (a budget)
   if (options.dry_run) return dry_run(options, plan, resolved.label);
   if (options.detach && !sched::is_batch(plan.experiment().executor)) {
     // Run from cron, the usual cause is a site file not found: say so, and where sweep looked.

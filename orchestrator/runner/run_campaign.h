@@ -27,8 +27,9 @@ CampaignPlan checked_plan(spec::Experiment experiment, const std::string& templa
 
 /// `sweep plan`'s check: the experiment of `options` resolved as `sweep run` resolves it (--set,
 /// --executor, the site file of options.site applied) and planned with checked_plan, for PlanUse::check
-/// (bundled programs need not be built). Reads the experiment and the templates; writes nothing.
-CampaignPlan plan_campaign(const RunOptions& options);
+/// (bundled programs need not be built), or PlanUse::estimate (`--estimate`: its points kept). Reads the
+/// experiment and the templates; writes nothing.
+CampaignPlan plan_campaign(const RunOptions& options, PlanUse use = PlanUse::check);
 
 /// One `sweep collect` pass over a Slurm campaign: reconcile, ingest what ended, retry, submit what
 /// the queue limit allows, and return. Safe to run from cron: a second controller of the same

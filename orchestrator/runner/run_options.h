@@ -15,6 +15,8 @@
 
 namespace sweep::runner {
 
+class CampaignPlan;
+
 struct RunOptions {
   std::string experiment_path;            // the YAML file; "" when resuming from the database
   std::vector<spec::Override> overrides;  // --set
@@ -38,6 +40,11 @@ struct RunOptions {
   /// which runner may not include: the CLI sets it), given the points' parameter names; run by
   /// plan_campaign and, but on resume, by run_campaign before anything is written. Unset: not checked.
   std::function<void(const spec::Experiment&, const std::vector<std::string>& parameters)> check_report;
+  /// The campaign's forecast (docs/forecasts.md; forecast/, which runner may not include: the CLI sets
+  /// it): called by run_campaign with the plan of a campaign that is not a --resume, after the plan's
+  /// checks and before anything is written (a dry run's included). It returns the rows stored with the
+  /// campaign if it is new (Store::create_campaign), and throws Error to refuse it (a budget). Unset: none.
+  std::function<std::vector<store::ForecastRecord>(const CampaignPlan&)> forecast;
 
   // Batch executors only (runner/batch_driver.h).
   bool detach = false;             // submit, then return; `sweep collect` carries on

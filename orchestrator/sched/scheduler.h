@@ -55,6 +55,9 @@ class Scheduler {
   /// all their tasks); nullopt without accounting or when it could not be asked. Optional: a scheduler
   /// without usage figures keeps this default.
   virtual std::optional<std::vector<JobUsage>> usage(const std::vector<std::string>& /*job_ids*/) { return std::nullopt; }
+  /// When a job of these directives would start, in the scheduler's words (Slurm: `sbatch --test-only`,
+  /// with a timeout; docs/forecasts.md); "" when it does not say. Optional: the default says nothing.
+  virtual std::string expected_start(const std::vector<std::string>& /*directives*/) { return ""; }
   /// Final records from a job-completion log, when the cluster keeps one; empty otherwise.
   virtual std::vector<JobRecord> completions() = 0;
   /// Cancels these jobs (array ids cancel all their tasks; "123_4" one task).

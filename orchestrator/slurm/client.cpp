@@ -10,6 +10,7 @@
 
 #include "exec/capture.h"
 #include "exec/orphans.h"
+#include "slurm/expected_start.h"
 #include "util/strings.h"
 
 namespace sweep::slurm {
@@ -69,6 +70,20 @@ SubmitResult Client::submit(const std::string& script, const std::string& cwd, c
   if (first.empty() || first.find_first_not_of("0123456789") != std::string::npos)
     return {"", "sbatch printed no job id: " + std::string(trim(c->out)), false, false};
   return {first, "", false, false};
+}
+
+std::string Client::expected_start(const std::vector<std::string>& directives) {
+  ++calls_;
+  std::vector<std::string> argv{kSbatch, "--test-only"};
+  argv.insert(argv.end(), directives.begin(), directives.end());
+  argv.insert(argv.end(), {"--wrap", "true"});
+  const auto c = exec::capture(argv, "", timeout_);
+  if (!c || c->timed_out) return "";
+  if (c->exit_code != 0) {  // its last line says why ("allocation failure: Requested node configuration ...")
+    const std::string why(trim(c->err.substr(0, c->err.find_last_not_of("\n") + 1)));
+    return "refused: " + why.substr(why.rfind('\n') == std::string::npos ? 0 : why.rfind('\n') + 1);
+  }
+  return parse_test_only(c->err).value_or("");
 }
 
 bool Client::submitting_in(const std::string& cwd) { return exec::processes_in(cwd, kSbatch) > 0; }

@@ -59,6 +59,10 @@ class Client {
   /// `sacct` usage figures of these jobs' allocations and steps (slurm/usage.h), one call; nullopt
   /// without accounting or when it fails or times out.
   std::optional<std::vector<sched::JobUsage>> usage(const std::vector<std::string>& job_ids);
+  /// `sbatch --test-only <directives> --wrap true`: when slurmctld expects such a job to start
+  /// (slurm/expected_start.h: "2026-11-27T12:16:24 on n1 in partition debug", or its refusal "refused:
+  /// ..."); "" when sbatch cannot be started or does not answer in time. Submits nothing.
+  std::string expected_start(const std::vector<std::string>& directives);
   /// Records from the jobcomp/filetxt file when the cluster writes one; empty otherwise.
   std::vector<JobRecord> completions();
   /// The cluster's limits on what one campaign may queue (read once; defaults when slurmctld cannot be asked).

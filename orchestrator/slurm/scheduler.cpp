@@ -32,6 +32,9 @@ std::optional<std::vector<sched::JobRecord>> Scheduler::accounting(const std::ve
 std::optional<std::vector<sched::JobUsage>> Scheduler::usage(const std::vector<std::string>& job_ids) {
   return client_.usage(job_ids);
 }
+std::string Scheduler::expected_start(const std::vector<std::string>& directives) {
+  return client_.expected_start(directives);
+}
 std::vector<sched::JobRecord> Scheduler::completions() { return client_.completions(); }
 bool Scheduler::cancel(const std::vector<std::string>& job_ids) { return client_.cancel(job_ids); }
 sched::Limits Scheduler::limits() { return client_.limits(); }

@@ -23,6 +23,7 @@ class Scheduler final : public sched::Scheduler {
   std::optional<std::vector<sched::JobRecord>> own_jobs(const std::vector<std::string>& names) override;
   std::optional<std::vector<sched::JobRecord>> accounting(const std::vector<std::string>& job_ids) override;
   std::optional<std::vector<sched::JobUsage>> usage(const std::vector<std::string>& job_ids) override;
+  std::string expected_start(const std::vector<std::string>& directives) override;
   std::vector<sched::JobRecord> completions() override;
   bool cancel(const std::vector<std::string>& job_ids) override;
   sched::Limits limits() override;

@@ -93,6 +93,17 @@ void site_telemetry(const Field& f, const Source& src, Site& site) { site.teleme
 
 void site_container(const Field& f, const Source& src, Site& site) { site.container = read_container_value(f, src, false); }
 
+/// `budget: {gpu_hours: N}` or `{node_hours: N}`: one of the two, a number >= 0.
+void site_budget(const Field& f, const Source& src, Site& site) {
+  const std::vector<Field> fields = map_fields(f, src);
+  constexpr std::array<std::string_view, 2> kKeys{"gpu_hours", "node_hours"};
+  check_keys(fields, kKeys, src);
+  if (fields.size() != 1) fail_expected(f, src, "one of gpu_hours: N or node_hours: N");
+  const Value v = scalar_value(fields[0], src);
+  if (!v.is_number() || !(v.as_number() >= 0)) fail_expected(fields[0], src, "a number of hours (0 or more)");
+  site.budget = SiteBudget{v.as_number(), key_name(fields[0]) == "node_hours", location(fields[0], src)};
+}
+
 /// `hardware_key: [gpu.model, ...]`: a non-empty list of provenance key names (spec/hardware_key.h).
 void site_hardware_key(const Field& f, const Source& src, Site& site) {
   site.hardware_key_where = location(f, src);
@@ -111,7 +122,7 @@ struct SiteKey {
   void (*read)(const Field&, const Source&, Site&);
 };
 
-constexpr std::array<SiteKey, 16> kSiteKeys{{
+constexpr std::array<SiteKey, 17> kSiteKeys{{
     {"format", site_format},
     {"name", site_name},
     {"executor", site_executor},
@@ -127,6 +138,7 @@ constexpr std::array<SiteKey, 16> kSiteKeys{{
     {"references", site_references},
     {"telemetry", site_telemetry},
     {"container", site_container},
+    {"budget", site_budget},
     {"hardware_key", site_hardware_key},
 }};
 

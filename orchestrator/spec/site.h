@@ -36,6 +36,13 @@ struct SiteValue {
   SourceLocation where;
 };
 
+/// The site's default budget, `budget: {gpu_hours: N}` or `{node_hours: N}` (docs/forecasts.md, "The budget").
+struct SiteBudget {
+  double limit = 0;
+  bool node_hours = false;  // false: GPU-hours
+  SourceLocation where;
+};
+
 struct Site {
   std::string path;         // "" when no site file is in use
   std::string found_by;     // how the path was chosen: "--site", "$SWEEP_SITE", "~/.config", "/etc"
@@ -52,6 +59,7 @@ struct Site {
   std::vector<Reference> references;        // the cluster's expected values, for sweep check, after the experiment's
   std::optional<Telemetry> telemetry;       // for experiments that give no `telemetry`
   Container container;                      // defaults under the experiment's `container` (spec/container.h)
+  std::optional<SiteBudget> budget;         // `sweep plan --estimate` and `sweep run` refuse a campaign over it
   std::vector<std::string> hardware_key;    // provenance keys (spec/hardware_key.h); empty: the default
   SourceLocation hardware_key_where;
   std::vector<std::string> looked_at;       // no file in use (path ""): where find_site looked, or what turned it off

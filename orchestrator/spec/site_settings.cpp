@@ -99,6 +99,9 @@ std::vector<Setting> effective_settings(const Site& site, const Experiment* exp)
   if (site.reports) add(out, "reports", site.reports->value, site.reports->where, site, exp);
   else add(out, "reports", "reports", none, site, exp);
   if (site.shared_group) add(out, "shared_group", site.shared_group->value, site.shared_group->where, site, exp);
+  if (site.budget)
+    add(out, "budget", fmt::format("{:g} {}", site.budget->limit, site.budget->node_hours ? "node-hours" : "gpu-hours"),
+        site.budget->where, site, exp);
   if (!site.hardware_key.empty()) add(out, "hardware_key", join(site.hardware_key, ", "), site.hardware_key_where, site, exp);
   else add(out, "hardware_key", join(default_hardware_key(), ", "), none, site, exp);
   for (const model::Interconnect& i : site.interconnects)

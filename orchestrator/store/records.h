@@ -87,6 +87,23 @@ struct CampaignRecord {
 /// the names and their meaning: runner/campaign_settings.h).
 using CampaignSettings = std::map<std::string, std::string>;
 
+/// What `sweep run` expected of one point before the campaign started (table campaign_forecasts, schema
+/// 10; docs/forecasts.md): runs counted, nodes and GPUs per run, one run's expected and upper seconds
+/// (none where nothing gave one), their source ("history", "model", "time_limit", "none"), and one
+/// run's expected energy in joules where history gave one.
+struct ForecastRecord {
+  std::string point_id;
+  int runs = 0;
+  int nodes = 0;
+  int gpus = 0;
+  std::optional<double> expected_s;
+  std::optional<double> upper_s;
+  std::string source;
+  std::optional<double> energy_j;
+
+  friend bool operator==(const ForecastRecord&, const ForecastRecord&) = default;
+};
+
 struct BaselineRecord {
   std::string name;
   std::string campaign;  // label

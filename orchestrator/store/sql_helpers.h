@@ -47,6 +47,8 @@ void bind_optional(SQLite::Statement& q, int index, const std::optional<T>& v) {
   else q.bind(index);
 }
 
+/// Inserts `rows` into campaign_forecasts for the campaign, inside the caller's transaction (store/forecasts.cpp).
+void insert_forecasts(SQLite::Database& db, std::int64_t campaign_id, const std::vector<ForecastRecord>& rows);
 /// The columns of a campaigns row, in read_campaign's order.
 inline constexpr const char* kCampaignColumns =
     "id, label, experiment, spec_path, spec_text, spec_hash, overrides, executor, repetitions, started_at, "

@@ -159,7 +159,7 @@ std::vector<CampaignRecord> Store::campaigns() const {
 }
 
 std::int64_t Store::create_campaign(const CampaignRecord& c, const std::vector<PointRecord>& points,
-                                    const CampaignSettings& settings) {
+                                    const CampaignSettings& settings, const std::vector<ForecastRecord>& forecast) {
   return guarded(path_, "create campaign " + c.label, [&] {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     SQLite::Statement q(*db_,
@@ -188,6 +188,7 @@ std::int64_t Store::create_campaign(const CampaignRecord& c, const std::vector<P
       s.reset();
     }
     insert_points(*db_, id, points, c.repetitions);
+    insert_forecasts(*db_, id, forecast);
     create_campaign_view(*db_, id, c.label);
     tx.commit();
     return id;

@@ -47,8 +47,12 @@ class Store {
   /// Inserts the campaign, its points with their parameters, `repetitions` pending runs per point, and
   /// the settings it was started with (campaign_settings, schema 9), atomically. Returns the campaign id.
   /// Error(database) if the label exists.
+  /// `forecast`: its rows of campaign_forecasts (schema 10), written in the same transaction.
   std::int64_t create_campaign(const CampaignRecord& campaign, const std::vector<PointRecord>& points,
-                               const CampaignSettings& settings = {});
+                               const CampaignSettings& settings = {}, const std::vector<ForecastRecord>& forecast = {});
+  /// The forecast rows stored with a campaign when it was created, in point order (store/forecasts.cpp);
+  /// empty for a campaign created without one (before schema 10, or imported without one).
+  std::vector<ForecastRecord> forecasts(std::int64_t campaign_id) const;
   /// The settings recorded with a campaign when it was created (name -> value); empty for a campaign
   /// from before schema 9.
   CampaignSettings campaign_settings(std::int64_t campaign_id) const;

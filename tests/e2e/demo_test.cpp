@@ -78,7 +78,7 @@ TEST_CASE("plan prints every point and the run count without running anything") 
   Sandbox box;
   const auto plan = box.sweep({"plan", repo_file("experiments/demo.yaml"), "--format", "json"});
   REQUIRE(plan.exit_code == 0);
-  CHECK_THAT(plan.out, Catch::Contains(R"("format":"sweep-plan","version":1)"));
+  CHECK_THAT(plan.out, Catch::Contains(R"("format":"sweep-plan","version":2)"));
   CHECK_THAT(plan.out, Catch::Contains(R"("point_count":4,"repetitions":3,"run_count":12)"));
   CHECK_THAT(plan.out, Catch::Contains(R"("n":200000,"threads":2,"items_per_thread":100000)"));
   const auto table = box.sweep({"plan", repo_file("experiments/demo.yaml")});

@@ -28,7 +28,7 @@ std::string plan(const std::string& body, matrix::PlanFormat format) {
 
 TEST_CASE("plan JSON is versioned and carries every point and the totals") {
   const auto json = plan("matrix:\n  m: [\"a\\\"b\"]\n  x: [1.5, 2]\n", matrix::PlanFormat::json);
-  CHECK_THAT(json, Catch::StartsWith(R"({"format":"sweep-plan","version":1,"experiment":"t","parameters":["m","x"])"));
+  CHECK_THAT(json, Catch::StartsWith(R"({"format":"sweep-plan","version":2,"experiment":"t","parameters":["m","x"])"));
   CHECK_THAT(json, Catch::Contains(R"("values":{"m":"a\"b","x":1.5}})"));
   CHECK_THAT(json, Catch::Contains(R"("point_count":2,"repetitions":2,"run_count":4})"));
 }

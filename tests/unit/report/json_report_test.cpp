@@ -28,7 +28,8 @@ TEST_CASE("the JSON report carries statistics per point and metric, and the fail
     d.metrics.push_back({r.id, "p1", rep, r.state, {"tput", 0, 10.0 + rep, "it/s", "higher"}});
   }
   const auto j = nlohmann::json::parse(json_report(d, point_results(d)));
-  CHECK(j["version"] == 6);
+  CHECK(j["version"] == 7);
+  CHECK(j["forecast"].is_null());  // a campaign without forecast rows
   CHECK(j["campaign"]["label"] == "c\"1");
   CHECK(j["campaign"]["git_dirty"] == true);
   const auto& point = j["points"][0];
