@@ -15,6 +15,7 @@
 #include "store/database_path.h"
 #include "util/error.h"
 #include "util/sinks.h"
+#include "util/strings.h"
 
 namespace sweep::cli {
 
@@ -26,6 +27,7 @@ void add_plan(CLI::App& sub, Action& action) {
     std::string format = "table";
     bool estimate = false;
     std::string budget;
+    std::vector<std::string> budget_words;  // --budget N gpu-hours: one or two words
     std::string db_path;
   };
   auto o = std::make_shared<Options>();
@@ -43,8 +45,8 @@ void add_plan(CLI::App& sub, Action& action) {
   sub.add_option("--format", o->format, "table, json or csv")->capture_default_str();
   sub.add_flag("--estimate", o->estimate, "The forecast: runs, GPU-hours, node-hours and wall time per point and in total "
                                           "(docs/forecasts.md)");
-  sub.add_option("--budget", o->budget, "--estimate: refuse (exit 2) a campaign whose upper forecast exceeds N "
-                                        "gpu-hours or N node-hours; none lifts the site's budget");
+  sub.add_option("--budget", o->budget_words, "--estimate: refuse (exit 2) a campaign whose upper forecast exceeds N "
+                                        "gpu-hours or N node-hours; none lifts the site's budget")->expected(1, 2);
   sub.add_option("--db", o->db_path, "--estimate: the database whose runs give the history (default: <results>/sweep.db)");
   sub.add_option("--jobs,-j", o->run.jobs, "--estimate: local runs at once, as sweep run --jobs")
       ->capture_default_str()->check(CLI::PositiveNumber);
@@ -56,6 +58,7 @@ void add_plan(CLI::App& sub, Action& action) {
       o->run.site = o->paths.site();
       o->run.results_dir = o->paths.results();
       o->run.check_report = report::check_experiment_report;
+      o->budget = join(o->budget_words, " ");
       // Everything `sweep run` and `sweep report` would refuse, before any output.
       if (!o->estimate && (!o->budget.empty() || !o->db_path.empty()))
         throw Error(ErrorKind::usage, "--budget and --db go with --estimate");

@@ -16,6 +16,7 @@
 #include "runner/run_campaign.h"
 #include "util/error.h"
 #include "util/exit_codes.h"
+#include "util/strings.h"
 
 namespace sweep::cli {
 namespace {
@@ -35,6 +36,7 @@ struct Options {
   double timeout_s = 0;
   std::string order;  // --order: the same as --set order=...
   std::string budget;  // --budget: "" = the site's
+  std::vector<std::string> budget_words;  // --budget N gpu-hours: one or two words
 };
 
 /// RunOptions::forecast: the campaign's forecast, its totals line on stderr, refused over the budget.
@@ -81,8 +83,8 @@ void add_options(CLI::App& sub, const std::shared_ptr<Options>& o) {
   sub.add_option("--executor", o->run.executor, "Run on this executor instead of the experiment's")
       ->check(CLI::IsMember(executor_names()));
   add_slurm_options(sub, o->run);
-  sub.add_option("--budget", o->budget, "Refuse (exit 2, before anything is created) a campaign whose upper forecast "
-                                        "exceeds N gpu-hours or N node-hours; none lifts the site's (docs/forecasts.md)");
+  sub.add_option("--budget", o->budget_words, "Refuse (exit 2, before anything is created) a campaign whose upper forecast "
+                                        "exceeds N gpu-hours or N node-hours; none lifts the site's (docs/forecasts.md)")->expected(1, 2);
   sub.add_flag("--detach", o->run.detach, "Slurm: submit and exit; follow up with sweep collect / status / cancel");
   o->paths.add_to(sub);
 }
@@ -107,6 +109,7 @@ void add_run(CLI::App& sub, Action& action) {
       o->run.check_report = report::check_experiment_report;
       o->run.db_path = o->paths.db();
       if (o->timeout_s > 0) o->run.timeout_s = o->timeout_s;
+      o->budget = join(o->budget_words, " ");
       if (!o->run.resume.empty() && !o->budget.empty())
         throw Error(ErrorKind::usage, "--resume keeps the campaign's first forecast: --budget applies to a new campaign");
       set_forecast(o);

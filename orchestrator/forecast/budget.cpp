@@ -45,14 +45,14 @@ std::optional<Budget> parse_budget(std::string_view text) {
   const auto bad = [&] {
     return Error(ErrorKind::usage, fmt::format("--budget \"{}\": expected N gpu-hours, N node-hours or none", text));
   };
-  const auto space = text.find(' ');
-  if (space == std::string_view::npos) throw bad();
+  // "N gpu-hours" (the option's two words joined) or "Ngpu-hours".
   double n = 0;
-  const auto number = text.substr(0, space);
-  const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), n);
-  if (ec != std::errc() || end != number.data() + number.size() || !std::isfinite(n) || n < 0) throw bad();
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || !std::isfinite(n) || n < 0) throw bad();
+  auto unit_text = text.substr(static_cast<std::size_t>(end - text.data()));
+  if (unit_text.starts_with(' ')) unit_text.remove_prefix(1);
   for (const auto& [name, unit] : kUnits)
-    if (text.substr(space + 1) == name) return Budget{unit, n, "--budget"};
+    if (unit_text == name) return Budget{unit, n, "--budget"};
   throw bad();
 }
 

@@ -104,7 +104,7 @@ TEST_CASE("forecast: a budget refuses the campaign with its numbers, before anyt
                                        "budget of 2.5 GPU-hours (--budget)"));
   CHECK_THAT(plan.err, Catch::Contains("n=2: 2 GPU-hours upper (3 runs x 4 GPUs x 600 s, time_limit)"));
   CHECK(plan.err.find("n=2:") < plan.err.find("n=1:"));  // the largest first
-  const auto run = box.sweep({"run", "fc.yaml", "--label", "over", "--budget", "1 node-hours"});
+  const auto run = box.sweep({"run", "fc.yaml", "--label", "over", "--budget", "1", "node-hours"});  // as typed in a shell
   CHECK(run.exit_code == 2);
   CHECK_THAT(run.err, Catch::Contains("1.500 node-hours (expected 1.500), exceeds the budget of 1 node-hours"));
   CHECK_FALSE(std::filesystem::exists(box.path("results/over")));
@@ -113,6 +113,8 @@ TEST_CASE("forecast: a budget refuses the campaign with its numbers, before anyt
   CHECK(dry.exit_code == 2);
   CHECK_THAT(dry.err, Catch::Contains("exceeds the budget of 1 GPU-hours"));
   CHECK(box.sweep({"plan", "fc.yaml", "--estimate", "--budget", "3 gpu-hours"}).exit_code == 0);
+  CHECK(box.sweep({"plan", "--estimate", "--budget", "3", "gpu-hours", "fc.yaml"}).exit_code == 0);
+  CHECK(box.sweep({"plan", "fc.yaml", "--estimate", "--budget", "3gpu-hours"}).exit_code == 0);
   const auto bad = box.sweep({"plan", "fc.yaml", "--estimate", "--budget", "3 hours"});
   CHECK(bad.exit_code == 2);
   CHECK_THAT(bad.err, Catch::Contains("--budget \"3 hours\": expected N gpu-hours, N node-hours or none"));

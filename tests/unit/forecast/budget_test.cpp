@@ -13,8 +13,9 @@ TEST_CASE("budget: --budget values read, and bad ones refused naming the value")
   CHECK(b->unit == Budget::Unit::gpu_hours);
   CHECK(b->limit == 12.5);
   CHECK(parse_budget("3 node-hours")->unit == Budget::Unit::node_hours);
+  CHECK(parse_budget("3node-hours")->limit == 3);  // one word as well
   CHECK_FALSE(parse_budget("none"));
-  for (const char* bad : {"12", "12 hours", "-1 gpu-hours", "x gpu-hours", "nan gpu-hours", "1 gpu-hours extra", ""}) {
+  for (const char* bad : {"12", "12 hours", "-1 gpu-hours", "x gpu-hours", "nan gpu-hours", "1 gpu-hours extra", "", "1  gpu-hours", " 1 gpu-hours", "inf gpu-hours"}) {
     INFO(bad);
     CHECK_THROWS_WITH(parse_budget(bad), Catch::Contains("expected N gpu-hours, N node-hours or none"));
   }
