@@ -24,12 +24,12 @@ std::string point_label(const store::PointRecord& p) {
   return out.empty() ? p.point_id : out;
 }
 
-std::map<std::string, report::PointHistory> history_of(const runner::CampaignPlan& plan, const std::string& db_path,
+std::map<std::string, report::PointHistory> history_of(const runner::CampaignPlan& plan, const ForecastSettings& settings,
                                                        const std::vector<store::PointRecord>& points) {
   std::error_code ec;
-  if (db_path.empty() || !std::filesystem::exists(db_path, ec)) return {};
-  const store::Store db(db_path);
-  return report::forecast_history(db, plan.experiment().name, points);
+  if (settings.db_path.empty() || !std::filesystem::exists(settings.db_path, ec)) return {};
+  const store::Store db(settings.db_path);
+  return report::forecast_history(db, plan.experiment().name, points, settings.system);
 }
 
 /// The analytical model's seconds for a collbench point whose parameter `interconnect` names a link of
@@ -50,7 +50,7 @@ std::optional<double> model_seconds(const runner::CampaignPlan& plan, const matr
 
 CampaignForecast forecast_campaign(const runner::CampaignPlan& plan, const ForecastSettings& settings) {
   const std::vector<store::PointRecord> records = plan.point_records();
-  const auto history = history_of(plan, settings.db_path, records);
+  const auto history = history_of(plan, settings, records);
   CampaignForecast out{{}, {}, settings.concurrency};
   for (const store::PointRecord& record : records) {
     const matrix::Point& point = plan.point(record.point_id);

@@ -21,6 +21,7 @@ struct ForecastSettings {
   std::optional<double> timeout_s;        // --timeout: the time limit of every point
   forecast::Concurrency concurrency;
   std::vector<model::Interconnect> interconnects = {};  // the model's table, the site's included
+  std::string system = {};                              // the site's name: whose history comes first
 };
 
 /// The point parameter that names the interconnect a collbench point's model forecast assumes.

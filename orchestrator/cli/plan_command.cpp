@@ -71,7 +71,7 @@ void add_plan(CLI::App& sub, Action& action) {
         const auto budget = budget_in_force(o->budget, o->run.site);
         forecast = forecast_campaign(plan, {store::database_path(o->run.results_dir, o->db_path), std::nullopt,
                                             campaign_concurrency(experiment, o->run.jobs, o->run.max_running),
-                                            model::merge_interconnects(o->run.site.interconnects)});
+                                            model::merge_interconnects(o->run.site.interconnects), o->run.site.name});
         require_within(budget, *forecast);
       }
       // On Slurm, the expected start of the first arrays (one sbatch --test-only per resource shape).

@@ -45,7 +45,7 @@ void set_forecast(const std::shared_ptr<Options>& o) {
     const auto budget = budget_in_force(o->budget, o->run.site);
     const CampaignForecast f = forecast_campaign(
         plan, {o->run.db_path, o->run.timeout_s, campaign_concurrency(plan.experiment(), o->run.jobs, o->run.max_running),
-                   model::merge_interconnects(o->run.site.interconnects)});
+                   model::merge_interconnects(o->run.site.interconnects), o->run.site.name});
     fmt::print(stderr, "sweep: {}\n", forecast::totals_line(f.totals, f.concurrency));
     require_within(budget, f);
     return forecast::to_records(f.points);

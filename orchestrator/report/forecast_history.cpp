@@ -22,10 +22,15 @@ void append(std::vector<double>& to, const std::map<std::string, MetricStats>& m
 }  // namespace
 
 std::map<std::string, PointHistory> forecast_history(const store::Store& db, const std::string& experiment,
-                                                     const std::vector<store::PointRecord>& planned) {
+                                                     const std::vector<store::PointRecord>& planned,
+                                                     const std::string& system) {
   std::vector<CampaignData> earlier;
+  std::vector<bool> own;  // of `system`
   for (const store::CampaignRecord& c : db.campaigns())
-    if (c.experiment == experiment) earlier.push_back(load_campaign(db, c.label));
+    if (c.experiment == experiment) {
+      earlier.push_back(load_campaign(db, c.label));
+      own.push_back(c.system == system);
+    }
   std::vector<PointResult> planned_results;
   for (const auto& p : planned) planned_results.push_back({&p, {}, 0, 0, 0});
   std::vector<std::vector<PointResult>> results;
@@ -35,8 +40,9 @@ std::map<std::string, PointHistory> forecast_history(const store::Store& db, con
   const PointIdentity identity = point_identity(groups);
   std::unordered_map<std::string, std::string> by_key;  // identity key -> planned point id
   for (const auto& p : planned) by_key.emplace(identity_key(p, identity), p.point_id);
-  std::map<std::string, PointHistory> out;
+  std::map<std::string, PointHistory> mine, others;  // this system's campaigns, every other's
   for (std::size_t c = 0; c < earlier.size(); ++c) {
+    auto& out = own[c] ? mine : others;
     std::unordered_map<std::string, std::string> planned_of;  // this campaign's point id -> planned point id
     for (const PointResult& r : results[c])
       if (const auto it = by_key.find(identity_key(*r.point, identity)); it != by_key.end()) {
@@ -50,8 +56,10 @@ std::map<std::string, PointHistory> forecast_history(const store::Store& db, con
           it != planned_of.end() && run.state == store::RunState::succeeded && run.elapsed_s && usable(*run.elapsed_s))
         out[it->second].elapsed_s.push_back(*run.elapsed_s);
   }
-  std::erase_if(out, [](const auto& entry) { return entry.second.elapsed_s.empty(); });
-  return out;
+  for (auto* side : {&mine, &others})
+    std::erase_if(*side, [](const auto& entry) { return entry.second.elapsed_s.empty(); });
+  for (auto& [point, history] : others) mine.try_emplace(point, std::move(history));  // only where this system has none
+  return mine;
 }
 
 }  // namespace sweep::report

@@ -23,8 +23,12 @@ struct PointHistory {
 
 /// For each point of `planned` (the points of a campaign of experiment `experiment` about to run, by
 /// point id), the history of the same point in `db`'s campaigns of that experiment; a point without any
-/// is absent. A negative or non-finite figure is left out. Reads the database; writes nothing.
+/// is absent. Where campaigns of `system` (campaigns.system: the site's name) hold a point's history,
+/// only theirs counts for it: another cluster's durations (an imported bundle) forecast a point only
+/// when this system has never run it. A negative or non-finite figure is left out. Reads the database;
+/// writes nothing.
 std::map<std::string, PointHistory> forecast_history(const store::Store& db, const std::string& experiment,
-                                                     const std::vector<store::PointRecord>& planned);
+                                                     const std::vector<store::PointRecord>& planned,
+                                                     const std::string& system = "");
 
 }  // namespace sweep::report

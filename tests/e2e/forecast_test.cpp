@@ -223,3 +223,26 @@ TEST_CASE("forecast: a database's negative or non-finite durations are not histo
   CHECK(e["points"][1]["upper_s"] == 200.0);
   CHECK(e["totals"]["gpu_hours_upper"].get<double>() > 0);
 }
+
+TEST_CASE("forecast: this system's history forecasts its points, another system's only where it has none") {
+  Sandbox box;
+  write_experiment(box);
+  run_with_known_durations(box, "here");  // system "" (no site name): 10/20/30 s and 100/200/400 s
+  REQUIRE(box.sweep({"run", "fc.yaml", "--label", "far"}).exit_code == 0);
+  {  // as an imported campaign of another cluster would be: its system named, its runs 1000 s each
+    SQLite::Database db(box.path("results/sweep.db"), SQLite::OPEN_READWRITE);
+    db.exec("UPDATE campaigns SET system = 'national' WHERE label = 'far'");
+    db.exec("UPDATE runs SET elapsed_s = 1000 WHERE campaign_id = (SELECT id FROM campaigns WHERE label = 'far')");
+  }
+  const auto here = estimate_of(box);
+  CHECK(here["points"][0]["history_runs"] == 3);
+  CHECK(here["points"][0]["expected_s"] == 20.0);
+  box.write("national.yaml", "format: 1\nname: national\n");
+  const auto national = estimate_of(box, {"--site", box.path("national.yaml")});
+  CHECK(national["points"][0]["history_runs"] == 3);
+  CHECK(national["points"][0]["expected_s"] == 1000.0);
+  box.write("new.yaml", "format: 1\nname: new-cluster\n");  // never ran it: every system's runs count
+  const auto fresh = estimate_of(box, {"--site", box.path("new.yaml")});
+  CHECK(fresh["points"][0]["history_runs"] == 6);
+  CHECK(fresh["points"][0]["upper_s"] == 1000.0);
+}
