@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 #include <regex>
 
 #include "report/point_identity.h"
@@ -15,6 +17,7 @@ namespace sweep::report {
 namespace {
 
 constexpr const char* kNight = "night";
+constexpr const char* kSystem = "system";  // the night's campaigns.system, where nights of several meet
 
 std::vector<std::string> selected_labels(const store::Store& db, const HistoryRequest& r) {
   const std::regex rest(r.rest.empty() ? ".*" : r.rest);
@@ -45,7 +48,9 @@ std::vector<PointResult> having(const History& h, const std::string& metric) {
 /// The parameters that tell the points apart, the night left out: the rule the gate matches points by
 /// (report/point_identity.h), so a parameter added with one value does not split a point's series.
 std::vector<std::string> point_params(const std::vector<PointResult>& results) {
-  return point_identity({&results}, kNight).params;
+  auto params = point_identity({&results}, kNight).params;
+  std::erase(params, std::string(kSystem));  // a row key beside the night, never a point's identity
+  return params;
 }
 
 
@@ -92,12 +97,22 @@ History load_history(const store::Store& db, const HistoryRequest& request) {
   History h;
   h.prefix = request.prefix;
   h.nights = selected_labels(db, request);
+  std::map<std::string, std::string> system_of;  // label -> its campaign's system
+  std::set<std::string> systems;
+  for (const auto& c : db.campaigns())
+    if (std::find(h.nights.begin(), h.nights.end(), c.label) != h.nights.end()) {
+      system_of[c.label] = c.system;
+      systems.insert(c.system);
+    }
+  h.several_systems = systems.size() > 1;
   std::vector<std::string> seen;
   for (const auto& label : h.nights) {
     const CampaignData data = load_campaign(db, label);
     for (const auto& r : point_results(data)) {
       store::PointRecord p{label + "/" + r.point->point_id, static_cast<std::int64_t>(h.points.size()), {}};
       p.params.push_back({kNight, label.substr(request.prefix.size()), "string", false});
+      if (h.several_systems && !find_param(*r.point, kSystem))
+        p.params.push_back({kSystem, system_of[label].empty() ? "(none)" : system_of[label], "string", false});
       p.params.insert(p.params.end(), r.point->params.begin(), r.point->params.end());
       h.points.push_back(std::move(p));
       PointResult kept{&h.points.back(), {}, r.succeeded, r.failed, r.unfinished};
@@ -119,7 +134,9 @@ std::vector<Table> history_tables(const History& h) {
   std::vector<Table> out;
   for (const auto& metric : h.metrics) {
     const auto results = having(h, metric);
-    for (Table& t : build_tables(results, TableSpec{{kNight}, point_params(results), {metric}})) {
+    std::vector<std::string> rows{kNight};
+    if (h.several_systems) rows.push_back(kSystem);
+    for (Table& t : build_tables(results, TableSpec{rows, point_params(results), {metric}})) {
       t.name = "history-" + metric;  // its file name is safe_file_name(t.name)
       t.title = metric + " by night";
       out.push_back(std::move(t));

@@ -35,6 +35,7 @@ struct History {
   std::deque<store::PointRecord> points;  // stable addresses: results point into it
   std::vector<PointResult> results;       // night by night, in each night's point order
   std::vector<std::string> metrics;       // shown, sorted
+  bool several_systems = false;           // nights of more than one system (campaigns.system): a `system` row key
 };
 
 /// Reads the campaigns `request` selects, keeping only the requested metrics. Error(usage) for a
@@ -42,7 +43,8 @@ struct History {
 History load_history(const store::Store& db, const HistoryRequest& request);
 
 /// Per metric: a table named history-<metric> with one row per night and one column per point (by the
-/// parameters that vary between the points having the metric). Pure.
+/// parameters that vary between the points having the metric); where the nights come from more than one
+/// system (an imported bundle's among them), each row also names the night's system. Pure.
 std::vector<Table> history_tables(const History& history);
 
 /// Where one point's series of a metric over the nights shifts for good (stats/change_points.h).

@@ -15,9 +15,10 @@ namespace {
 
 /// A campaign `label` of two points (parallelism dp and pp) with 2 succeeded runs each: samples_per_s
 /// is `base` (+1 for the second run) at dp and twice that at pp; only dp reports busbw.
-void add_night(store::Store& db, const std::string& label, double base) {
+void add_night(store::Store& db, const std::string& label, double base, const std::string& system = "") {
   store::CampaignRecord c;
   c.label = label;
+  c.system = system;
   c.experiment = "nightly";
   c.spec_text = "name: nightly\n";
   c.executor = "local";
@@ -160,4 +161,28 @@ TEST_CASE("history: nights without a shift, or too few of them, have no change p
   store::Store few(short_dir.file("sweep.db"));
   for (int night = 1; night <= 5; ++night) add_night(few, fmt::format("nightly-2026-01-0{}", night), night < 3 ? 10.0 : 20.0);
   CHECK(history_change_points(load_history(few, {"nightly-", "", "", 30, {}})).empty());
+}
+
+TEST_CASE("history: nights of several systems name each night's system in its row, one series per point") {
+  TempDir dir;
+  store::Store db(dir.file("sweep.db"));
+  add_night(db, "nightly-2026-01-01", 10, "lab");
+  add_night(db, "nightly-2026-01-02", 20, "lab");
+  add_night(db, "nightly-2026-01-02@national", 30, "national");  // an imported night
+  const History h = load_history(db, {"nightly-", "", "", 30, {"samples_per_s"}});
+  CHECK(h.several_systems);
+  const auto tables = history_tables(h);
+  REQUIRE(tables.size() == 1);
+  CHECK(tables[0].row_names == std::vector<std::string>{"night", "system"});
+  CHECK(tables[0].row_values == std::vector<std::vector<std::string>>{
+                                    {"2026-01-01", "lab"}, {"2026-01-02", "lab"}, {"2026-01-02@national", "national"}});
+  CHECK(tables[0].columns == std::vector<std::string>{"parallelism=dp", "parallelism=pp"});  // not split by system
+  // One system alone: no system row.
+  TempDir one;
+  store::Store single(one.file("sweep.db"));
+  add_night(single, "nightly-2026-01-01", 10, "lab");
+  add_night(single, "nightly-2026-01-02", 20, "lab");
+  const History alone = load_history(single, {"nightly-", "", "", 30, {"samples_per_s"}});
+  CHECK_FALSE(alone.several_systems);
+  CHECK(history_tables(alone)[0].row_names == std::vector<std::string>{"night"});
 }
