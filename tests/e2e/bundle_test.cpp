@@ -89,6 +89,7 @@ TEST_CASE("a campaign exported from one system is imported once, listed, compare
   REQUIRE(text.exit_code == 0);
   CHECK_THAT(text.out, Catch::Contains("system: baseline demo@lab-a on lab-a, candidate demo on National Centre"));
   CHECK_THAT(text.out, Catch::Contains("1 regressed"));
+  CHECK_THAT(text.out, Catch::Contains("changed: system lab-a -> National Centre"));  // what changed, with the verdicts
   const auto json = box.sweep({"compare", "demo@lab-a", "demo", "--results", "results-b", "--format", "json"});
   CHECK_THAT(json.out, Catch::Contains("\"baseline_system\": \"lab-a\", \"candidate_system\": \"National Centre\""));
 

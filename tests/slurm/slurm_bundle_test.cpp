@@ -67,6 +67,7 @@ TEST_CASE("a Slurm campaign of one system is exported, imported once and compare
   REQUIRE(compare.exit_code == 0);
   CHECK_THAT(compare.out, Catch::Contains("system: baseline " + imported + " on lab-a, candidate " + lb + " on centre-b"));
   CHECK_THAT(compare.out, Catch::Contains("2 unchanged"));
+  CHECK_THAT(compare.out, Catch::Contains("changed: system lab-a -> centre-b"));
   const auto report = box.sweep({"report", imported, "--results", "results-b", "--reports", "reports", "--no-figures"});
   INFO(report.out << report.err);
   CHECK(report.exit_code == 0);
