@@ -127,13 +127,20 @@ Used cores_used(const std::map<std::int64_t, std::map<std::string, double>>& by_
 }
 
 /// `retries:` and `escalate:` lines that would have let the timed-out and out-of-memory runs go on:
-/// two retries at factor 2, so up to 4x what they asked.
-std::vector<std::string> escalate_lines(const PointEfficiency& e) {
+/// two retries at factor 2, so up to 4x what they asked. The local executor never escalates (only a
+/// batch executor's retries ask for more: runner/batch_driver.cpp), so there `retries:` and a comment
+/// saying why no `escalate:`.
+std::vector<std::string> escalate_lines(const PointEfficiency& e, const std::string& exec) {
   const bool time = e.timed_out > 0 && e.time.value, mem = e.out_of_memory > 0 && e.mem.value;
   if (!time && !mem) return {};
   std::vector<std::string> out{fmt::format("retries: {{{}{}{}}}", time ? "TIMEOUT: 2" : "", time && mem ? ", " : "",
-                                           mem ? "OUT_OF_MEMORY: 2" : ""),
-                               "escalate:"};
+                                           mem ? "OUT_OF_MEMORY: 2" : "")};
+  if (exec == "local") {
+    const char* what = time && mem ? "time and mem" : time ? "time" : "mem";
+    out.emplace_back(fmt::format("# no escalate: the local executor retries with the same {} (escalate is for Slurm)", what));
+    return out;
+  }
+  out.emplace_back("escalate:");
   if (time)
     out.push_back(fmt::format("  time: {{factor: 2, max: \"{}\"}}",
                               spec::slurm_time_text(std::ceil(*e.time.value * 4 / 60) * 60)));
@@ -177,7 +184,7 @@ PointEfficiency point_efficiency(const store::PointRecord& p, const std::vector<
   if (e.mem_mib.p95) e.suggest_mem = suggested_mem(*e.mem_mib.p95);
   const std::size_t n = std::max(e.time_s.runs, e.mem_mib.runs);
   if (n > 0) e.basis = n == 1 ? "the one run (its p95 is that run)" : fmt::format("p95 of {} runs", n);
-  e.escalate = escalate_lines(e);
+  e.escalate = escalate_lines(e, exec);
   return e;
 }
 

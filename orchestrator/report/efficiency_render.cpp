@@ -81,7 +81,7 @@ std::string efficiency_text(const std::vector<PointEfficiency>& points) {
   return out;
 }
 
-std::string efficiency_json(const std::string& campaign, const std::vector<PointEfficiency>& points) {
+std::string efficiency_points_json(const std::vector<PointEfficiency>& points) {
   std::string list;
   for (const auto& e : points) {
     std::string resources;
@@ -96,8 +96,12 @@ std::string efficiency_json(const std::string& campaign, const std::vector<Point
         e.out_of_memory, resources, json_string(e.suggest_time), json_string(e.suggest_mem), json_string(e.basis),
         escalate);
   }
-  return fmt::format(R"({{"version": {}, "campaign": {}, "margin": {}, "points": [{}]}})", kCampaignJsonVersion,
-                     json_string(campaign), json_number(kSuggestionMargin), list) +
+  return "[" + list + "]";
+}
+
+std::string efficiency_json(const std::string& campaign, const std::vector<PointEfficiency>& points) {
+  return fmt::format(R"({{"version": {}, "campaign": {}, "margin": {}, "points": {}}})", kCampaignJsonVersion,
+                     json_string(campaign), json_number(kSuggestionMargin), efficiency_points_json(points)) +
          "\n";
 }
 
@@ -112,7 +116,7 @@ std::string efficiency_markdown(const std::vector<PointEfficiency>& points) {
       out += fmt::format(" {}; requested {} |", markdown_cell(used_text(r)), markdown_cell(requested_text(r)));
     out += fmt::format(" {} |\n", markdown_cell(suggestion_text(e)));
     if (!e.escalate.empty()) {
-      escalate += fmt::format("\nStarting values for `escalate:` at {}:\n\n```yaml\n", markdown_cell(e.label));
+      escalate += fmt::format("\nStarting values for `retries:` (and `escalate:`, on Slurm) at {}:\n\n```yaml\n", markdown_cell(e.label));
       for (const auto& line : e.escalate) escalate += line + "\n";
       escalate += "```\n";
     }

@@ -51,19 +51,30 @@ std::optional<Steps> timed_steps(const PointResult& r, const char*) {
 
 constexpr std::array<StepRule, 3> kStepRules{given_steps, epochs_steps, timed_steps};
 
-std::string line_at(const PointResult& r) {
+EnergyLine line_at(const PointResult& r) {
+  EnergyLine line{point_label(*r.point), "", r.point->point_id, std::nullopt, "", ""};
   for (const char* joules : kJoules) {
     const auto energy = mean_of(r, joules);
     if (!energy) continue;
+    line.joules_from = joules;
     for (const auto rule : kStepRules)
       if (const auto steps = rule(r, joules)) {
-        const auto split = model::split_energy(energy, steps->count, mean_of(r, "model:comm_time"), mean_of(r, "model:epoch_time"));
-        return model::energy_line(split, fmt::format("{}, {}", joules, steps->how));
+        line.split = model::split_energy(energy, steps->count, mean_of(r, "model:comm_time"), mean_of(r, "model:epoch_time"));
+        line.steps_from = steps->how;
+        line.text = model::energy_line(line.split, fmt::format("{}, {}", joules, steps->how));
+        return line;
       }
-    return fmt::format("energy: not measured per step ({} {:.4g} J, but no steps: give a parameter or metric \"steps\")", joules, *energy);
+    line.text = fmt::format("energy: not measured per step ({} {:.4g} J, but no steps: give a parameter or metric \"steps\")", joules, *energy);
+    return line;
   }
-  return model::energy_line(std::nullopt);
+  line.text = model::energy_line(std::nullopt);
+  return line;
 }
+
+/// A JSON string, or null for "".
+std::string string_or_null(const std::string& s) { return s.empty() ? "null" : json_string(s); }
+
+std::string number_or_null(const std::optional<double>& v) { return v ? json_number(*v) : "null"; }
 
 }  // namespace
 
@@ -74,9 +85,10 @@ std::vector<EnergyLine> energy_lines(const std::vector<PointResult>& results) {
     model = model || mean_of(r, "model:epoch_time");
   }
   std::vector<EnergyLine> lines;
-  if (!joules && model) lines.push_back({"every point", model::energy_line(std::nullopt) + " (no run has energy_j or gpu_energy_j)"});
+  if (!joules && model)
+    lines.push_back({"every point", model::energy_line(std::nullopt) + " (no run has energy_j or gpu_energy_j)", "", {}, "", ""});
   if (!joules) return lines;
-  for (const auto& r : results) lines.push_back({point_label(*r.point), line_at(r)});
+  for (const auto& r : results) lines.push_back(line_at(r));
   return lines;
 }
 
@@ -92,6 +104,21 @@ std::string energy_html(const std::vector<EnergyLine>& lines) {
   std::string out = "<h2>Energy per step</h2>\n<ul id=\"energy\">\n";
   for (const auto& l : lines) out += fmt::format("<li>{}: {}</li>\n", xml_text(l.point), xml_text(l.text));
   return out + "</ul>\n";
+}
+
+std::string energy_json(const std::vector<EnergyLine>& lines) {
+  std::string out;
+  for (const auto& l : lines) {
+    if (l.point_id.empty()) continue;  // the "every point" line: no point has joules
+    const auto& s = l.split;
+    out += fmt::format(R"({}{{"point": {}, "label": {}, "per_step_j": {}, "comm_share": {}, "comm_per_step_j": {}, )"
+                       R"("joules_from": {}, "steps_from": {}, "text": {}}})",
+                       out.empty() ? "" : ", ", json_string(l.point_id), json_string(l.point),
+                       number_or_null(s ? std::optional(s->per_step_j) : std::nullopt), number_or_null(s ? s->comm_share : std::nullopt),
+                       number_or_null(s ? s->comm_per_step_j : std::nullopt), string_or_null(l.joules_from),
+                       string_or_null(l.steps_from), json_string(l.text));
+  }
+  return out.empty() ? "null" : "[" + out + "]";
 }
 
 }  // namespace sweep::report

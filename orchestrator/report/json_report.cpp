@@ -4,6 +4,9 @@
 
 #include <iterator>
 
+#include "report/efficiency.h"
+#include "report/efficiency_render.h"
+#include "report/energy_per_step.h"
 #include "report/forecast_actual.h"
 #include "util/escape.h"
 
@@ -148,7 +151,7 @@ void append_table(std::string& out, const Table& t) {
 
 std::string json_report(const CampaignData& data, const std::vector<PointResult>& results,
                         const std::vector<HistoryChangePoint>& change_points, const std::vector<Table>& tables,
-                        const std::string& verdict_json) {
+                        const std::string& verdict_json, const Timelines& timelines) {
   std::string out = fmt::format(R"({{"version": {}, "verdict": {}, "campaign": {}, "hardware": {}, "points": [)",
                                 kJsonReportVersion, verdict_json, campaign_json(data.campaign), hardware_json(data.hardware));
   // About 300 bytes per point and per metric summary, 20 per value: one allocation instead of doublings.
@@ -188,7 +191,12 @@ std::string json_report(const CampaignData& data, const std::vector<PointResult>
     if (i) out += ", ";
     append_table(out, tables[i]);
   }
-  return out + "], \"forecast\": " + forecast_actual_json(forecast_actual(data)) + ", " + change_points_json(change_points) + "}\n";
+  out += "], \"forecast\": " + forecast_actual_json(forecast_actual(data));
+  // As report.html: the efficiency section where a run recorded a request or a usage (report/html.cpp).
+  const bool efficient = !data.requests.empty() || !data.usage.empty();
+  out += ", \"efficiency\": " + (efficient ? efficiency_points_json(efficiency(data)) : std::string("null"));
+  out += ", \"energy\": " + energy_json(energy_lines(results)) + ", \"timelines\": " + timelines_json(timelines);
+  return out + ", " + change_points_json(change_points) + "}\n";
 }
 
 }  // namespace sweep::report

@@ -12,6 +12,7 @@
 #include "store/store.h"
 #include "util/escape.h"
 #include "util/sinks.h"
+#include "util/strings.h"
 
 namespace sweep::report {
 namespace {
@@ -24,6 +25,12 @@ std::string caption(const PointTimeline& p) {
 std::string left_out(const Timelines& t) {
   if (t.points_left_out == 0) return "";
   return fmt::format("The timelines of {} more points are left out (a report draws at most {}).", t.points_left_out, kMaxTimelines);
+}
+
+void append_strings(std::string& out, const std::vector<std::string>& texts) {
+  out += "[";
+  for (std::size_t i = 0; i < texts.size(); ++i) out += (i ? ", " : "") + json_string(texts[i]);
+  out += "]";
 }
 
 std::string series_left_out(const Timeline& t) {
@@ -49,7 +56,9 @@ Timelines load_timelines(const store::Store& db, const CampaignData& data) {
       continue;
     }
     const auto p = points.find(run.point_id);
-    PointTimeline t{p == points.end() ? run.point_id : point_label(*p->second), run.point_id, run.id, run.repetition, {}, {}};
+    PointTimeline t{p == points.end() ? run.point_id : point_label(*p->second), run.point_id, run.id, run.repetition, {}, {}, {}};
+    for (auto& name : split(f->second, ' '))
+      if (!name.empty()) t.files.push_back(std::move(name));
     RunTelemetry read = read_run_telemetry(run.run_dir, f->second, budget);
     if (!read.logs.empty()) t.timeline = build_timeline(std::move(read.logs));
     t.problems = std::move(read.problems);
@@ -85,6 +94,29 @@ std::string timelines_markdown(const Timelines& timelines) {
   }
   if (timelines.points_left_out) out += "\n" + left_out(timelines) + "\n";
   return out + "\n";
+}
+
+std::string timelines_json(const Timelines& timelines) {
+  if (timelines.points.empty()) return "null";
+  std::string out = "[";
+  for (const auto& p : timelines.points) {
+    std::vector<std::string> nodes, cut;
+    for (const auto& e : p.timeline ? p.timeline->ends : std::vector<NodeEnd>{}) {
+      nodes.push_back(e.node);
+      if (e.cut_short) cut.push_back(e.node);
+    }
+    out += fmt::format(R"({}{{"point": {}, "label": {}, "run_id": {}, "repetition": {}, "files": )", out.size() > 1 ? ", " : "",
+                       json_string(p.point_id), json_string(p.point), p.run_id, p.repetition);
+    append_strings(out, p.files);
+    out += R"(, "nodes": )";
+    append_strings(out, nodes);
+    out += R"(, "cut_short": )";
+    append_strings(out, cut);
+    out += R"(, "problems": )";
+    append_strings(out, p.problems);
+    out += fmt::format(R"(, "series_left_out": {}}})", p.timeline ? p.timeline->series_left_out : 0);
+  }
+  return out + "]";
 }
 
 }  // namespace sweep::report

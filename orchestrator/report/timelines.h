@@ -24,6 +24,7 @@ struct PointTimeline {
   int repetition = 0;
   std::optional<Timeline> timeline;   // none when no file of the run could be read
   std::vector<std::string> problems;  // report/run_telemetry.h's, file:line:column where malformed
+  std::vector<std::string> files;     // as the provenance `telemetry.files` names them (text from the database)
 };
 
 struct Timelines {
@@ -40,5 +41,9 @@ Timelines load_timelines(const store::Store& db, const CampaignData& data);
 std::string timelines_html(const Timelines& timelines);
 /// The Markdown lines: which run each point's timeline is of (drawn in report.html) and the problems.
 std::string timelines_markdown(const Timelines& timelines);
+/// report.json's "timelines" (report/json_report.h): [{point, label, run_id, repetition, files, nodes,
+/// cut_short, problems}] (nodes: those read, in the drawn order; cut_short: those of them whose file has no
+/// `end`), the series left out; null when no point has telemetry (as report.html has no section). Pure.
+std::string timelines_json(const Timelines& timelines);
 
 }  // namespace sweep::report

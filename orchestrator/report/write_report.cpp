@@ -230,7 +230,7 @@ ReportOutput write_report(const store::Store& db, const std::string& label, cons
                        (repetitions ? repetitions_html(*repetitions) : "") + energy_html(energy) + timelines_html(timelines),
                        request.verdict ? verdict_html(*request.verdict) : ""));
   add_file(out, "report.json",
-           json_report(data, results, parts.changes, tables, request.verdict ? verdict_json(*request.verdict) : "null"));
+           json_report(data, results, parts.changes, tables, request.verdict ? verdict_json(*request.verdict) : "null", timelines));
   add_file(out, "report.tex", latex_report(label, tables));
   for (const auto& t : tables) add_file(out, fmt::format("report.{}.tex", latex_table_id(t)), latex_table_file(t, label));
   for (const auto& t : tables) {

@@ -183,7 +183,7 @@ TEST_CASE("forecast: run stores the forecast with the campaign, a resume keeps i
   const std::string html = e2e::read_file(box.path("reports/second/report.html"));
   CHECK_THAT(html, Catch::Contains("<h2>Forecast against actual</h2>"));
   const auto json = nlohmann::json::parse(e2e::read_file(box.path("reports/second/report.json")));
-  CHECK(json["version"] == 7);
+  CHECK(json["version"] == 8);
   CHECK(json["forecast"]["points"][1]["median_elapsed_s"] == 300.0);
   CHECK(json["forecast"]["totals"]["gpu_hours_used"] == Approx(1.025));
 }

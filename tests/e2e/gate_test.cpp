@@ -171,7 +171,7 @@ TEST_CASE("nightly: two experiments keep their own series, pins and verdicts in 
   const std::string html = read_file(dir + "/report.html");
   CHECK(html.find("<section id=\"verdict\" class=\"ok\"><h2>Verdict: UNDECIDED") < html.find("<h2>Tables</h2>"));
   CHECK_THAT(read_file(dir + "/report.json"),
-             Catch::StartsWith("{\"version\": 7, \"verdict\": {\"outcome\": \"UNDECIDED, every comparison was inconclusive\", "
+             Catch::StartsWith("{\"version\": 8, \"verdict\": {\"outcome\": \"UNDECIDED, every comparison was inconclusive\", "
                                "\"failed\": false, \"baseline\": \"nightly-nightly-a\", \"baseline_campaign\": \"nightly-nightly-a-2026-05-01\""));
   CHECK(box.sweep({"nightly", "a.yaml", "--date", "2026-05-02", "--no-figures", "--fail-on", "inconclusive"}).exit_code == 1);
   CHECK_THAT(read_file(dir + "/report.md"), Catch::Contains("## Verdict: INCONCLUSIVE\n"));

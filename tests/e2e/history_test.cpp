@@ -25,7 +25,7 @@ TEST_CASE("sweep report --history finds the campaign where a metric shifted for 
 
   const std::string dir = box.path("reports/series-10");
   const std::string json = read_file(dir + "/report.json");
-  CHECK_THAT(json, Catch::StartsWith("{\"version\": 7, \"verdict\": null, "));  // no gate judged it
+  CHECK_THAT(json, Catch::StartsWith("{\"version\": 8, \"verdict\": null, "));  // no gate judged it
   CHECK_THAT(json, Catch::Contains("\"change_point_method\": {\"name\": \"e-divisive\", \"alpha\": 1, \"min_segment\": 3, "));
   CHECK_THAT(json, Catch::Contains("\"change_points\": [{\"metric\": \"speed\", \"point\": \"n=1\", \"night\": \"06\", "
                                    "\"campaign\": \"series-06\", \"index\": 5, \"before\": 1001, \"after\": 801, "

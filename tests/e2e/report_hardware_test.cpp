@@ -55,7 +55,7 @@ TEST_CASE("a CPU-only campaign's reports carry no NCCL or GPU line but one that 
   const std::string html = read_file(box.path("reports/cpu/report.html"));
   CHECK_THAT(html, Catch::Contains("<tr><th>GPU</th><td>none requested</td></tr>") && !Catch::Contains("NCCL"));
   const auto j = nlohmann::json::parse(read_file(box.path("reports/cpu/report.json")));
-  CHECK(j["version"] == 7);
+  CHECK(j["version"] == 8);
   CHECK_FALSE(json_has_key(j["hardware"], "nccl.version"));
   CHECK(json_has_key(j["hardware"], "cpu_model"));
   CHECK(json_has_key(j["hardware"], "gpus_requested"));

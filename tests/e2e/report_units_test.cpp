@@ -56,7 +56,7 @@ TEST_CASE("declared columns convert units and scale in Markdown, CSV, LaTeX, HTM
   CHECK_THAT(read_file(box.path("reports/u/report.html")), Catch::Contains("<th>bw (Gb/s)</th>") &&
                                                               Catch::Contains("168 ± 8"));
   const auto j = nlohmann::json::parse(read_file(box.path("reports/u/report.json")));
-  CHECK(j["version"] == 7);
+  CHECK(j["version"] == 8);
   const auto& table = j["tables"][0];
   CHECK(table["name"] == "converted");
   CHECK(table["columns"][1]["unit"] == "Gb/s");

@@ -104,6 +104,20 @@ TEST_CASE("efficiency: timed-out and out-of-memory runs give starting values for
   CHECK(e[0].time_s.runs == 1);  // the killed runs' times are not a measure of what they needed
 }
 
+TEST_CASE("efficiency: a local campaign is offered retries, not escalate, which it never applies") {
+  CampaignData d = campaign();
+  d.campaign.executor = "local";
+  d.points.pop_back();
+  d.runs = {run(1, "p0", store::RunState::failed, 600, "timeout"), run(2, "p0", store::RunState::succeeded, 400)};
+  for (std::int64_t id : {1, 2}) d.requests.push_back({id, 1, "resources.time", "00:10:00"});
+  const auto e = efficiency(d);
+  REQUIRE(e.size() == 1);
+  CHECK(e[0].escalate == std::vector<std::string>{"retries: {TIMEOUT: 2}",
+                                                  "# no escalate: the local executor retries with the same time (escalate is for Slurm)"});
+  d.campaign.executor = "slurm";  // the same campaign on Slurm: escalate
+  CHECK(efficiency(d)[0].escalate.at(1) == "escalate:");
+}
+
 TEST_CASE("efficiency: percentiles and rounding of suggestions") {
   CHECK_FALSE(percentile({}, 95));
   CHECK(percentile({7}, 95) == 7);

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 using namespace sweep;
 using namespace sweep::report;
 
@@ -49,6 +51,22 @@ TEST_CASE("energy per step: energy_j over steps_per_epoch x epochs, communicatio
   const std::string md = energy_markdown(lines);
   CHECK_THAT(md, Catch::Contains("## Energy per step\n\n- nodes=1: energy: 200 J per step"));
   CHECK_THAT(energy_html(lines), Catch::Contains("<li>nodes=4: energy: not measured</li>"));
+  // report.json's "energy": the numbers of each line and where they came from; null where not measured.
+  const auto j = nlohmann::json::parse(energy_json(lines));
+  REQUIRE(j.size() == 3);
+  CHECK(j[0]["point"] == "p1");
+  CHECK(j[0]["label"] == "nodes=1");
+  CHECK(j[0]["per_step_j"] == 200);
+  CHECK(j[0]["comm_share"] == 0.25);
+  CHECK(j[0]["comm_per_step_j"] == 50);
+  CHECK(j[0]["joules_from"] == "energy_j");
+  CHECK(j[0]["steps_from"] == "over 60 steps: steps_per_epoch × 3 epochs");
+  CHECK(j[1]["per_step_j"] == 25);
+  CHECK(j[1]["comm_share"].is_null());  // no model at this point
+  CHECK(j[1]["joules_from"] == "gpu_energy_j");
+  CHECK(j[2]["per_step_j"].is_null());
+  CHECK(j[2]["joules_from"].is_null());
+  CHECK(j[2]["text"] == "energy: not measured");
 }
 
 TEST_CASE("energy per step: joules without steps say so, no joules is said once, and no joules and no model: no section") {
@@ -59,9 +77,15 @@ TEST_CASE("energy per step: joules without steps say so, no joules is said once,
   REQUIRE(none.size() == 1);
   CHECK(none[0].point == "every point");
   CHECK(none[0].text == "energy: not measured (no run has energy_j or gpu_energy_j)");
+  CHECK(energy_json(none) == "null");  // no point has joules: no point's figures
+  CHECK(energy_json({}) == "null");
   f.results[0].metrics["energy_j"] = metric(100);
   const auto lines = energy_lines(f.results);
   CHECK_THAT(lines[0].text, Catch::StartsWith("energy: not measured per step (energy_j 100 J, but no steps"));
+  const auto j = nlohmann::json::parse(energy_json(lines));
+  CHECK(j[0]["joules_from"] == "energy_j");  // joules, but no steps
+  CHECK(j[0]["steps_from"].is_null());
+  CHECK(j[0]["per_step_j"].is_null());
   f.results[0].metrics["steps"] = metric(4);
   CHECK_THAT(energy_lines(f.results)[0].text, Catch::StartsWith("energy: 25 J per step measured (energy_j, over 4 steps)"));
 }

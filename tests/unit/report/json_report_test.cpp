@@ -1,5 +1,5 @@
-// report.json: valid JSON of format version 2 with provenance, per-point statistics, failed runs and the
-// change points of the report's history.
+// report.json: valid JSON of format version 8 with provenance, per-point statistics, failed runs, the
+// change points of the report's history, and the efficiency, energy per step and telemetry timelines.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -28,8 +28,12 @@ TEST_CASE("the JSON report carries statistics per point and metric, and the fail
     d.metrics.push_back({r.id, "p1", rep, r.state, {"tput", 0, 10.0 + rep, "it/s", "higher"}});
   }
   const auto j = nlohmann::json::parse(json_report(d, point_results(d)));
-  CHECK(j["version"] == 7);
+  CHECK(j["version"] == 8);
   CHECK(j["forecast"].is_null());  // a campaign without forecast rows
+  // No request, usage, joules or telemetry: null, as report.html has none of these sections.
+  CHECK(j["efficiency"].is_null());
+  CHECK(j["energy"].is_null());
+  CHECK(j["timelines"].is_null());
   CHECK(j["campaign"]["label"] == "c\"1");
   CHECK(j["campaign"]["git_dirty"] == true);
   const auto& point = j["points"][0];
@@ -72,4 +76,38 @@ TEST_CASE("the JSON report lists the history's change points with the method's p
   CHECK(c["p"].get<double>() == Approx(0.005));
   CHECK(j["change_points"][1]["metric"] == "t\"ime");
   CHECK(j["change_points"][1]["relative"].is_null());  // before is 0
+}
+
+TEST_CASE("the JSON report carries the efficiency, energy per step and timelines of its points") {
+  CampaignData d;
+  d.campaign.label = "c";
+  d.campaign.executor = "local";
+  d.points.push_back({"p1", 0, {{"n", "1", "int", false}}});
+  store::RunRecord r;
+  r.id = 7;
+  r.point_id = "p1";
+  r.attempt = 1;
+  r.state = store::RunState::succeeded;
+  r.elapsed_s = 10;
+  d.runs.push_back(r);
+  d.usage.push_back({7, "cpu_time_s", 20});
+  for (const auto& [name, value] : {std::pair{"energy_j", 600.0}, {"steps", 20.0}})
+    d.metrics.push_back({7, "p1", 0, r.state, {name, 0, value, "", "lower"}});
+  Timelines t;
+  t.points.push_back({"n=1", "p1", 7, 0, Timeline{{}, {{"a", 9, false}, {"b", 4, true}}, 0, 9}, {"x: refused"}, {"telemetry.a", "telemetry.b"}});
+  const auto j = nlohmann::json::parse(json_report(d, point_results(d), {}, {}, "null", t));
+  REQUIRE(j["efficiency"].size() == 1);
+  CHECK(j["efficiency"][0]["point"] == "p1");
+  CHECK(j["efficiency"][0]["cpus"]["used"]["mean"] == 2);  // 20 CPU seconds over 10 s
+  CHECK(j["efficiency"][0]["cpus"]["used"]["from"] == "cpu_time_s / elapsed_s");
+  REQUIRE(j["energy"].size() == 1);
+  CHECK(j["energy"][0]["per_step_j"] == 30);
+  CHECK(j["energy"][0]["steps_from"] == "over 20 steps");
+  REQUIRE(j["timelines"].size() == 1);
+  const auto& tl = j["timelines"][0];
+  CHECK(tl["run_id"] == 7);
+  CHECK(tl["files"] == nlohmann::json::array({"telemetry.a", "telemetry.b"}));
+  CHECK(tl["nodes"] == nlohmann::json::array({"a", "b"}));
+  CHECK(tl["cut_short"] == nlohmann::json::array({"b"}));
+  CHECK(tl["problems"] == nlohmann::json::array({"x: refused"}));
 }

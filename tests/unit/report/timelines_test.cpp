@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 using namespace sweep::report;
 
 namespace {
@@ -15,8 +17,8 @@ Timelines two_points() {
   drawn.t_max = 1;
   drawn.series_left_out = 3;
   Timelines t;
-  t.points.push_back({"model=<i>x</i>", "p1", 7, 0, drawn, {}});
-  t.points.push_back({"model=y", "p2", 9, 1, std::nullopt, {"run/telemetry.a:3:8: expected CPU seconds, got \"<b>\""}});
+  t.points.push_back({"model=<i>x</i>", "p1", 7, 0, drawn, {}, {"telemetry.n1"}});
+  t.points.push_back({"model=y", "p2", 9, 1, std::nullopt, {"run/telemetry.a:3:8: expected CPU seconds, got \"<b>\""}, {"telemetry.a"}});
   t.points_left_out = 2;
   return t;
 }
@@ -38,4 +40,14 @@ TEST_CASE("telemetry section: a figure per point with its run, problems escaped,
                                  "  - run/telemetry.a:3:8: expected CPU seconds, got \"&lt;b&gt;\"\n"));
   CHECK(timelines_html({}).empty());
   CHECK(timelines_markdown({}).empty());
+}
+
+TEST_CASE("telemetry in report.json: each drawn point's run, files, nodes read, those cut short and problems") {
+  const auto j = nlohmann::json::parse(timelines_json(two_points()));
+  REQUIRE(j.size() == 2);
+  CHECK(j[0] == nlohmann::json::parse(R"({"point": "p1", "label": "model=<i>x</i>", "run_id": 7, "repetition": 0,
+      "files": ["telemetry.n1"], "nodes": ["n1"], "cut_short": [], "problems": [], "series_left_out": 3})"));
+  CHECK(j[1]["nodes"] == nlohmann::json::array());  // nothing could be read
+  CHECK(j[1]["problems"][0] == "run/telemetry.a:3:8: expected CPU seconds, got \"<b>\"");
+  CHECK(timelines_json({}) == "null");  // no point has telemetry: as report.html, no section
 }
