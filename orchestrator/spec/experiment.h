@@ -210,6 +210,8 @@ struct Telemetry {
   int interval_ms = 1000;  // kTelemetryIntervalMs bounds
   std::vector<std::string> sources{"proc", "rapl", "nvml"};  // in kTelemetrySources order, each once
   SourceLocation where;  // no file: not given (the default, or the site's: spec/site.h)
+  bool interval_given = false;  // the map named `interval_ms` (a key not given is taken from the site's)
+  bool sources_given = false;   // the map named `sources`
   friend bool operator==(const Telemetry& a, const Telemetry& b) {
     return a.enabled == b.enabled && a.interval_ms == b.interval_ms && a.sources == b.sources;
   }

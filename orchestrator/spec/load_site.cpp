@@ -215,6 +215,22 @@ std::string site_absence_note(const Site& site) {
                      "shell's $SWEEP_SITE: set it there or pass --site FILE", where);
 }
 
+namespace {
+
+/// The experiment's `telemetry` over the site's, key by key: an experiment that gives none takes the
+/// site's whole; `false` is off whatever the site says; a map (or `true`) takes each key it does not
+/// name from the site, so a site's `sources: [proc]` stays when an experiment only sets `interval_ms`.
+Telemetry merge_telemetry(const std::optional<Telemetry>& site, Telemetry exp) {
+  if (!site) return exp;
+  if (exp.where.file.empty()) return *site;
+  if (!exp.enabled || !site->enabled) return exp;
+  if (!exp.interval_given && site->interval_given) exp.interval_ms = site->interval_ms;
+  if (!exp.sources_given && site->sources_given) exp.sources = site->sources;
+  return exp;
+}
+
+}  // namespace
+
 void apply_site(const Site& site, Experiment& exp) {
   if (site.path.empty()) return;
   exp.site = fmt::format("{} sha256:{}", site.path, sha256_hex(site.text));
@@ -248,7 +264,7 @@ void apply_site(const Site& site, Experiment& exp) {
     if (std::none_of(exp.env.begin(), exp.env.end(), [&](const EnvVar& e) { return e.name == v.name; })) env.push_back(v);
   env.insert(env.end(), exp.env.begin(), exp.env.end());
   exp.env = std::move(env);
-  if (site.telemetry && exp.telemetry.where.file.empty()) exp.telemetry = *site.telemetry;
+  exp.telemetry = merge_telemetry(site.telemetry, std::move(exp.telemetry));
   exp.container = merge_container(site.container, exp.container);
   std::vector<SetupLine> setup = site.setup;
   setup.insert(setup.end(), exp.setup.begin(), exp.setup.end());

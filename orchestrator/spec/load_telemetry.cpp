@@ -17,6 +17,7 @@ void read_interval(const Field& f, const Source& src, Telemetry& t) {
   t.interval_ms = static_cast<int>(integer_in(f, src, kTelemetryMinIntervalMs, kTelemetryMaxIntervalMs,
                                               fmt::format("a whole number of milliseconds from {} to {}",
                                                           kTelemetryMinIntervalMs, kTelemetryMaxIntervalMs)));
+  t.interval_given = true;
 }
 
 void read_sources(const Field& f, const Source& src, Telemetry& t) {
@@ -30,6 +31,7 @@ void read_sources(const Field& f, const Source& src, Telemetry& t) {
     chosen.push_back(name);
   }
   if (chosen.empty()) fail_expected(f, src, "at least one source out of [proc, rapl, nvml] (telemetry: false turns it off)");
+  t.sources_given = true;
   t.sources.clear();
   for (const std::string_view s : kTelemetrySources)  // one order, whatever the file's
     if (std::find(chosen.begin(), chosen.end(), s) != chosen.end()) t.sources.emplace_back(s);

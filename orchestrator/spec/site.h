@@ -57,7 +57,7 @@ struct Site {
   std::vector<model::Interconnect> interconnects;
   std::vector<MetricThreshold> thresholds;  // the lab's defaults for compare and nightly, under the experiment's
   std::vector<Reference> references;        // the cluster's expected values, for sweep check, after the experiment's
-  std::optional<Telemetry> telemetry;       // for experiments that give no `telemetry`
+  std::optional<Telemetry> telemetry;       // under the experiment's `telemetry`, key by key
   Container container;                      // defaults under the experiment's `container` (spec/container.h)
   std::optional<SiteBudget> budget;         // `sweep plan --estimate` and `sweep run` refuse a campaign over it
   std::vector<std::string> hardware_key;    // provenance keys (spec/hardware_key.h); empty: the default
@@ -97,7 +97,7 @@ Site load_site_text(std::string text, const std::string& path);
 /// (sched::effective_resources); resources.time also gives the time limit. Executor: when the experiment (and --set/--executor) gave none. Launcher and
 /// mpi: for every workload entry without a launcher when the executor is slurm; mpi where the launcher
 /// is srun or torchrun-env and the entry gives none. env: the site's variables first, except those the
-/// experiment sets. setup: the site's lines first. telemetry: when the experiment gives none. container:
+/// experiment sets. setup: the site's lines first. telemetry: the experiment's keys over the site's (false: off). container:
 /// spec::merge_container (then an image without a runtime is an error: check_container_runtime).
 void apply_site(const Site& site, Experiment& exp);
 

@@ -64,6 +64,27 @@ TEST_CASE("telemetry: the site's applies where the experiment gives none") {
   CHECK_THROWS_WITH(load_site(dir.file("bad.yaml")), Catch::Contains("bad.yaml:3:13: unknown telemetry source \"gpu\""));
 }
 
+TEST_CASE("telemetry: the experiment's keys over the site's, one by one") {
+  TempDir dir;
+  std::ofstream(dir.file("site.yaml")) << "format: 1\ntelemetry: {interval_ms: 2000, sources: [proc]}\n";
+  const Site site = load_site(dir.file("site.yaml"));
+  Experiment interval_only = load(kHead + "telemetry: {interval_ms: 500}\n");
+  apply_site(site, interval_only);
+  CHECK(interval_only.telemetry.interval_ms == 500);
+  CHECK(interval_only.telemetry.sources == std::vector<std::string>{"proc"});  // the site's, kept
+  Experiment sources_only = load(kHead + "telemetry: {sources: [proc, nvml]}\n");
+  apply_site(site, sources_only);
+  CHECK(sources_only.telemetry.interval_ms == 2000);
+  CHECK(sources_only.telemetry.sources == std::vector<std::string>{"proc", "nvml"});
+  Experiment on = load(kHead + "telemetry: true\n");
+  apply_site(site, on);
+  CHECK(telemetry_text(on.telemetry) == "interval_ms=2000 sources=proc");
+  std::ofstream(dir.file("off.yaml")) << "format: 1\ntelemetry: false\n";
+  Experiment over_off = load(kHead + "telemetry: {interval_ms: 500}\n");
+  apply_site(load_site(dir.file("off.yaml")), over_off);
+  CHECK(telemetry_text(over_off.telemetry) == "interval_ms=500 sources=proc,rapl,nvml");
+}
+
 TEST_CASE("telemetry: the one-line text and back") {
   Telemetry t;
   CHECK(telemetry_text(t) == "interval_ms=1000 sources=proc,rapl,nvml");
