@@ -1,11 +1,12 @@
-// The container check's text: one table row per runtime (its program, how its version and GPUs are
-// found), and the steps every runtime shares.
+// The container check's text: one table row per runtime (how its version and GPUs are found; its program
+// and its image-missing message are runner/container_messages.h's), and the steps every runtime shares.
 #include "runner/container_check.h"
 
 #include <fmt/core.h>
 
 #include <array>
 
+#include "runner/container_messages.h"
 #include "templating/render.h"
 #include "util/error.h"
 #include "util/secrets.h"
@@ -27,8 +28,7 @@ enum class ImageRule {
 struct CheckRow {
   std::string_view runtime;
   ImageRule image;
-  std::string_view prepare;  // shell lines before the program is looked for
-  std::string_view program;  // what must be on PATH
+  std::string_view prepare;  // shell lines before the program is looked for (runner/container_messages.h's)
   /// Shell lines after the program is found: fail with CONTAINER_RUNTIME when it lacks what sweep
   /// needs; set sweep_container_version (one line). May read $sweep_container_node.
   std::string_view find;
@@ -39,12 +39,11 @@ struct CheckRow {
 };
 
 constexpr std::array<CheckRow, 5> kCheckRows{{
-    {"apptainer", ImageRule::url, "", "apptainer", "sweep_container_version=$(apptainer --version 2>&1 | head -n 1)\n",
+    {"apptainer", ImageRule::url, "", "sweep_container_version=$(apptainer --version 2>&1 | head -n 1)\n",
      "apptainer exec --nv binds the host's NVIDIA driver and devices: does the node have a GPU and the driver?"},
-    {"singularity", ImageRule::url, "", "singularity",
-     "sweep_container_version=$(singularity --version 2>&1 | head -n 1)\n",
+    {"singularity", ImageRule::url, "", "sweep_container_version=$(singularity --version 2>&1 | head -n 1)\n",
      "singularity exec --nv binds the host's NVIDIA driver and devices: does the node have a GPU and the driver?"},
-    {"pyxis", ImageRule::rooted, "", "srun",
+    {"pyxis", ImageRule::rooted, "",
      "srun --help 2>&1 | grep -q -- --container-image || sweep_container_failed CONTAINER_RUNTIME \"srun on node "
      "$sweep_container_node has no --container-image option: the Pyxis plugin is not installed there\" 127\n"
      "sweep_container_version=\"pyxis, $(srun --version 2>&1 | head -n 1)\"\n"
@@ -53,11 +52,11 @@ constexpr std::array<CheckRow, 5> kCheckRows{{
      "enroot's NVIDIA hook gives the container the GPUs the job step has: does the job ask for GPUs?"},
     // Podman 4.3 without a CDI specification (seen here): "Error: setting up CDI devices: unresolvable
     // CDI devices nvidia.com/gpu=all", status 126.
-    {"podman", ImageRule::podman, "", "podman", "sweep_container_version=$(podman --version 2>&1 | head -n 1)\n",
+    {"podman", ImageRule::podman, "", "sweep_container_version=$(podman --version 2>&1 | head -n 1)\n",
      "--device nvidia.com/gpu=all needs the NVIDIA Container Toolkit's CDI specification (nvidia-ctk cdi generate)",
      "unresolvable CDI devices"},
     {"charliecloud", ImageRule::found, "[ -n \"${USER:-}\" ] || export USER=\"$(id -un)\"  # ch-run requires it\n",
-     "ch-run", "sweep_container_version=\"ch-run $(ch-run --version 2>&1 | head -n 1)\"\n",
+     "sweep_container_version=\"ch-run $(ch-run --version 2>&1 | head -n 1)\"\n",
      "ch-run shares the host's /dev: the node has no NVIDIA device, or the image lacks the driver's libraries "
      "(ch-fromhost --nvidia)"},
 }};
@@ -83,11 +82,12 @@ sweep_container_node=$(hostname 2> /dev/null || printf '%s' "${HOSTNAME:-unknown
 /// The program's lookup and the row's own lines.
 std::string find_runtime(const RenderedContainer& c) {
   const CheckRow& r = row(c.runtime);
+  const std::string_view program = container_messages(c.runtime).program;
   std::string out(r.prepare);
   out += fmt::format(
       "command -v {0} > /dev/null || sweep_container_failed CONTAINER_RUNTIME \"the container runtime's program {0}{1} "
       "is not found on node $sweep_container_node (PATH=$PATH)\" 127\n",
-      r.program, r.program == c.runtime ? "" : fmt::format(" ({})", c.runtime));
+      program, program == c.runtime ? "" : fmt::format(" ({})", c.runtime));
   return out + std::string(r.find);
 }
 
@@ -154,28 +154,48 @@ std::string gpu_start_failure(const RenderedContainer& c) {
       shell_quote(std::string(r.gpu_start_error)), c.runtime, r.gpu_hint);
 }
 
+/// The line that makes a failed start CONTAINER_IMAGE when the runtime's message says the image is not
+/// there (a name the runtime resolves, which the check cannot look for itself: runner/container_messages.h).
+std::string image_start_failure(const RenderedContainer& c) {
+  return fmt::format(
+      "if [ \"$sweep_container_status\" -ne 0 ] && grep -Eq {} \"$SWEEP_RUN_DIR/container_check.log\"; then "
+      "sweep_container_failed CONTAINER_IMAGE \"{} has no image $sweep_container_image on node $sweep_container_node "
+      "(status $sweep_container_status): $(tail -n 5 \"$SWEEP_RUN_DIR/container_check.log\")\" 2; fi\n",
+      shell_quote(std::string(container_messages(c.runtime).image_missing)), c.runtime);
+}
+
 /// The words that start the container once, up to its command.
 std::string start_words(const ContainerWords& w) {
   if (!w.srun_options.empty()) return w.assignments + "srun --nodes=1 --ntasks=1 " + w.srun_options;
   return w.assignments + w.before_command;
 }
 
+/// What the container's /bin/sh runs (inside sh -c '...': no single quote): one NAME=VALUE line per
+/// variable of the names provenance keeps that is really set, its value's line breaks folded to spaces,
+/// so that no line starts with anything but such a name (a value holding "\nsweep-gpu-device\nNCCL_NET=IB"
+/// forges nothing); then the GPU marker. Needs env, sed and tr in the image (busybox has them).
+constexpr std::string_view kInsideCheck =
+    "for n in $(env | sed -n -E \"s/^((NCCL|UCX|OMPI|PMIX|I_MPI|FI|MPICH|CUDA|NVIDIA)_[A-Za-z0-9_]*)=.*/\\1/p\"); do "
+    "eval \"[ \\\"\\${$n+x}\\\" = x ]\" || continue; eval \"sweep_v=\\${$n}\"; "
+    "printf \"%s=%s\\n\" \"$n\" \"$(printf %s \"$sweep_v\" | tr \"\\n\\r\" \"  \")\"; done; "
+    "[ -e /dev/nvidiactl ] && echo sweep-gpu-device; exit 0";
+
 std::string start(const RenderedContainer& c, const ContainerWords& w) {
   std::string out = fmt::format(
-      "sweep_container_out=$({}/bin/sh -c 'env; [ -e /dev/nvidiactl ] && echo sweep-gpu-device; exit 0' 2>> "
+      "sweep_container_out=$({}/bin/sh -c '{}' 2>> "
       "\"$SWEEP_RUN_DIR/container_check.log\")\n"
       "sweep_container_status=$?\n"
-      "{}"
+      "{}{}"
       "if [ \"$sweep_container_status\" -ne 0 ]; then sweep_container_failed CONTAINER \"{} did not start the "
       "container on node $sweep_container_node (status $sweep_container_status): $(tail -n 5 "
       "\"$SWEEP_RUN_DIR/container_check.log\")\" "
       "\"$sweep_container_status\"; fi\n",
-      start_words(w), gpu_start_failure(c), c.runtime);
+      start_words(w), kInsideCheck, gpu_start_failure(c), image_start_failure(c), c.runtime);
   // As comm_env: a secret-looking name's value is masked (util/secrets.h's secret_name).
   out +=
       "printf '%s\\n' \"$sweep_container_out\" | grep -E '^(NCCL|UCX|OMPI|PMIX|I_MPI|FI|MPICH|CUDA|NVIDIA)_' | "
       "grep -v '^OMPI_ALLOW_RUN_AS_ROOT' | sed -E '" + secret_line_sed_script() + "' | "
-      "sort > \"$SWEEP_RUN_DIR/provenance/container_env\"\n"
+      "sort -u > \"$SWEEP_RUN_DIR/provenance/container_env\"\n"
       "[ -s \"$SWEEP_RUN_DIR/provenance/container_env\" ] || rm -f \"$SWEEP_RUN_DIR/provenance/container_env\"\n";
   if (c.gpus)
     out += fmt::format(

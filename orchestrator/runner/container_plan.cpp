@@ -24,6 +24,16 @@ templating::Template compiled(const std::string& text, const SourceLocation& whe
   return t;
 }
 
+/// `text`, a rendered container value, refused at `where` when a parameter put a line break in it (as
+/// spec/load_container.cpp refuses one written in the value: provenance is one value a line).
+std::string one_line(std::string text, const SourceLocation& where) {
+  if (text.find_first_of("\n\r") != std::string::npos)
+    fail_at(where, fmt::format("the container value renders to \"{}\", which holds a line break: a parameter used in "
+                               "container must hold one line",
+                               text));
+  return text;
+}
+
 }  // namespace
 
 std::string container_summary(const spec::Container& c) {
@@ -65,12 +75,12 @@ RenderedContainer ContainerPlan::render(const templating::Variables& vars, const
   using templating::Escape;
   RenderedContainer c;
   c.runtime = container_.runtime;
-  c.image = image_->render(vars, Escape::none);
+  c.image = one_line(image_->render(vars, Escape::none), container_.image_where);
   c.gpus = container_.gpus.value_or(asks_for_gpus);
   c.mounts = automatic_binds(run_dir, workdir, workload.program.empty() ? std::string() : bundled_dir);
   for (const Mount& m : mounts_) {
-    std::string source = m.source.render(vars, Escape::none);
-    std::string destination = m.destination ? m.destination->render(vars, Escape::none) : source;
+    std::string source = one_line(m.source.render(vars, Escape::none), m.where);
+    std::string destination = m.destination ? one_line(m.destination->render(vars, Escape::none), m.where) : source;
     for (const std::string* path : {&source, &destination})
       if (path->empty() || path->front() != '/')
         fail_at(m.where, fmt::format("the mount renders to \"{}\", not an absolute path (podman would take a relative "
@@ -79,8 +89,9 @@ RenderedContainer ContainerPlan::render(const templating::Variables& vars, const
     c.mounts.push_back({std::move(source), std::move(destination), m.read_only});
   }
   for (std::size_t i = 0; i < env_.size(); ++i)
-    c.env.emplace_back(container_.env[i].name, env_[i].render(vars, Escape::none));
-  for (const templating::Template& a : args_) c.args.push_back(a.render(vars, Escape::none));
+    c.env.emplace_back(container_.env[i].name, one_line(env_[i].render(vars, Escape::none), container_.env[i].where));
+  for (std::size_t i = 0; i < args_.size(); ++i)
+    c.args.push_back(one_line(args_[i].render(vars, Escape::none), container_.args[i].where));
   c.workdir = workdir;
   c.passthrough = passthrough_;
   return c;

@@ -18,6 +18,7 @@
 #include "parse/nccl_transports.h"
 #include "parse/reduce.h"
 #include "runner/container_check.h"
+#include "runner/container_messages.h"
 #include "runner/gpu_facts.h"
 #include "runner/job_environment.h"
 #include "runner/nic_counters.h"
@@ -162,6 +163,26 @@ std::optional<store::AttemptResult> container_failure(const std::string& run_dir
   return failed(cls, fields["text"].empty() ? "the container check failed (container_failed gives no text)" : fields["text"]);
 }
 
+/// A run whose container check passed (on the job's first node) and whose workload then exited non-zero
+/// (`r`, its reason already with its output's tail): reclassified when a line of its stderr `text` says
+/// that the runtime's program or image is missing on a node (runner/container_messages.h).
+void reclassify_container_failure(const std::string& run_dir, const std::string& text, store::AttemptResult& r) {
+  const std::string runtime = record_fields(run_dir + "/provenance/" + kContainerProvenanceFile)["runtime"];
+  std::optional<ContainerStderrFailure> found;
+  try {
+    if (!runtime.empty()) found = container_failure_in(runtime, text);
+  } catch (const Error&) {  // a runtime= that sweep did not write (the run directory is the workload's too)
+  }
+  if (!found) return;
+  const std::string what = found->failure_class == failure::kContainerRuntime
+                               ? fmt::format("the container runtime's program {} is not found", container_messages(runtime).program)
+                               : fmt::format("the container image of {} is not there", runtime);
+  r.failure_class = found->failure_class;
+  r.failure_reason = fmt::format("{} {} (the container check passed on the job's first node): {}; {}", what,
+                                 found->node.empty() ? "on a node" : "on node " + found->node, found->line,
+                                 r.failure_reason);
+}
+
 /// For each required metric that `extraction` lacks, why and what to change (parse/missing_metric.h).
 std::string missing_details(const parse::Extractor& extractor, const parse::Extraction& extraction,
                             const spec::Success& success, const std::map<std::string, std::string_view>& sources) {
@@ -270,6 +291,8 @@ store::AttemptResult ingest(const exec::Outcome& outcome, const std::string& run
     result.failure_reason += missing_details(extractor, extraction, success, views);
   if (result.state == store::RunState::failed)
     result.failure_reason = with_output_tail(std::move(result.failure_reason), result.failure_class, run_dir);
+  if (const auto err = texts.find("stderr"); result.failure_class == failure::kExitCode && err != texts.end())
+    reclassify_container_failure(run_dir, err->second, result);
   for (auto& kv : job_provenance(run_dir)) result.provenance.push_back(std::move(kv));
   for (auto& kv : nccl_transport_provenance(texts)) result.provenance.push_back(std::move(kv));
   if (nic_counters) add_nic_metrics(run_dir, result, warnings);

@@ -14,10 +14,21 @@ namespace {
 
 constexpr std::string_view kForms = "none, or a map {runtime, image, mounts, gpus, env, args} (docs/containers.md)";
 
+/// `text` as read, refused when it holds a line break: the check reads the container's output line by
+/// line, and provenance/container and container_env are one value a line (a line break would forge lines).
+std::string one_line(std::string text, const Field& f, const Source& src) {
+  if (text.find_first_of("\n\r") != std::string::npos)
+    fail_at(content_location(f, src),
+            fmt::format("\"{}\" holds a line break: a container value must be one line (it is written one to a "
+                        "line in the run's provenance)",
+                        f.path));
+  return text;
+}
+
 std::string template_text(const Field& f, const Source& src, std::string_view expected) {
   const std::string text = scalar_text(f, src, expected);
   if (text.empty() || text.find('\0') != std::string::npos) fail_expected(f, src, expected);
-  return text;
+  return one_line(text, f, src);
 }
 
 /// `text` split at each ':' outside a Mustache tag ({{name}} holds none, but a tag's text is not split).
@@ -95,7 +106,7 @@ void read_container_env(const Field& f, const Source& src, Container& c) {
                           "which reaches the container from the job's environment",
                           v.path));
     if (!v.value.IsScalar()) fail_expected(v, src, "a value (a template)");
-    c.env.push_back({name, scalar_text(v, src, "a value (a template)"), content_location(v, src)});
+    c.env.push_back({name, one_line(scalar_text(v, src, "a value (a template)"), v, src), content_location(v, src)});
   }
 }
 

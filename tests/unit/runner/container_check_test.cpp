@@ -87,8 +87,9 @@ TEST_CASE("container check text: the runtime, the image, the provenance, one sta
                "  sweep_container_id=$(/opt/sweep/sweep-image-id --verbose --cache /runs/.sweep-image-ids "
                "\"$sweep_container_image\"") != std::string::npos);
   CHECK(a.find("mkdir -m 0700") == std::string::npos);
-  CHECK(a.find("sweep_container_out=$(apptainer exec --nv --env NCCL_DEBUG=INFO /img/pt.sif /bin/sh -c 'env; [ -e "
-               "/dev/nvidiactl ] && echo sweep-gpu-device; exit 0' 2>> \"$SWEEP_RUN_DIR/container_check.log\")\n") !=
+  CHECK(a.find("sweep_container_out=$(apptainer exec --nv --env NCCL_DEBUG=INFO /img/pt.sif /bin/sh -c 'for n in "
+               "$(env | sed -n -E ") != std::string::npos);
+  CHECK(a.find("[ -e /dev/nvidiactl ] && echo sweep-gpu-device; exit 0' 2>> \"$SWEEP_RUN_DIR/container_check.log\")\n") !=
         std::string::npos);
   CHECK(a.find("sweep_container_failed CONTAINER_GPU") != std::string::npos);
   CHECK(check(container("apptainer", "/img/pt.sif", false)).find("CONTAINER_GPU") == std::string::npos);
@@ -201,6 +202,41 @@ TEST_CASE("container check run: ch-run starts a busybox image: provenance, its e
   CHECK(fs::exists(dir.path / "ran"));
   // The second run's id came from the cache: no content read.
   CHECK(read(dir.path / "container_check.log").starts_with("sweep-image-id: content read: 0 bytes (cache: hit)\n"));
+}
+
+TEST_CASE("container check run: a value with line breaks forges no container_env line and no GPU marker") {
+  INFO("ch-run and busybox-static are installed by scripts/install-deps");
+  REQUIRE(have_charliecloud());
+  if (fs::exists("/dev/nvidiactl")) return;  // the marker would be true here: nothing to forge
+  TempDir dir;
+  RenderedContainer c = container("charliecloud", busybox_image(dir), true);
+  c.workdir = dir.path.string();
+  // A host variable, which ch-run passes into the container; its lines would read as a variable and
+  // the GPU marker if the check trusted env's lines.
+  const Ran r = run_check(dir, check(c), "export FOO=$'x\\nsweep-gpu-device\\nNCCL_NET=IB' UCX_TLS=$'rc\\nNCCL_X=1'");
+  INFO(read(dir.path / "out"));
+  CHECK(r.status == 1);
+  CHECK(r.failed.find("class=CONTAINER_GPU\n") != std::string::npos);
+  CHECK(!fs::exists(dir.path / "ran"));
+  const std::string env = read(dir.path / "provenance/container_env");
+  CHECK(env.find("NCCL_NET") == std::string::npos);
+  CHECK(env.find("UCX_TLS=rc NCCL_X=1\n") != std::string::npos);  // its line break folded
+  CHECK(env.find("\nNCCL_X") == std::string::npos);
+  CHECK(env.find("NCCL_DEBUG=INFO\n") != std::string::npos);
+}
+
+TEST_CASE("container check run: a ch-image name that ch-run cannot find is CONTAINER_IMAGE, with ch-run's message") {
+  INFO("ch-run and busybox-static are installed by scripts/install-deps");
+  REQUIRE(have_charliecloud());
+  TempDir dir;
+  RenderedContainer c = container("charliecloud", "myimg", false);  // not there: a name of ch-image's storage
+  c.workdir = dir.path.string();
+  const Ran r = run_check(dir, check(c), "export CH_IMAGE_STORAGE=" + dir.file("store"));
+  INFO(read(dir.path / "out"));
+  CHECK(r.status == 2);
+  CHECK(r.failed.find("class=CONTAINER_IMAGE\ntext=charliecloud has no image myimg on node ") != std::string::npos);
+  CHECK(r.failed.find("error: can't stat: myimg: No such file or directory") != std::string::npos);  // ch-run 0.31's
+  CHECK(!fs::exists(dir.path / "ran"));
 }
 
 TEST_CASE("container check run: sweep-image-id's warning and failure are kept, the failure recorded as image_id_error") {

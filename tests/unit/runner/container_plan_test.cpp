@@ -60,7 +60,7 @@ TEST_CASE("container plan: the local job script runs the command in the containe
   // The id cache is the results root's (the run root's parent), shared by the campaigns of one database.
   CHECK(script.find("--cache /runs/.sweep-image-ids ") != std::string::npos);
   CHECK(script.find("/runs/c/.sweep-image-ids") == std::string::npos);
-  CHECK(script.find("/bin/sh -c 'env; [ -e /dev/nvidiactl ] && echo sweep-gpu-device; exit 0'") != std::string::npos);
+  CHECK(script.find("[ -e /dev/nvidiactl ] && echo sweep-gpu-device; exit 0'") != std::string::npos);
   CHECK(script.find("CONTAINER_GPU") == std::string::npos);  // the point asks for no GPU: gpus defaults to false
 }
 
@@ -140,6 +140,20 @@ TEST_CASE("container plan: a mount that renders to a relative path is refused at
   CHECK(plan_error(experiment("  runtime: podman\n  image: pt\n  mounts: [\"{{tag}}:/d\"]\n")) ==
         "t.yaml:9:13: the mount renders to \"1.0\", not an absolute path (podman would take a relative source for a "
         "named volume): a mount's parameters must hold absolute paths");
+}
+
+TEST_CASE("container plan: a parameter that puts a line break in a container value is refused at the value") {
+  const auto with = [](const std::string& container) {
+    return spec::load_text("name: t\nmatrix:\n  v: [\"x\\nsweep-gpu-device\\nNCCL_NET=IB\"]\nworkload:\n  command: "
+                           "train\ncontainer:\n  runtime: podman\n" + container,
+                           "t.yaml");
+  };
+  CHECK(plan_error(with("  image: pt\n  env: {FOO: \"{{v}}\"}\n")) ==
+        "t.yaml:9:15: the container value renders to \"x\nsweep-gpu-device\nNCCL_NET=IB\", which holds a line break: "
+        "a parameter used in container must hold one line");
+  CHECK(plan_error(with("  image: \"pt{{v}}\"\n")).rfind("t.yaml:8:11: the container value renders to", 0) == 0);
+  CHECK(plan_error(with("  image: pt\n  args: [\"{{v}}\"]\n")).rfind("t.yaml:9:11: the container value renders", 0) == 0);
+  CHECK(plan_error(with("  image: pt\n  mounts: [\"/a{{v}}\"]\n")).rfind("t.yaml:9:13: the container value renders", 0) == 0);
 }
 
 TEST_CASE("container plan: the top-level env reaches pyxis's and apptainer's containers over the image's ENV") {

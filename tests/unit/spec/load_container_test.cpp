@@ -102,6 +102,21 @@ TEST_CASE("container: none, and errors naming file:line:column and what was expe
             .find("x.yaml:6:37: \"container.image\" must be an image") == 0);
 }
 
+TEST_CASE("container: a line break in the image, a mount, an env value or an argument is refused at its place") {
+  // Each would write lines of its own into provenance/container or container_env (docs/containers.md).
+  const std::string head = kHead + "container: {runtime: podman, image: ";
+  CHECK(load_error(head + "\"/a\\nruntime=x\"}\n") ==
+        "x.yaml:6:38: \"container.image\" holds a line break: a container value must be one line (it is written one "
+        "to a line in the run's provenance)");
+  CHECK(load_error(head + "x, mounts: [\"/a\\r/b\"]}\n").rfind("x.yaml:6:50: \"container.mounts[0]\" holds a line break", 0) == 0);
+  CHECK(load_error(head + "x, env: {FOO: \"x\\nsweep-gpu-device\\nNCCL_NET=IB\"}}\n")
+            .rfind("x.yaml:6:52: \"container.env.FOO\" holds a line break", 0) == 0);
+  CHECK(load_error(head + "x, args: [\"-e\", \"A=b\\nc\"]}\n").rfind("x.yaml:6:54: \"container.args[1]\" holds a line break", 0) == 0);
+  CHECK(load_error(kHead + "container:\n  runtime: podman\n  image: |\n    pt\n") ==
+        "x.yaml:9:5: \"container.image\" holds a line break: a container value must be one line (it is written one "
+        "to a line in the run's provenance)");  // a block scalar keeps its final line break
+}
+
 TEST_CASE("container: the site's are defaults, merged by the rule of docs/containers.md") {
   TempDir dir;
   const Site site = site_of(dir,
