@@ -117,7 +117,11 @@ void BatchDriver::finish(const TrackedTask& t, const sched::JobRecord& rec, cons
   for (auto& kv : job_provenance(scheduler_->name(), t, rec, restarts))
     result.provenance.push_back(std::move(kv));
   for (auto& kv : options_provenance(t)) result.provenance.push_back(std::move(kv));
-  if (usage) add_usage(scheduler_->name(), *usage, result);  // runner/job_usage.h
+  if (usage) {  // runner/job_usage.h
+    std::vector<std::string> warnings;
+    add_usage(scheduler_->name(), *usage, result, warnings);
+    add_warnings(t.run_dir, warnings, result);
+  }
   db_.finish_attempt(t.run_id, t.attempt, result);
   ++finished_here_;
   if (result.state == store::RunState::failed) after_failure(t.run_id, t.attempt, result);

@@ -1,13 +1,17 @@
 #include "runner/telemetry_ingest.h"
 
-
+#include <fcntl.h>
 #include <fmt/core.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
+#include <string_view>
 
 #include "runner/telemetry_sampling.h"
 #include "telemetry/log.h"
@@ -18,6 +22,9 @@
 
 namespace sweep::runner {
 namespace {
+
+/// How every file the sampler writes begins.
+constexpr std::string_view kMagic = "sweep-telemetry format=";
 
 /// The node part of a telemetry file name, when the name is telemetry.<node> with a plain node name.
 bool is_telemetry_name(const std::string& name) {
@@ -46,6 +53,74 @@ std::vector<std::string> telemetry_files(const std::string& run_dir) {
     if (const std::string name = entry.path().filename().string(); is_telemetry_name(name)) names.push_back(name);
   std::sort(names.begin(), names.end());
   return names;
+}
+
+std::string node_of(const std::string& name) { return name.substr(std::string(telemetry::kFilePrefix).size()); }
+
+/// The run's nodes as the job script recorded them (kTelemetryNodesFile), nullopt when it recorded none.
+std::optional<std::set<std::string>> run_nodes(const std::string& run_dir) {
+  std::string text;
+  try {
+    text = read_own_file(run_dir + "/" + kTelemetryNodesFile, 1u << 20);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  std::set<std::string> nodes;
+  for (const std::string& line : split(text, '\n'))
+    if (is_telemetry_name(telemetry::kFilePrefix + line)) nodes.insert(line);
+  if (nodes.empty()) return std::nullopt;
+  return nodes;
+}
+
+/// Whether the file at `path` begins as the sampler's files do (read without following a symlink).
+bool starts_as_sampler_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st{};
+  char head[64]{};
+  const bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+                  ::read(fd, head, kMagic.size()) == static_cast<ssize_t>(kMagic.size()) &&
+                  std::string_view(head, kMagic.size()) == kMagic;
+  ::close(fd);
+  return ok;
+}
+
+/// The files of `names` to read: those of the run's nodes when it knows them (`nodes`), else all. A
+/// sampler's file for another node throws Error(io); another file of such a name is skipped with a note.
+std::vector<std::string> files_to_read(const std::string& run_dir, const std::vector<std::string>& names,
+                                       const std::optional<std::set<std::string>>& nodes, std::vector<std::string>& warnings) {
+  if (!nodes) return names;
+  std::vector<std::string> out;
+  for (const std::string& name : names) {
+    if (nodes->count(node_of(name))) {
+      out.push_back(name);
+    } else if (starts_as_sampler_file(run_dir + "/" + name)) {
+      throw Error(ErrorKind::io, fmt::format("{}/{}: a sampler's file for node {}, which is not a node of this run "
+                                             "(its {} names {}): refused", run_dir, name, node_of(name),
+                                             kTelemetryNodesFile, join(std::vector<std::string>(nodes->begin(), nodes->end()), " ")));
+    } else {
+      warnings.push_back(fmt::format("{}/{}: not a node of this run, nor a sampler's file: skipped", run_dir, name));
+    }
+  }
+  return out;
+}
+
+/// Refuses (Error(io)) more files than kMaxTelemetryFiles, or files that together hold more than
+/// kMaxTelemetryRunBytes, naming the first file over the budget; nothing is read.
+void check_budget(const std::string& run_dir, const std::vector<std::string>& files) {
+  if (files.size() > kMaxTelemetryFiles)
+    throw Error(ErrorKind::io, fmt::format("{}: {} telemetry files, more than the {} a run may have: none read", run_dir,
+                                           files.size(), kMaxTelemetryFiles));
+  std::uintmax_t total = 0;
+  for (const std::string& name : files) {
+    struct stat st{};
+    if (::lstat((run_dir + "/" + name).c_str(), &st) != 0) continue;  // gone: its reading says so
+    total += static_cast<std::uintmax_t>(st.st_size);
+    if (total > kMaxTelemetryRunBytes)
+      throw Error(ErrorKind::io, fmt::format("{}/{}: {} bytes, which take the run's telemetry files to {} bytes, over the "
+                                             "budget of {} MiB a run: none read", run_dir, name, st.st_size, total,
+                                             kMaxTelemetryRunBytes >> 20));
+  }
 }
 
 /// Why the job script's sampler did not start (its telemetry_failed file), else a general reason.
@@ -79,29 +154,49 @@ void add_metric(const telemetry::Metric& m, store::AttemptResult& result, std::v
   result.metrics.push_back({m.name, 0, m.value, m.unit, m.better});
 }
 
+/// The sampler's logs among `files` (their names in `read`); a file whose `node` record is not its name's
+/// node, or claims a node another file claimed, throws Error(io), as does a malformed one.
+std::vector<telemetry::Log> read_logs(const std::string& run_dir, const std::vector<std::string>& files,
+                                      std::vector<std::string>& read, std::vector<std::string>& warnings) {
+  std::vector<telemetry::Log> logs;
+  std::map<std::string, std::string> claimed;  // node -> the file that claimed it
+  for (const std::string& name : files) {
+    const std::string path = run_dir + "/" + name;
+    const std::string text = read_own_file(path, kMaxTelemetryBytes);
+    // A workload's own file that happens to be named telemetry.<something> (telemetry.json) is not
+    // the sampler's: skipped with a note, never a reason to lose the run's telemetry.
+    if (!text.starts_with(kMagic)) {
+      warnings.push_back(fmt::format("{}: not a telemetry file of the sampler (its first line is not "
+                                     "\"sweep-telemetry format=...\"): skipped", path));
+      continue;
+    }
+    telemetry::Log log = telemetry::parse_telemetry(text, path);
+    if (const auto other = claimed.find(log.node); other != claimed.end())
+      throw Error(ErrorKind::io, fmt::format("{}: claims node {}, as {} does: two files for one node, refused", path,
+                                             log.node, other->second));
+    if (log.node != node_of(name))
+      throw Error(ErrorKind::io, fmt::format("{}: its node record says {}, not {} as its name does: refused", path,
+                                             log.node, node_of(name)));
+    claimed.emplace(log.node, name);
+    logs.push_back(std::move(log));
+    read.push_back(name);
+  }
+  return logs;
+}
+
 }  // namespace
 
 void add_telemetry(const std::string& run_dir, store::AttemptResult& result, std::vector<std::string>& warnings) {
-  const std::vector<std::string> names = telemetry_files(run_dir);
   const auto fail = [&](const std::string& why) {
     result.provenance.emplace_back("telemetry.error", why);
     warnings.push_back(fmt::format("{}: telemetry: {}", run_dir, why));
   };
   std::vector<telemetry::Log> logs;
-  std::vector<std::string> read;  // the sampler's files among `names`
+  std::vector<std::string> read;  // the sampler's files read
   try {
-    for (const std::string& name : names) {
-      const std::string text = read_own_file(run_dir + "/" + name, kMaxTelemetryBytes);
-      // A workload's own file that happens to be named telemetry.<something> (telemetry.json) is not
-      // the sampler's: skipped with a note, never a reason to lose the run's telemetry.
-      if (!text.starts_with("sweep-telemetry format=")) {
-        warnings.push_back(fmt::format("{}/{}: not a telemetry file of the sampler (its first line is not "
-                                       "\"sweep-telemetry format=...\"): skipped", run_dir, name));
-        continue;
-      }
-      logs.push_back(telemetry::parse_telemetry(text, run_dir + "/" + name));
-      read.push_back(name);
-    }
+    const std::vector<std::string> files = files_to_read(run_dir, telemetry_files(run_dir), run_nodes(run_dir), warnings);
+    check_budget(run_dir, files);
+    logs = read_logs(run_dir, files, read, warnings);
   } catch (const Error& e) {
     return fail(e.what());
   }

@@ -17,6 +17,7 @@ namespace {
 constexpr const char* kDaemon = R"sh(sweep_telemetry_pid=
 sweep_telemetry_daemon() {
   local failed="$SWEEP_RUN_DIR/telemetry_failed"
+  printf '%s\n' "${SLURMD_NODENAME:-$HOSTNAME}" > "$SWEEP_RUN_DIR/telemetry_nodes"
   sweep_telemetry_pid=$("$sweep_telemetry_program" --daemon --out "$SWEEP_RUN_DIR/telemetry.${SLURMD_NODENAME:-$HOSTNAME}" \
     "${sweep_telemetry_args[@]}" --root $$ < /dev/null 2> "$failed")
   local rc=$?
@@ -43,6 +44,8 @@ sweep_telemetry_stop() {
 constexpr const char* kSlurmDispatch = R"sh(sweep_telemetry_step= sweep_telemetry_step_id=
 sweep_telemetry_start() {
   if [ "${SLURM_JOB_NUM_NODES:-1}" -le 1 ]; then sweep_telemetry_daemon; return; fi
+  timeout 10 scontrol show hostnames "$SLURM_JOB_NODELIST" > "$SWEEP_RUN_DIR/telemetry_nodes" 2> /dev/null ||
+    rm -f "$SWEEP_RUN_DIR/telemetry_nodes"
   sweep_telemetry_step=$( { env -u SWEEP_RUN_DIR srun --overlap --job-name=sweep-telemetry --ntasks-per-node=1 --ntasks="$SLURM_JOB_NUM_NODES" \
     bash -c 'exec "$0" --out "$1/telemetry.${SLURMD_NODENAME:-$HOSTNAME}" "${@:2}"' \
     "$sweep_telemetry_program" "$SWEEP_RUN_DIR" "${sweep_telemetry_args[@]}" \

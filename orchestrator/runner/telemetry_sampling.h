@@ -8,6 +8,7 @@
 //     ./telemetry.<node> (<node>: $SLURMD_NODENAME, else $HOSTNAME), the only files of that name pattern
 //     the job script makes. It never fails the run: a sampler that is missing or does not start leaves
 //     ./telemetry_failed (kTelemetryFailedFile: one line, why) and the workload runs without telemetry.
+//     Before the sampler, it writes ./telemetry_nodes (kTelemetryNodesFile): the nodes whose files to expect.
 //   - On the local node (the local executor, and a one-node Slurm job): `sweep-telemetry --daemon` with
 //     `--root $$` (the job script's descendants) and `--marker SWEEP_RUN_DIR=<run directory>` (unique on
 //     a node, unlike the run id, which another campaign's database repeats); stopped by
@@ -43,5 +44,11 @@ TelemetrySampling telemetry_sampling(const std::string& executor, const spec::Te
 
 /// The file a run directory holds when its sampler did not start: one line saying why.
 inline constexpr const char* kTelemetryFailedFile = "telemetry_failed";
+
+/// The run's nodes, one name a line, as their telemetry files are named (telemetry.<node>): written by
+/// telemetry_start before the sampler starts; absent when the job script could not tell (scontrol
+/// failing in a multi-node Slurm job), or from a job script older than it. Ingest reads only these
+/// nodes' files (runner/telemetry_ingest.h).
+inline constexpr const char* kTelemetryNodesFile = "telemetry_nodes";
 
 }  // namespace sweep::runner

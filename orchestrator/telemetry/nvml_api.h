@@ -1,7 +1,7 @@
 #pragma once
 // The few NVML types, constants and entry points the sampler uses, declared here so that nothing of
 // NVML is needed at build time (nvml.h is not included; libnvidia-ml is loaded by dlopen at run time:
-// nvml_library.h). ABI-compatible with NVML's public API, as documented in the NVML API Reference
+// nvml_source.h). ABI-compatible with NVML's public API, as documented in the NVML API Reference
 // (docs.nvidia.com/deploy/nvml-api/): nvmlReturn_t is an enum (NVML_SUCCESS = 0), nvmlDevice_t an
 // opaque pointer, nvmlUtilization_t {unsigned int gpu, memory} in percent, nvmlMemory_t {unsigned long
 // long total, free, used} in bytes, nvmlClockType_t NVML_CLOCK_SM = 1, nvmlTemperatureSensors_t

@@ -48,6 +48,8 @@ TEST_CASE("telemetry: a two-node job's samplers write telemetry.n1 and telemetry
   const std::string dir = query(box, "SELECT run_dir FROM runs");
   CHECK(query(box, "SELECT value FROM run_provenance WHERE key = 'telemetry.files'") == "telemetry.n1 telemetry.n2");
   CHECK(query(box, "SELECT count(*) FROM run_provenance WHERE key IN ('telemetry.cut_short', 'telemetry.error')") == "0");
+  // The job's nodes as the job script recorded them (scontrol show hostnames): ingest reads only theirs.
+  CHECK(e2e::read_file(dir + "/telemetry_nodes") == "n1\nn2\n");
   for (const char* node : {"n1", "n2"}) {
     const std::string text = e2e::read_file(dir + "/telemetry." + node);
     INFO(text);
@@ -76,4 +78,5 @@ TEST_CASE("telemetry: a one-node job's sampler writes its node's file and the wo
   CHECK(cpu >= 1.35);
   CHECK(cpu <= 2.5);
   CHECK(e2e::read_file(query(box, "SELECT run_dir FROM runs") + "/" + files).find("\nend ") != std::string::npos);
+  CHECK(e2e::read_file(query(box, "SELECT run_dir FROM runs") + "/telemetry_nodes") == files.substr(10) + "\n");
 }

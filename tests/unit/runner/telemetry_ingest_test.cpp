@@ -141,3 +141,77 @@ TEST_CASE("telemetry ingest: a workload's own telemetry.json is skipped with a n
   CHECK(provenance(r, "telemetry.files") == "telemetry.n1");
   CHECK(provenance(r, "telemetry.error") == "<none>");
 }
+
+TEST_CASE("telemetry ingest: a planted telemetry.zzz of a node not of the run is refused, the run has none") {
+  TempDir dir;
+  write(dir, "telemetry_nodes", "n1\nn2\n");  // as the job script writes it (runner/telemetry_sampling.h)
+  write(dir, "telemetry.n1", kNode1);
+  write(dir, "telemetry.n2", kNode2);
+  write(dir, "telemetry.zzz", "sweep-telemetry format=1\nnode zzz\nsource proc ok\nproc 1 999999 900000 1\nend 1\n");
+  write(dir, "telemetry.json", "{\"gpu\": 1}\n");  // not a sampler's file: skipped with a note, as before
+  store::AttemptResult r;
+  std::vector<std::string> warnings;
+  add_telemetry(dir.path.string(), r, warnings);
+  CHECK_FALSE(metric(r, "cpu_time_s"));
+  CHECK_THAT(provenance(r, "telemetry.error"),
+             Catch::Contains("telemetry.zzz: a sampler's file for node zzz, which is not a node of this run"));
+  CHECK_THAT(warnings.back(), Catch::Contains("telemetry.zzz"));
+
+  // Without it, the nodes' own files give the run's figures; telemetry.json is still only a note.
+  std::filesystem::remove(dir.file("telemetry.zzz"));
+  store::AttemptResult ok;
+  std::vector<std::string> notes;
+  add_telemetry(dir.path.string(), ok, notes);
+  REQUIRE(metric(ok, "cpu_time_s"));
+  CHECK(metric(ok, "cpu_time_s")->value == Approx(2.9));
+  CHECK(provenance(ok, "telemetry.files") == "telemetry.n1 telemetry.n2");
+  REQUIRE(notes.size() == 1);
+  CHECK_THAT(notes[0], Catch::Contains("telemetry.json: not a node of this run, nor a sampler's file: skipped"));
+}
+
+TEST_CASE("telemetry ingest: a second file claiming n1, or a node record unlike its name, is refused") {
+  for (const bool listed : {true, false}) {  // with the job script's node list, and without (an older run)
+    INFO("listed " << listed);
+    TempDir dir;
+    if (listed) write(dir, "telemetry_nodes", "n1\nn2\n");
+    write(dir, "telemetry.n1", kNode1);
+    write(dir, "telemetry.n2", kNode1);  // a copy of n1's file
+    store::AttemptResult r;
+    std::vector<std::string> warnings;
+    add_telemetry(dir.path.string(), r, warnings);
+    CHECK(r.metrics.empty());
+    CHECK_THAT(provenance(r, "telemetry.error"),
+               Catch::Contains("telemetry.n2: claims node n1, as telemetry.n1 does: two files for one node, refused"));
+    REQUIRE(warnings.size() == 1);
+
+    TempDir other;
+    if (listed) write(other, "telemetry_nodes", "n2\n");
+    write(other, "telemetry.n2", kNode1);  // says n1
+    store::AttemptResult o;
+    add_telemetry(other.path.string(), o, warnings);
+    CHECK(o.metrics.empty());
+    CHECK_THAT(provenance(o, "telemetry.error"), Catch::Contains("telemetry.n2: its node record says n1, not n2"));
+  }
+}
+
+TEST_CASE("telemetry ingest: files over the run's budget are refused unread, by bytes and by count") {
+  TempDir dir;
+  write(dir, "telemetry.n1", kNode1);
+  for (const char* name : {"telemetry.n2", "telemetry.n3"}) {  // 200 MiB each, sparse: nothing to read here
+    write(dir, name, "sweep-telemetry format=1\n");
+    std::filesystem::resize_file(dir.file(name), 200u << 20);
+  }
+  store::AttemptResult r;
+  std::vector<std::string> warnings;
+  add_telemetry(dir.path.string(), r, warnings);
+  CHECK(r.metrics.empty());
+  CHECK_THAT(provenance(r, "telemetry.error"), Catch::Contains("telemetry.n3: 209715200 bytes"));
+  CHECK_THAT(provenance(r, "telemetry.error"), Catch::Contains("over the budget of 256 MiB a run: none read"));
+
+  TempDir many;
+  for (std::size_t i = 0; i <= kMaxTelemetryFiles; ++i) write(many, "telemetry.n" + std::to_string(i), "");
+  store::AttemptResult m;
+  add_telemetry(many.path.string(), m, warnings);
+  CHECK(m.metrics.empty());
+  CHECK_THAT(provenance(m, "telemetry.error"), Catch::Contains("1025 telemetry files, more than the 1024 a run may have"));
+}
