@@ -12,11 +12,13 @@
 //     line>; podman: `podman image inspect`; a reference pyxis or apptainer pulls: empty); writes
 //     provenance/container (format 1). Every step's stderr is appended to ./container_check.log, which
 //     the check empties first.
-//   - Starts the container once with the point's own words running
-//     `/bin/sh -c 'env; [ -e /dev/nvidiactl ] && echo sweep-gpu-device; exit 0'`: its stderr is appended to
-//     ./container_check.log, its environment (the MPI, UCX, NCCL, PMIx, libfabric, CUDA and NVIDIA
-//     names; secret-looking names masked as in comm_env) to provenance/container_env; with gpus, the
-//     marker line must be there.
+//   - Starts the container once with the point's own words running a `/bin/sh -c '...'` that prints one
+//     NAME=VALUE line for each variable of the MPI, UCX, NCCL, PMIx, libfabric, CUDA and NVIDIA names that
+//     is really set, its value's line breaks folded to spaces (so no value forges a line), then the
+//     marker `sweep-gpu-device` when /dev/nvidiactl is there: its stderr is appended to
+//     ./container_check.log, those lines (secret-looking names masked as in comm_env) to
+//     provenance/container_env; with gpus, the marker line must be there. A failed start whose log
+//     holds the runtime's image-missing message (runner/container_messages.h) is CONTAINER_IMAGE.
 //   - On a failure, writes ./container_failed (format 1: class, the retry key of util/failure_classes.h;
 //     text, on one line, with the runtime's message and the node) and exits the script, so the workload
 //     does not run: status 127 (no runtime), 2 (no image), the runtime's status (it did not start) or 1

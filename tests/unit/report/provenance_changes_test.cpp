@@ -117,7 +117,7 @@ TEST_CASE("provenance changes: a pulled reference without an id is shown by the 
   CHECK(change_text(c.changed[0]) == "container image nvcr.io#nvidia/pytorch:24.01-py3 -> nvcr.io#nvidia/pytorch:24.02-py3");
 }
 
-TEST_CASE("provenance changes: compare's JSON (version 4) and JUnit carry them") {
+TEST_CASE("provenance changes: compare's JSON (version 5) and JUnit carry them") {
   TempDir dir;
   store::Store db(dir.file("sweep.db"));
   add_campaign(db, "a", [](int) { return container("/img/a", kIdA); });

@@ -78,6 +78,22 @@ TEST_CASE("container plan: gpus defaults to the point's GPU request, and an own 
         std::string::npos);
 }
 
+TEST_CASE("container plan: a multi-node slurm job makes the Open MPI directory podman binds on every node") {
+  const std::string script = first_script(
+      experiment("  runtime: podman\n  image: pt\n", "executor: slurm\nresources: {nodes: 2}\n"), "srun");
+  // podman refuses a bind source that is not there ("Error: statfs ...: no such file or directory"),
+  // and the path is the first node's mktemp -d: each node gets it, in a step of its own, before the check.
+  const auto made = script.find(
+      "if [ \"${SLURM_JOB_NUM_NODES:-1}\" -gt 1 ]; then\n"
+      "  srun --ntasks-per-node=1 --ntasks=\"$SLURM_JOB_NUM_NODES\" mkdir -p -m 0700 \"$sweep_ompi_tmp\" ||\n");
+  REQUIRE(made != std::string::npos);
+  CHECK(script.find("sweep_ompi_tmp=$(mktemp -d ") < made);
+  CHECK(made < script.find("sweep_container_failed CONTAINER_RUNTIME"));
+  CHECK(made < script.find("-v \"$sweep_ompi_tmp:$sweep_ompi_tmp\""));
+  CHECK(script.find("timeout 20 srun --ntasks-per-node=1 --ntasks=\"$SLURM_JOB_NUM_NODES\" rm -rf \"$sweep_ompi_tmp\"") !=
+        std::string::npos);  // and removed from each at the end
+}
+
 TEST_CASE("container plan: pyxis goes into srun's options on the slurm executor") {
   const std::string script = first_script(experiment("  runtime: pyxis\n  image: \"nvcr.io#nvidia/pytorch:{{tag}}\"\n",
                                                      "executor: slurm\nresources: {nodes: 1}\n"),
