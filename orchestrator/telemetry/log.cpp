@@ -88,6 +88,7 @@ void expect_count(const Line& line, const std::vector<std::string_view>& f, std:
 /// cumulative counter (CPU seconds, a zone's or a GPU's joules).
 struct Reader {
   Log log;
+  int format = 0;  // of the first line: 1 or 2
   double last_t = 0;
   std::map<std::string, double, std::less<>> last_count;  // "proc", "rapl <zone>", "gpu <index>"
   std::set<int> gpus;                                      // declared, for lookups in logarithmic time:
@@ -157,13 +158,15 @@ void read_rapl_zone(const Line& line, Reader& r) {
 
 void read_proc(const Line& line, Reader& r) {
   const auto f = fields(line.text);
-  expect_count(line, f, 5, "proc <t> <cpu_s> <rss_mib> <nprocs>");
+  if (r.format == 1) expect_count(line, f, 5, "proc <t> <cpu_s> <rss_mib> <nprocs>");
+  else expect_count(line, f, 6, "proc <t> <cpu_s> <rss_mib> <nprocs> <peak_mib>");
   ProcSample s;
   s.t = r.time(line, f[1]);
   s.cpu_s = number(line, f[2], "CPU seconds");
   r.cumulative(line, f[2], "proc", s.cpu_s);
   s.rss_mib = number(line, f[3], "resident MiB");
   s.nprocs = index(line, f[4], "a process count");
+  if (r.format >= 2) s.peak_mib = maybe(line, f[5], "peak MiB or -");
   r.log.proc.push_back(s);
 }
 
@@ -217,7 +220,9 @@ constexpr std::array<std::pair<std::string_view, RecordReader>, 10> kRecords{{
     {"end", read_end},
 }};
 
-constexpr std::string_view kFirstLine = "sweep-telemetry format=1";
+/// The first lines this sweep reads, by format.
+constexpr std::array<std::pair<std::string_view, int>, 2> kFirstLines{{{"sweep-telemetry format=1", 1},
+                                                                     {"sweep-telemetry format=2", 2}}};
 
 }  // namespace
 
@@ -230,7 +235,10 @@ Log parse_telemetry(std::string_view text, const std::string& file) {
     const Line line{file, ++number, text.substr(pos, eol - pos)};
     pos = eol + 1;
     if (number == 1) {
-      if (line.text != kFirstLine) line.fail(line.text, fmt::format("\"{}\" (this sweep reads format 1)", kFirstLine));
+      const auto* first = std::find_if(kFirstLines.begin(), kFirstLines.end(), [&](const auto& x) { return x.first == line.text; });
+      if (first == kFirstLines.end())
+        line.fail(line.text, "\"sweep-telemetry format=2\" (this sweep reads formats 1 and 2)");
+      r.format = first->second;
       continue;
     }
     if (line.text.empty()) continue;
@@ -239,14 +247,14 @@ Log parse_telemetry(std::string_view text, const std::string& file) {
     const auto* row = std::find_if(kRecords.begin(), kRecords.end(), [&](const auto& x) { return x.first == name; });
     try {
       if (row == kRecords.end())
-        line.fail(name, "a record of format 1: node, interval_ms, epoch_s, source, gpu_device, rapl_zone, proc, rapl, gpu or end");
+        line.fail(name, "a record: node, interval_ms, epoch_s, source, gpu_device, rapl_zone, proc, rapl, gpu or end");
       row->second(line, r);
     } catch (const Error&) {
       if (eol < text.size()) throw;
       r.log.torn_last_line = true;  // the sampler was killed while writing it
     }
   }
-  if (number == 0) throw Error(ErrorKind::io, fmt::format("expected \"{}\", got an empty file", kFirstLine), {file, 1, 1});
+  if (number == 0) throw Error(ErrorKind::io, "expected \"sweep-telemetry format=2\", got an empty file", {file, 1, 1});
   return r.log;
 }
 

@@ -2,18 +2,21 @@
 // The telemetry file a run's sampler writes (sweep-telemetry, one per node of the run), and its reading.
 // Pure: parse_telemetry takes the text; nothing here touches a file.
 //
-// File `telemetry.<node>` in the run directory, format 1 (docs/telemetry.md). Text, one record a line,
+// File `telemetry.<node>` in the run directory, format 2 (docs/telemetry.md; format 1 is read too: its
+// `proc` record has no <peak_mib>). Text, one record a line,
 // fields separated by single spaces; `-` is a value the source could not give at that sample. t is
 // seconds since the sampler's first sample (taken right before the workload started), decimal point '.'.
-//   sweep-telemetry format=1                       first line, always
+//   sweep-telemetry format=2                       first line, always
 //   node <name>                                    the node's name ($SLURMD_NODENAME, else the host name)
 //   interval_ms <n>                                the sampling interval asked for
 //   epoch_s <seconds since the epoch at t = 0>
 //   source <proc|rapl|nvml> <ok|off|unavailable> [detail to the end of the line]
 //   gpu_device <index> <uuid> <name to the end of the line>      one per GPU sampled (nvml ok)
 //   rapl_zone <zone> <kind> <name>   zone: powercap id ("0", "0:1"); kind: package | dram | other
-//   proc <t> <cpu_s> <rss_mib> <nprocs>            the workload's processes on this node: CPU seconds
-//                                                  so far (user + system), resident MiB now, how many
+//   proc <t> <cpu_s> <rss_mib> <nprocs> <peak_mib> the workload's processes on this node: CPU seconds
+//                                                  so far (user + system), resident MiB now (VmRSS
+//                                                  summed), how many, and the largest VmHWM of one
+//                                                  process so far (`-` when unknown)
 //   rapl <t> <zone> <energy_j>                     joules since t = 0, wrap-around already undone; `-`
 //                                                  when the zone could not be read at that sample
 //   gpu <t> <index> <energy_j> <power_w> <util_pct> <mem_util_pct> <mem_mib> <sm_mhz> <temp_c> <throttle>
@@ -31,7 +34,7 @@
 
 namespace sweep::telemetry {
 
-inline constexpr int kFormat = 1;
+inline constexpr int kFormat = 2;
 /// Prefix of the telemetry files in a run directory: telemetry.<node>.
 inline constexpr const char* kFilePrefix = "telemetry.";
 
@@ -58,6 +61,7 @@ struct ProcSample {
   double cpu_s = 0;
   double rss_mib = 0;
   int nprocs = 0;
+  std::optional<double> peak_mib = std::nullopt;  // largest VmHWM of one process so far; none in format 1, or `-`
 };
 
 struct RaplSample {

@@ -31,7 +31,7 @@ std::string header_records(const std::string& node, int interval_ms, double epoc
 }
 
 std::string proc_record(const ProcSample& s) {
-  return fmt::format("proc {:.3f} {:.3f} {:.3f} {}\n", s.t, s.cpu_s, s.rss_mib, s.nprocs);
+  return fmt::format("proc {:.3f} {:.3f} {:.3f} {} {}\n", s.t, s.cpu_s, s.rss_mib, s.nprocs, value(s.peak_mib));
 }
 
 std::string rapl_record(double t, const std::string& zone, const std::optional<double>& energy_j) {

@@ -104,12 +104,16 @@ ProcReading ProcSampler::sample() {
     if (st.state == 'Z') continue;  // exited, not yet reaped: its final times, no memory
     const auto status = read_whole(proc_root_ + "/" + std::to_string(pid) + "/status");
     if (const auto kib = status ? parse_vm_rss_kib(*status) : std::nullopt) reading.rss_mib += static_cast<double>(*kib) / 1024.0;
+    if (const auto kib = status ? parse_vm_hwm_kib(*status) : std::nullopt) s.hwm_kib = std::max(s.hwm_kib, *kib);
     ++reading.nprocs;
   }
   settle_gone(alive_start);
-  std::uint64_t ticks = 0;
-  for (const auto& [key, s] : seen_)
+  std::uint64_t ticks = 0, hwm_kib = 0;
+  for (const auto& [key, s] : seen_) {
     if (!s.in_parent) ticks += s.own + (s.reaped - s.reaped_base);
+    hwm_kib = std::max(hwm_kib, s.hwm_kib);
+  }
+  reading.peak_mib = static_cast<double>(hwm_kib) / 1024.0;
   reading.cpu_s = static_cast<double>(ticks) / ticks_per_s_;
   // Forget the environment of processes that are gone (their pid may come back as another process).
   std::erase_if(marker_cache_, [&](const auto& entry) { return !alive.count(entry.first.first); });

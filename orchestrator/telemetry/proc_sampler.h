@@ -14,6 +14,8 @@ struct ProcReading {
   double cpu_s = 0;    // CPU time of every process ever selected (ProcSampler::sample says how)
   double rss_mib = 0;  // VmRSS summed over the selected processes alive now
   int nprocs = 0;      // how many are alive now
+  double peak_mib = 0; // the largest VmHWM of one selected process, over every one ever selected (the
+                       // last seen of one that is gone): a peak between two samples is in it
 };
 
 class ProcSampler {
@@ -29,7 +31,7 @@ class ProcSampler {
   /// whose selected parent's cutime + cstime grew by at least its last total since the scan before, was
   /// waited for by it: its time is counted in the parent's and no longer on its own (a parent that did
   /// not wait, or was gone too, leaves it counted where it was). Memory and the count: the processes
-  /// alive now.
+  /// alive now; the peak: the largest VmHWM of one process ever selected.
   ProcReading sample();
 
  private:
@@ -43,6 +45,7 @@ class ProcSampler {
     Key parent{0, 0};               // (ppid, its starttime) when last seen alive
     bool gone = false;              // no longer in /proc: its values are final
     bool in_parent = false;         // gone, and counted in its parent's reaped
+    std::uint64_t hwm_kib = 0;      // VmHWM, largest seen
   };
   bool has_marker(const Key& key);
   /// Marks the selected processes missing from `alive` gone, each counted in its parent's reaped time

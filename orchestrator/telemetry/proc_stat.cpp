@@ -52,8 +52,10 @@ std::optional<ProcStat> parse_proc_stat(std::string_view text) {
   return st;
 }
 
-std::optional<std::uint64_t> parse_vm_rss_kib(std::string_view status) {
-  constexpr std::string_view key = "VmRSS:";
+namespace {
+
+/// The KiB of the first /proc/<pid>/status line that starts with `key` ("VmRSS:"), nullopt without it.
+std::optional<std::uint64_t> status_kib(std::string_view status, std::string_view key) {
   std::size_t at = 0;
   while (at < status.size()) {
     const auto eol = status.find('\n', at);
@@ -69,6 +71,12 @@ std::optional<std::uint64_t> parse_vm_rss_kib(std::string_view status) {
   }
   return std::nullopt;
 }
+
+}  // namespace
+
+std::optional<std::uint64_t> parse_vm_rss_kib(std::string_view status) { return status_kib(status, "VmRSS:"); }
+
+std::optional<std::uint64_t> parse_vm_hwm_kib(std::string_view status) { return status_kib(status, "VmHWM:"); }
 
 bool environ_has(std::string_view env_block, std::string_view marker) {
   std::size_t at = 0;

@@ -29,6 +29,10 @@ std::optional<ProcStat> parse_proc_stat(std::string_view text);
 /// VmRSS of /proc/<pid>/status in KiB; nullopt without the line (a kernel thread, a zombie).
 std::optional<std::uint64_t> parse_vm_rss_kib(std::string_view status);
 
+/// VmHWM of /proc/<pid>/status in KiB: the process's peak resident memory since it started (or last
+/// called exec), which the kernel keeps between samples; nullopt without the line.
+std::optional<std::uint64_t> parse_vm_hwm_kib(std::string_view status);
+
 /// Whether the NUL-separated environment `env_block` (/proc/<pid>/environ) holds exactly `marker`
 /// ("NAME=VALUE") as one of its entries.
 bool environ_has(std::string_view env_block, std::string_view marker);

@@ -78,7 +78,7 @@ std::string Sampler::sample(double t) {
   std::string out;
   if (proc_) {
     const ProcReading r = proc_->sample();
-    out += proc_record({t, r.cpu_s, r.rss_mib, r.nprocs});
+    out += proc_record({t, r.cpu_s, r.rss_mib, r.nprocs, r.peak_mib});
   }
   if (rapl_) {
     const auto joules = rapl_->sample();

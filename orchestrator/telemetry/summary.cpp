@@ -156,7 +156,7 @@ void add_log(const Log& log, Totals& t) {
   t.cpu_j.add(zone_energy(log, "package"));
   t.dram_j.add(zone_energy(log, "dram"));
   if (log.proc.size() >= 2) t.cpu_s.add(log.proc.back().cpu_s - log.proc.front().cpu_s);
-  for (const auto& s : log.proc) t.rss.add(s.rss_mib);
+  for (const auto& s : log.proc) t.rss.add(std::max(s.rss_mib, s.peak_mib.value_or(0)));
 }
 
 /// The nodes on which `source` is not ok: a sum over the other nodes would pass for the whole run's.

@@ -87,7 +87,7 @@ TEST_CASE("telemetry: a busy loop's CPU time is the run's cpu_time_s, in the fil
   CHECK(provenance(db, "busy", "telemetry.files") == files[0]);
   CHECK(provenance(db, "busy", "telemetry.error") == "<none>");
   CHECK(read_file(dir + "/telemetry_nodes") == files[0].substr(10) + "\n");  // this node, as the job script named its file
-  CHECK_THAT(read_file(dir + "/" + files[0]), Catch::StartsWith("sweep-telemetry format=1\n") && Catch::EndsWith("\n") &&
+  CHECK_THAT(read_file(dir + "/" + files[0]), Catch::StartsWith("sweep-telemetry format=2\n") && Catch::EndsWith("\n") &&
                                                   Catch::Contains("\nend "));
 }
 

@@ -102,9 +102,12 @@ TEST_CASE("telemetry log: malformed records name file:line:column and what was e
     std::string expected;
   };
   const std::vector<Case> cases{
-      {"sweep-telemetry format=2\n", 1, 1, "this sweep reads format 1"},
-      {"node n\n", 1, 1, "sweep-telemetry format=1"},
-      {"sweep-telemetry format=1\nwatts 3\n", 2, 1, "a record of format 1"},
+      {"sweep-telemetry format=3\n", 1, 1, "this sweep reads formats 1 and 2"},
+      {"node n\n", 1, 1, "sweep-telemetry format=2"},
+      {"sweep-telemetry format=1\nwatts 3\n", 2, 1, "a record: node, interval_ms"},
+      {"sweep-telemetry format=2\nproc 0 0 1 1\n", 2, 1, "proc <t> <cpu_s> <rss_mib> <nprocs> <peak_mib>"},
+      {"sweep-telemetry format=1\nproc 0 0 1 1 5\n", 2, 1, "proc <t> <cpu_s> <rss_mib> <nprocs>"},
+      {"sweep-telemetry format=2\nproc 0 0 1 1 x\n", 2, 14, "peak MiB or -"},
       {"sweep-telemetry format=1\nproc 0 x 1 1\n", 2, 8, "CPU seconds"},
       {"sweep-telemetry format=1\nproc 0 -1 1 1\n", 2, 8, "CPU seconds"},
       {"sweep-telemetry format=1\nproc 0 nan 1 1\n", 2, 8, "CPU seconds"},
@@ -147,4 +150,14 @@ TEST_CASE("telemetry log: at most 1024 GPUs or zones are declared, so a planted 
 
 TEST_CASE("telemetry log: an empty file is an error at its first line") {
   CHECK(error_of("").where().line == 1);
+}
+
+TEST_CASE("telemetry log: format 2's proc record has the peak, format 1's none") {
+  const auto two = parse_telemetry("sweep-telemetry format=2\nnode n\nproc 0 0 1 1 -\nproc 1 1 2 1 300.5\n", "f");
+  REQUIRE(two.proc.size() == 2);
+  CHECK_FALSE(two.proc[0].peak_mib);
+  CHECK(two.proc[1].peak_mib == Approx(300.5));
+  const auto one = parse_telemetry("sweep-telemetry format=1\nnode n\nproc 0 0 1 1\n", "f");
+  REQUIRE(one.proc.size() == 1);
+  CHECK_FALSE(one.proc[0].peak_mib);
 }

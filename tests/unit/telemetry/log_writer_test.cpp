@@ -7,7 +7,8 @@
 using namespace sweep::telemetry;
 
 TEST_CASE("telemetry log_writer: the records, exactly") {
-  CHECK(proc_record({1.5, 2.25, 300.125, 3}) == "proc 1.500 2.250 300.125 3\n");
+  CHECK(proc_record({1.5, 2.25, 300.125, 3, 400.5}) == "proc 1.500 2.250 300.125 3 400.500\n");
+  CHECK(proc_record({1.5, 2.25, 300.125, 3}) == "proc 1.500 2.250 300.125 3 -\n");
   CHECK(rapl_record(2, "0:1", 12.5) == "rapl 2.000 0:1 12.500\n");
   CHECK(rapl_record(2, "0", std::nullopt) == "rapl 2.000 0 -\n");
   const GpuSample g{.t = 1, .index = 3, .energy_j = 100, .power_w = 99.5, .util_pct = {}, .mem_util_pct = {},
@@ -16,7 +17,7 @@ TEST_CASE("telemetry log_writer: the records, exactly") {
   CHECK(end_record(7.25) == "end 7.250\n");
   CHECK(header_records("n1", 1000, 5.5, {{"proc", "ok", ""}, {"nvml", "unavailable", "lib.so: no\nfile"}}, {},
                        {{"0", "package", "package-0"}}) ==
-        "sweep-telemetry format=1\nnode n1\ninterval_ms 1000\nepoch_s 5.500\nsource proc ok\n"
+        "sweep-telemetry format=2\nnode n1\ninterval_ms 1000\nepoch_s 5.500\nsource proc ok\n"
         "source nvml unavailable lib.so: no file\nrapl_zone 0 package package-0\n");
 }
 
@@ -31,7 +32,7 @@ TEST_CASE("telemetry log_writer: what it writes, the parser reads back") {
                                     {"nvml", "ok", "libnvidia-ml.so.1"}},
                                     {{1, "GPU-1b2c", "NVIDIA H100 80GB HBM3"}}, {{"0", "package", "package-0"}});
   text += proc_record({0, 0.5, 12.5, 2}) + rapl_record(0, "0", 0.0) + gpu_record(g0);
-  text += proc_record({1.001, 1.5, 900, 5}) + rapl_record(1.001, "0", 210.5) + gpu_record(g1) + end_record(1.2);
+  text += proc_record({1.001, 1.5, 900, 5, 950}) + rapl_record(1.001, "0", 210.5) + gpu_record(g1) + end_record(1.2);
   const Log log = parse_telemetry(text, "telemetry.gpu-node-1");
   CHECK(log.node == "gpu-node-1");
   CHECK(log.interval_ms == 1000);
@@ -42,6 +43,7 @@ TEST_CASE("telemetry log_writer: what it writes, the parser reads back") {
   CHECK(log.gpus[0].name == "NVIDIA H100 80GB HBM3");
   REQUIRE(log.proc.size() == 2);
   CHECK(log.proc[1].rss_mib == Approx(900));
+  CHECK(log.proc[1].peak_mib == Approx(950));
   REQUIRE(log.gpu.size() == 2);
   CHECK(*log.gpu[1].energy_j == Approx(300.5));
   CHECK_FALSE(log.gpu[1].power_w);

@@ -44,6 +44,8 @@ TEST_CASE("telemetry proc_stat: VmRSS of a status file, tabs and all") {
   CHECK(parse_vm_rss_kib("Name:\tbash\nVmPeak:\t   9000 kB\nVmRSS:\t    5432 kB\nThreads:\t1\n") == 5432u);
   CHECK_FALSE(parse_vm_rss_kib("Name:\tkthreadd\nThreads:\t1\n"));
   CHECK_FALSE(parse_vm_rss_kib("VmRSS:\t lots kB\n"));
+  CHECK(parse_vm_hwm_kib("Name:\tbash\nVmPeak:\t   9000 kB\nVmHWM:\t    7000 kB\nVmRSS:\t    5432 kB\n") == 7000u);
+  CHECK_FALSE(parse_vm_hwm_kib("Name:\tkthreadd\nThreads:\t1\n"));
 }
 
 TEST_CASE("telemetry proc_stat: the marker is one whole environment entry") {

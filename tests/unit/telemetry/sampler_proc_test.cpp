@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "sampler_process.h"
+#include "telemetry/summary.h"
 #include "temp_dir.h"
 
 using namespace sweep::telemetry;
@@ -150,4 +151,27 @@ TEST_CASE("telemetry sampler proc: children that come and go between two samples
   INFO("CPU time the sampler counted: " << log.proc.back().cpu_s << " s");
   CHECK(log.proc.back().cpu_s >= 1.1);
   CHECK(log.proc.back().cpu_s <= 1.6);
+}
+
+TEST_CASE("telemetry sampler proc: 300 MiB held for 0.2 s between two 2 s samples is in the peak (VmHWM)") {
+  TempDir dir;
+  const std::string out = dir.file("telemetry.n1");
+  const pid_t spiky = spawn({kWorkload, "spike", "300", "0.2"});  // the peak 0.8 s after it starts
+  std::vector<std::string> argv{kSampler, "--out", out, "--interval-ms", "2000", "--sources", "proc", "--root",
+                                std::to_string(spiky)};
+  const pid_t sampler = spawn(argv);
+  REQUIRE(wait_for_line(out, "proc "));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1700));  // the peak is over; the next sample at 2 s
+  const Log log = stop_and_read(sampler, out);
+  ::kill(spiky, SIGKILL);
+  wait_for(spiky);
+  REQUIRE(log.proc.size() >= 2);  // t = 0, perhaps 2 s, and the stop: none within the 0.2 s
+  INFO("VmRSS summed at each sample, largest: " << peak_rss(log) << " MiB");
+  CHECK(peak_rss(log) < 300);  // what the sampled sum alone would say
+  REQUIRE(log.proc.back().peak_mib);
+  CHECK(*log.proc.back().peak_mib >= 300);
+  const auto s = summarize({log});
+  const auto peak = std::find_if(s.metrics.begin(), s.metrics.end(), [](const Metric& m) { return m.name == "peak_rss_mib"; });
+  REQUIRE(peak != s.metrics.end());
+  CHECK(peak->value >= 300);
 }

@@ -176,3 +176,13 @@ TEST_CASE("telemetry summary: every metric it gives is one of the run's measurem
   CHECK_FALSE(is_run_metric("tokens_per_s"));
   CHECK_FALSE(is_run_metric("busbw"));
 }
+
+TEST_CASE("telemetry summary: peak_rss_mib is at least the largest VmHWM of one process, a peak between samples") {
+  Log a = node("n1");
+  a.proc = {{0, 0, 10, 1, 10.0}, {2, 1, 20, 1, 600.0}, {4, 2, 15, 1, 600.0}};  // 600 MiB held between samples
+  a.end_t = 4;
+  Log b = node("n2");
+  b.proc = {{0, 0, 700, 2}, {2, 1, 800, 2}};  // format 1: no peak, the sampled sum
+  CHECK(metric(summarize({a}), "peak_rss_mib")->value == 600);
+  CHECK(metric(summarize({a, b}), "peak_rss_mib")->value == 800);
+}
