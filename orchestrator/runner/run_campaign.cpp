@@ -343,6 +343,11 @@ CampaignPlan checked_plan(spec::Experiment experiment, const std::string& templa
   CampaignPlan plan(std::move(experiment), template_dir, use, max_points, dirs);
   // The metric rules compile here, before anything is written (the drivers compile their own).
   parse::Extractor{extraction_rules(plan.experiment())};
+  // `escalate` grows only a batch executor's retries (runner/batch_driver.cpp): elsewhere said, not refused.
+  if (const spec::Experiment& e = plan.experiment(); !sched::is_batch(e.executor))
+    for (const spec::Escalation& x : e.escalations)
+      fmt::print(stderr, "sweep: {}: warning: \"escalate.{}\" does nothing on the {} executor, whose retries ask for the "
+                         "same resources (escalate is for Slurm): raise the request itself\n", x.where.str(), x.resource, e.executor);
   return plan;
 }
 
