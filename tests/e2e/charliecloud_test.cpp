@@ -77,16 +77,13 @@ TEST_CASE("a command runs inside a Charliecloud directory image: its metric, the
   CHECK_THAT(env, Catch::Contains("NCCL_DEBUG=INFO") && Catch::Contains("OMPI_MCA_orte_tmpdir_base="));
 }
 
-TEST_CASE("the bundled collbench runs inside the image: gloo with 1 rank, mpi with 2 ranks under mpirun", "[container]") {
-  without_user();
-  Sandbox box;
-  // A host directory bound at another path inside: only a process in the container writes through /mnt/proof.
-  // Under ASan, Open MPI's own leaks are suppressed as in the workload tests: its file is bound in.
-  const std::string suppressions = std::string(SWEEP_SOURCE_DIR) + "/tests/workloads";
-  const std::string image = charliecloud_image({"/mnt/proof", suppressions});
-  fs::create_directories(box.path("proof"));
-  box.write("hosts", "localhost slots=2\n");
-  box.write("cb.yaml", R"(name: cb
+namespace {
+
+/// The experiment of the collbench test: gloo with 1 rank and mpi with 2 ranks under mpirun, in `image`,
+/// with `proof` bound at /mnt/proof (the loader's logs and gloo's rendezvous go there) and the ASan
+/// suppressions' directory bound at its path.
+std::string collbench_experiment(const Sandbox& box, const std::string& image, const std::string& suppressions) {
+  return R"(name: cb
 matrix:
   backend: [gloo, mpi]
 telemetry: false
@@ -108,7 +105,38 @@ workload:
     args: {backend: mpi, min-bytes: 1K, max-bytes: 64K, factor: 8, iters: 3}
   - bundled: collbench
     args: {backend: gloo, min-bytes: 1K, max-bytes: 64K, factor: 8, iters: 3, rendezvous: /mnt/proof}
-)");
+)";
+}
+
+/// The loader inside the container wrote its log through /mnt/proof (`proof`): the ranks ran in the
+/// image, and loaded MPI and gloo from it; gloo's rendezvous is there too.
+void check_loader_logs(const std::string& proof) {
+  std::string loader_logs;
+  for (const auto& e : fs::directory_iterator(proof))
+    if (e.path().filename().string().rfind("ld-", 0) == 0) loader_logs += read_file(e.path().string());
+  CHECK_THAT(loader_logs, Catch::Contains("libmpi.so.40") && Catch::Contains("libgloo.so"));
+  CHECK(fs::exists(proof + "/.comm-rendezvous"));  // gloo's rendezvous, at /mnt/proof inside
+  const auto files = [&](const std::string& prefix) {
+    int n = 0;
+    for (const auto& e : fs::directory_iterator(proof)) n += e.path().filename().string().rfind(prefix, 0) == 0;
+    return n;
+  };
+  CHECK(files("ld-gloo.") >= 1);
+  CHECK(files("ld-mpi.") >= 2);  // both ranks
+}
+
+}  // namespace
+
+TEST_CASE("the bundled collbench runs inside the image: gloo with 1 rank, mpi with 2 ranks under mpirun", "[container]") {
+  without_user();
+  Sandbox box;
+  // A host directory bound at another path inside: only a process in the container writes through /mnt/proof.
+  // Under ASan, Open MPI's own leaks are suppressed as in the workload tests: its file is bound in.
+  const std::string suppressions = std::string(SWEEP_SOURCE_DIR) + "/tests/workloads";
+  const std::string image = charliecloud_image({"/mnt/proof", suppressions});
+  fs::create_directories(box.path("proof"));
+  box.write("hosts", "localhost slots=2\n");
+  box.write("cb.yaml", collbench_experiment(box, image, suppressions));
   const auto r = box.sweep({"run", "cb.yaml", "--label", "cb"});
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
@@ -123,20 +151,7 @@ workload:
     CHECK_THAT(out, Catch::Contains(ranks) && Catch::Contains("# Out of bounds values : 0 OK"));
     CHECK_THAT(read_file(dir + "/stderr"), !Catch::Contains("btl_vader_single_copy_mechanism"));
   }
-  // The loader inside the container wrote its log through /mnt/proof: the ranks ran in the image, and
-  // loaded MPI and gloo from it.
-  std::string loader_logs;
-  for (const auto& e : fs::directory_iterator(box.path("proof")))
-    if (e.path().filename().string().rfind("ld-", 0) == 0) loader_logs += read_file(e.path().string());
-  CHECK_THAT(loader_logs, Catch::Contains("libmpi.so.40") && Catch::Contains("libgloo.so"));
-  CHECK(fs::exists(box.path("proof/.comm-rendezvous")));  // gloo's rendezvous, at /mnt/proof inside
-  const auto files = [&](const std::string& prefix) {
-    int n = 0;
-    for (const auto& e : fs::directory_iterator(box.path("proof"))) n += e.path().filename().string().rfind(prefix, 0) == 0;
-    return n;
-  };
-  CHECK(files("ld-gloo.") >= 1);
-  CHECK(files("ld-mpi.") >= 2);  // both ranks
+  check_loader_logs(box.path("proof"));
   check_container_provenance(box, image);
 }
 

@@ -69,11 +69,30 @@ std::string busybox_image(const TempDir& dir, bool shell = true) {
   return img.string();
 }
 
+/// The id the real sweep-image-id prints for `image` (without a cache).
+std::string image_id(const TempDir& dir, const std::string& image) {
+  const std::string cmd = std::string(SWEEP_IMAGE_ID_BIN) + " " + image + " > " + dir.file("id");
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  std::string text = read(dir.path / "id");
+  text = text.substr(0, text.find('\n'));
+  REQUIRE(text.starts_with("sha256:"));
+  return text;
+}
+
+/// container_env of a start with NCCL_DEBUG=INFO set and NCCL_IB_KEY=s3cret UCX_TLS=rc OTHER=x exported.
+void check_masked_env(const std::string& env) {
+  CHECK(env.find("NCCL_DEBUG=INFO\n") != std::string::npos);
+  CHECK(env.find("NCCL_IB_KEY=***\n") != std::string::npos);
+  CHECK(env.find("s3cret") == std::string::npos);
+  CHECK(env.find("UCX_TLS=rc\n") != std::string::npos);
+  CHECK(env.find("OTHER") == std::string::npos);
+}
+
 bool have_charliecloud() { return std::system("command -v ch-run > /dev/null && [ -x /bin/busybox ]") == 0; }
 
 }  // namespace
 
-TEST_CASE("container check text: the runtime, the image, the provenance, one start") {
+TEST_CASE("container check text: apptainer's runtime, image, provenance and one start") {
   const std::string a = check(container("apptainer", "/img/pt.sif", true));
   CHECK(a.find("command -v apptainer > /dev/null || sweep_container_failed CONTAINER_RUNTIME \"the container runtime's "
                "program apptainer is not found on node $sweep_container_node (PATH=$PATH)\" 127\n"
@@ -95,7 +114,9 @@ TEST_CASE("container check text: the runtime, the image, the provenance, one sta
   CHECK(check(container("apptainer", "/img/pt.sif", false)).find("CONTAINER_GPU") == std::string::npos);
   CHECK(check(container("apptainer", "docker://nvcr.io/nvidia/pytorch:24.01-py3", false))
             .find("sweep_container_kind=reference sweep_container_id=\n") != std::string::npos);
+}
 
+TEST_CASE("container check text: pyxis finds srun with --container-image and starts on one node") {
   const std::string p = check(container("pyxis", "nvcr.io#nvidia/pytorch:24.01-py3", true));
   CHECK(p.find("command -v srun > /dev/null || sweep_container_failed CONTAINER_RUNTIME \"the container runtime's "
                "program srun (pyxis) is not found") != std::string::npos);
@@ -107,7 +128,9 @@ TEST_CASE("container check text: the runtime, the image, the provenance, one sta
                "--container-workdir=/work --container-env=NCCL_DEBUG /bin/sh -c ") != std::string::npos);
   CHECK(check(container("pyxis", "/sqsh/pt.sqsh", true)).find("if [ -f \"$sweep_container_image\" ]") !=
         std::string::npos);
+}
 
+TEST_CASE("container check text: podman's image in its storage, and its GPU refusal as CONTAINER_GPU") {
   const std::string m = check(container("podman", "localhost/pt:1", false));
   CHECK(m.find("podman image exists \"$sweep_container_image\" 2>> \"$SWEEP_RUN_DIR/container_check.log\" || "
                "sweep_container_failed CONTAINER_IMAGE") != std::string::npos);
@@ -124,7 +147,9 @@ TEST_CASE("container check text: the runtime, the image, the provenance, one sta
   CHECK(gpu_at < mg.find("sweep_container_failed CONTAINER \""));
   CHECK(m.find("unresolvable CDI devices") == std::string::npos);
   CHECK(check(container("apptainer", "/img/pt.sif", true)).find("could not give the container the GPUs") == std::string::npos);
+}
 
+TEST_CASE("container check text: charliecloud exports USER first, and no container gives no text") {
   const std::string ch = check(container("charliecloud", "/img/dir", false));
   CHECK(ch.find("[ -n \"${USER:-}\" ] || export USER=\"$(id -un)\"") < ch.find("command -v ch-run"));
   CHECK(ch.find("ch-run --env-no-expand --set-env=NCCL_DEBUG=INFO -c /work /img/dir -- /bin/sh -c ") !=
@@ -161,14 +186,7 @@ TEST_CASE("container check run: ch-run starts a busybox image: provenance, its e
   TempDir dir;
   RenderedContainer c = container("charliecloud", busybox_image(dir), true);
   c.workdir = dir.path.string();
-  // The real sweep-image-id: it makes its cache (0700) and says what it read in container_check.log.
-  const std::string id = [&] {
-    const std::string cmd = std::string(SWEEP_IMAGE_ID_BIN) + " " + c.image + " > " + dir.file("id");
-    REQUIRE(std::system(cmd.c_str()) == 0);
-    std::string text = read(dir.path / "id");
-    return text.substr(0, text.find('\n'));
-  }();
-  REQUIRE(id.starts_with("sha256:"));
+  const std::string id = image_id(dir, c.image);
   const Ran r = run_check(dir, check(c, {SWEEP_IMAGE_ID_BIN, dir.file("ids")}),
                           "export NCCL_IB_KEY=s3cret UCX_TLS=rc OTHER=x; unset USER");
   INFO(read(dir.path / "out"));
@@ -179,12 +197,7 @@ TEST_CASE("container check run: ch-run starts a busybox image: provenance, its e
   REQUIRE(::stat(dir.file("ids").c_str(), &st) == 0);
   CHECK((st.st_mode & 0777) == 0700);
   CHECK(read(dir.path / "container_check.log").starts_with("sweep-image-id: content read: "));
-  const std::string env = read(dir.path / "provenance/container_env");
-  CHECK(env.find("NCCL_DEBUG=INFO\n") != std::string::npos);
-  CHECK(env.find("NCCL_IB_KEY=***\n") != std::string::npos);
-  CHECK(env.find("s3cret") == std::string::npos);
-  CHECK(env.find("UCX_TLS=rc\n") != std::string::npos);
-  CHECK(env.find("OTHER") == std::string::npos);
+  check_masked_env(read(dir.path / "provenance/container_env"));
   if (fs::exists("/dev/nvidiactl")) {  // a machine with an NVIDIA device: ch-run shares /dev, so the check passes
     CHECK(r.status == 0);
     return;
