@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
 #include "runner/campaign_plan.h"
 #include "spec/load.h"
 #include "spec/site.h"
@@ -78,6 +80,26 @@ TEST_CASE("container plan: gpus defaults to the point's GPU request, and an own 
         std::string::npos);
 }
 
+namespace {
+
+/// The per-node step's `sh -c '...' sh "$sweep_ompi_tmp"` of a multi-node job script, its script alone.
+std::string per_node_directory_step(const std::string& script) {
+  const std::string head = "--ntasks=\"$SLURM_JOB_NUM_NODES\" sh -c '";
+  const auto from = script.find(head);
+  REQUIRE(from != std::string::npos);
+  const auto begin = from + head.size();
+  return script.substr(begin, script.find("' sh \"$sweep_ompi_tmp\"", begin) - begin);
+}
+
+/// The step's script run by the real sh on `path`: its exit status.
+int run_step(const std::string& step, const std::string& path) {
+  TempDir dir;
+  std::ofstream(dir.file("step.sh")) << step;
+  return std::system(("sh " + dir.file("step.sh") + " '" + path + "'").c_str());
+}
+
+}  // namespace
+
 TEST_CASE("container plan: a multi-node slurm job makes the Open MPI directory podman binds on every node") {
   const std::string script = first_script(
       experiment("  runtime: podman\n  image: pt\n", "executor: slurm\nresources: {nodes: 2}\n"), "srun");
@@ -85,13 +107,30 @@ TEST_CASE("container plan: a multi-node slurm job makes the Open MPI directory p
   // and the path is the first node's mktemp -d: each node gets it, in a step of its own, before the check.
   const auto made = script.find(
       "if [ \"${SLURM_JOB_NUM_NODES:-1}\" -gt 1 ]; then\n"
-      "  srun --ntasks-per-node=1 --ntasks=\"$SLURM_JOB_NUM_NODES\" mkdir -p -m 0700 \"$sweep_ompi_tmp\" ||\n");
+      "  srun --ntasks-per-node=1 --ntasks=\"$SLURM_JOB_NUM_NODES\" sh -c '");
   REQUIRE(made != std::string::npos);
   CHECK(script.find("sweep_ompi_tmp=$(mktemp -d ") < made);
   CHECK(made < script.find("sweep_container_failed CONTAINER_RUNTIME"));
   CHECK(made < script.find("-v \"$sweep_ompi_tmp:$sweep_ompi_tmp\""));
   CHECK(script.find("timeout 20 srun --ntasks-per-node=1 --ntasks=\"$SLURM_JOB_NUM_NODES\" rm -rf \"$sweep_ompi_tmp\"") !=
         std::string::npos);  // and removed from each at the end
+}
+
+TEST_CASE("container plan: the per-node Open MPI directory is made new, or taken only as the user's own") {
+  const std::string step = per_node_directory_step(first_script(
+      experiment("  runtime: podman\n  image: pt\n", "executor: slurm\nresources: {nodes: 2}\n"), "srun"));
+  TempDir dir;
+  const std::string fresh = dir.file("sweep-ompi.n1.fresh");
+  CHECK(run_step(step, fresh) == 0);  // another node: made, 0700
+  CHECK((std::filesystem::status(fresh).permissions() & std::filesystem::perms::all) == std::filesystem::perms::owner_all);
+  CHECK(run_step(step, fresh) == 0);  // the first node: mktemp's own directory, taken
+  std::filesystem::create_directory_symlink(fresh, dir.file("planted-link"));
+  CHECK(run_step(step, dir.file("planted-link")) != 0);  // a link planted at the name: refused
+  if (geteuid() != 0) return;  // another user's directory needs chown
+  const std::string theirs = dir.file("planted-dir");
+  std::filesystem::create_directory(theirs);
+  REQUIRE(std::system(("chown 65534 '" + theirs + "'").c_str()) == 0);
+  CHECK(run_step(step, theirs) != 0);
 }
 
 TEST_CASE("container plan: pyxis goes into srun's options on the slurm executor") {
