@@ -13,12 +13,14 @@ namespace sweep::runner {
 namespace {
 
 // The sampler as a daemon on this node, and its stop. sweep_telemetry_program and sweep_telemetry_args
-// are set before. A start that fails leaves telemetry_failed with the sampler's own words.
+// are set before. A start that fails leaves telemetry_failed with the sampler's own words. The node's
+// name is the sampler's own (SLURMD_NODENAME, else gethostname: uname -n, never an inherited $HOSTNAME),
+// so that the file's name and its `node` record agree (ingest refuses a file where they differ).
 constexpr const char* kDaemon = R"sh(sweep_telemetry_pid=
 sweep_telemetry_daemon() {
-  local failed="$SWEEP_RUN_DIR/telemetry_failed"
-  printf '%s\n' "${SLURMD_NODENAME:-$HOSTNAME}" > "$SWEEP_RUN_DIR/telemetry_nodes"
-  sweep_telemetry_pid=$("$sweep_telemetry_program" --daemon --out "$SWEEP_RUN_DIR/telemetry.${SLURMD_NODENAME:-$HOSTNAME}" \
+  local failed="$SWEEP_RUN_DIR/telemetry_failed" node=${SLURMD_NODENAME:-$(uname -n)}
+  printf '%s\n' "$node" > "$SWEEP_RUN_DIR/telemetry_nodes"
+  sweep_telemetry_pid=$("$sweep_telemetry_program" --daemon --out "$SWEEP_RUN_DIR/telemetry.$node" \
     "${sweep_telemetry_args[@]}" --root $$ < /dev/null 2> "$failed")
   local rc=$?
   if [ "$rc" -ne 0 ] || [ -z "$sweep_telemetry_pid" ]; then
