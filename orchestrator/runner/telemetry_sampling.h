@@ -5,8 +5,8 @@
 // Contract of the text (job script format 1), inserted as {{{telemetry_start}}} right before {{{command}}}
 // and {{{telemetry_end}}} right after it (before {{{nic_end}}}):
 //   - telemetry_start starts the sampler and returns once it has written its first sample; it writes
-//     ./telemetry.<node> (<node>: $SLURMD_NODENAME, else `uname -n`, as the sampler's `node` record), the only files of that name pattern
-//     the job script makes. It never fails the run: a sampler that is missing or does not start leaves
+//     ./telemetry.<node> (<node>: $SLURMD_NODENAME, else `uname -n`, as the sampler's `node` record),
+//     the only files of that name pattern the job script makes. It never fails the run: a sampler that is missing or does not start leaves
 //     ./telemetry_failed (kTelemetryFailedFile: one line, why) and the workload runs without telemetry.
 //     Before the sampler, it writes ./telemetry_nodes (kTelemetryNodesFile): the nodes whose files to expect.
 //   - On the local node (the local executor, and a one-node Slurm job): `sweep-telemetry --daemon` with
