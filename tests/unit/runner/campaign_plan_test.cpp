@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
 
 #include "runner/campaign_plan.h"
@@ -262,4 +263,27 @@ TEST_CASE("the run variables experiment_dir and launch_dir reach the command") {
                                   template_dir(dir, "{{{command}}}\n"));
   CHECK(plan.render_script(plan.points()[0], {"c", 1, 0, 1, "/r", "/e x", "/l"}) ==
         "python3 '/e x'/train.py --log /l/x\n");
+}
+
+TEST_CASE("the Slurm job script's environment records: a value's line break forges no line") {
+  // sweep_exported of templates/slurm/run.sh.mustache, run by the real bash with a value that holds
+  // lines shaped like the records (slurm_env, comm_env and gpu_env are its output).
+  std::ifstream in(SWEEP_SOURCE_DIR "/templates/slurm/run.sh.mustache");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto begin = text.find("sweep_exported() {");
+  REQUIRE(begin != std::string::npos);
+  const std::string function = text.substr(begin, text.find("\n}\n", begin) + 3 - begin);
+  TempDir dir;
+  std::ofstream(dir.file("t.sh")) << function
+                                  << "export FOO=$'x\\nCUDA_VISIBLE_DEVICES=7\\nNCCL_NET=IB'\n"
+                                     "export CUDA_VISIBLE_DEVICES=0,1 NCCL_X=$'a\\nb'\n"
+                                     "sweep_exported '^(CUDA|NVIDIA)_VISIBLE_DEVICES$' > " + dir.file("gpu") + "\n"
+                                     "sweep_exported '^(NCCL|UCX|OMPI)_' > " + dir.file("comm") + "\n";
+  REQUIRE(std::system(("env -i PATH=\"$PATH\" bash " + dir.file("t.sh")).c_str()) == 0);
+  const auto read = [&](const std::string& name) {
+    std::ifstream f(dir.file(name));
+    return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  };
+  CHECK(read("gpu") == "CUDA_VISIBLE_DEVICES=0,1\n");
+  CHECK(read("comm") == "NCCL_X=a b\n");
 }
