@@ -1,5 +1,6 @@
 // Slurm accounting's usage figures of a run (docs/telemetry.md, "Slurm accounting"): a job of known
-// resident memory (python3 holding 200 MiB it wrote) and CPU time (busy for 2 s of its own CPU time),
+// resident memory (python3 holding 200 MiB, a byte written in each page and never a second copy, so its
+// peak is its steady state, which both sampled figures see) and CPU time (busy for 2 s of its own CPU time),
 // with accounting on and the task sampled every second (--acctg-freq=task=1: the cluster's default of
 // 30 s would end the job before its first sample). Needs scripts/slurm-dev-cluster up --accounting.
 #include <catch2/catch.hpp>
@@ -18,7 +19,7 @@ TEST_CASE(
   box.write("usage.yaml",
             "name: usage\nexecutor: slurm\nmatrix: {n: [1]}\n"
             "resources: {time: 5, mem: 1G, cpus-per-task: 2, extra: [\"--acctg-freq=task=1\"]}\n"
-            "workload:\n  command: >-\n    python3 -c \"import time; b = bytearray(b'x' * (200 << 20));\n"
+            "workload:\n  command: >-\n    python3 -c \"import time; b = bytearray(200 << 20); b[::4096] = b'x' * len(b[::4096]);\n"
             "    exec('while time.process_time() < 2.0: pass'); print('held', len(b))\"\n");
   const auto r = box.sweep({"run", "usage.yaml", "--label", L, "--poll-max", "1"});
   INFO(r.out << r.err);
