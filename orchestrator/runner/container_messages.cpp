@@ -3,9 +3,10 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <array>
 #include <regex>
-#include <sstream>
+#include <vector>
 
 #include "util/error.h"
 #include "util/failure_classes.h"
@@ -34,10 +35,28 @@ constexpr std::array<ContainerMessages, 5> kMessages{{
 // mpirun here: "Node:       vm".
 const std::regex kNodeLine("^(srun: error: ([^ :]+): task |Node: +([^ ]+)$)", std::regex::extended);
 
-std::string node_in(std::string_view text) {
-  std::istringstream in{std::string(text)};
+/// The lines read: those of the last kScannedBytes of a run's stderr (the launcher's and runtime's lines
+/// come at its end), each cut at kMatchedLineBytes. std::regex recurses once per character a `.*` takes:
+/// a workload's line of 100 KB after "ch-run[1]: error: can't stat: " overflowed the stack (seen here), so
+/// no longer line ever reaches a pattern.
+constexpr std::size_t kScannedBytes = 64 * 1024;
+constexpr std::size_t kMatchedLineBytes = 1024;
+
+std::vector<std::string> scanned_lines(std::string_view text) {
+  if (text.size() > kScannedBytes) text.remove_prefix(text.size() - kScannedBytes);
+  std::vector<std::string> lines;
+  while (!text.empty()) {
+    const auto eol = text.find('\n');
+    lines.emplace_back(text.substr(0, std::min(eol, kMatchedLineBytes)));
+    if (eol == std::string_view::npos) break;
+    text.remove_prefix(eol + 1);
+  }
+  return lines;
+}
+
+std::string node_in(const std::vector<std::string>& lines) {
   std::smatch m;
-  for (std::string line; std::getline(in, line);)
+  for (const std::string& line : lines)
     if (std::regex_search(line, m, kNodeLine)) return m[2].matched ? m[2].str() : m[3].str();
   return "";
 }
@@ -64,12 +83,12 @@ std::optional<ContainerStderrFailure> container_failure_in(std::string_view runt
   const ContainerMessages& m = container_messages(runtime);
   const std::regex missing_program(runtime_missing_ere(m.program), std::regex::extended);
   const std::regex missing_image(std::string(m.image_missing), std::regex::extended);
-  std::istringstream in{std::string(text)};
-  for (std::string line; std::getline(in, line);) {
+  const std::vector<std::string> lines = scanned_lines(text);
+  for (const std::string& line : lines) {
     if (std::regex_search(line, missing_program))
-      return ContainerStderrFailure{failure::kContainerRuntime, line, node_in(text)};
+      return ContainerStderrFailure{failure::kContainerRuntime, line, node_in(lines)};
     if (std::regex_search(line, missing_image))
-      return ContainerStderrFailure{failure::kContainerImage, line, node_in(text)};
+      return ContainerStderrFailure{failure::kContainerImage, line, node_in(lines)};
   }
   return std::nullopt;
 }

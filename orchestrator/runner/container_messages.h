@@ -35,7 +35,9 @@ struct ContainerStderrFailure {
 };
 
 /// The first line of `text` (a run's stderr) saying that `runtime`'s program or image is missing, with
-/// the node named by `srun: error: NODE: task` or mpirun's `Node: NODE`; none when no line says so.
+/// the node named by `srun: error: NODE: task` or mpirun's `Node: NODE`; none when no line says so. Only
+/// the last 64 KiB of `text` are read, each line up to its first 1,024 bytes (a workload's output is
+/// untrusted: no line of any length can exhaust the matcher).
 std::optional<ContainerStderrFailure> container_failure_in(std::string_view runtime, std::string_view text);
 
 }  // namespace sweep::runner

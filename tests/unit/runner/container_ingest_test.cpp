@@ -96,3 +96,17 @@ TEST_CASE("container messages: the real ch-run's message for an image it cannot 
   CHECK(runner::runtime_missing_ere("ch-run") ==
         "execve\\(\\): ch-run: No such file or directory|^Executable: +ch-run$|: ch-run: command not found$");
 }
+
+TEST_CASE("container messages: a workload's endless line is cut before matching, a line at the end still found") {
+  // A line of 1 MB after ch-run's words: std::regex took it character by character in one `.*` and
+  // overflowed the stack (100 KB was enough here) before the line was cut.
+  const std::string endless = "ch-run[1]: error: can't stat: " + std::string(1 << 20, 'a') + "\n";
+  CHECK_FALSE(runner::container_failure_in("charliecloud", endless));
+  const auto found = runner::container_failure_in(
+      "charliecloud", endless + "ch-run[7]: error: can't stat: /img: No such file or directory (ch_core.c:255 2)\n");
+  REQUIRE(found);
+  CHECK(found->failure_class == "container_image");
+  // Only the stderr's last 64 KiB are read: a message before them is not.
+  CHECK_FALSE(runner::container_failure_in(
+      "charliecloud", "slurmstepd: error: execve(): ch-run: No such file or directory\n" + std::string(70000, '\n')));
+}
