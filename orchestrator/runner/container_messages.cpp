@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <regex>
-#include <vector>
 
 #include "util/error.h"
 #include "util/failure_classes.h"
@@ -24,41 +23,49 @@ namespace {
 // - apptainer, singularity: apptainer's `FATAL:   could not open image PATH: ...` for a file that is not
 //   there, and `manifest unknown` from a registry (not run here).
 constexpr std::array<ContainerMessages, 5> kMessages{{
-    {"apptainer", "apptainer", "FATAL: +(could not open image|.*manifest unknown)"},
-    {"singularity", "singularity", "FATAL: +(could not open image|.*manifest unknown)"},
-    {"pyxis", "srun", "pyxis: failed to import docker image"},
-    {"podman", "podman", "^Error: (initializing source |short-name \".*\" did not resolve|.*image not known)"},
-    {"charliecloud", "ch-run", "ch-run\\[[0-9]+]: error: can't stat: .*: No such file or directory"},
+    {"apptainer", "apptainer", "FATAL: +(could not open image|.*manifest unknown)", "FATAL:"},
+    {"singularity", "singularity", "FATAL: +(could not open image|.*manifest unknown)", "FATAL:"},
+    {"pyxis", "srun", "pyxis: failed to import docker image", "pyxis: failed"},
+    {"podman", "podman", "^Error: (initializing source |short-name \".*\" did not resolve|.*image not known)", "Error: "},
+    {"charliecloud", "ch-run", "ch-run\\[[0-9]+]: error: can't stat: .*: No such file or directory", "can't stat: "},
 }};
 
 // srun: "srun: error: cnode001: task 0: Exited with exit code 1" (NVIDIA/pyxis#118); Open MPI 4.1.4
 // mpirun here: "Node:       vm".
 const std::regex kNodeLine("^(srun: error: ([^ :]+): task |Node: +([^ ]+)$)", std::regex::extended);
 
-/// The lines read: those of the last kScannedBytes of a run's stderr (the launcher's and runtime's lines
-/// come at its end), each cut at kMatchedLineBytes. std::regex recurses once per character a `.*` takes:
-/// a workload's line of 100 KB after "ch-run[1]: error: can't stat: " overflowed the stack (seen here), so
-/// no longer line ever reaches a pattern.
-constexpr std::size_t kScannedBytes = 64 * 1024;
+/// std::regex recurses once per character a `.*` takes: a workload's line of 100 KB after
+/// "ch-run[1]: error: can't stat: " overflowed the stack (seen here), so a pattern sees at most this much
+/// of a line.
 constexpr std::size_t kMatchedLineBytes = 1024;
 
-std::vector<std::string> scanned_lines(std::string_view text) {
-  if (text.size() > kScannedBytes) text.remove_prefix(text.size() - kScannedBytes);
-  std::vector<std::string> lines;
-  while (!text.empty()) {
-    const auto eol = text.find('\n');
-    lines.emplace_back(text.substr(0, std::min(eol, kMatchedLineBytes)));
-    if (eol == std::string_view::npos) break;
-    text.remove_prefix(eol + 1);
+/// Calls `f(line, offset)` for each line of `text` from byte `from` on, until it returns true.
+template <typename F>
+void each_line(std::string_view text, std::size_t from, F f) {
+  while (from < text.size()) {
+    const auto eol = std::min(text.find('\n', from), text.size());
+    if (f(text.substr(from, eol - from), from)) return;
+    from = eol + 1;
   }
-  return lines;
 }
 
-std::string node_in(const std::vector<std::string>& lines) {
-  std::smatch m;
-  for (const std::string& line : lines)
-    if (std::regex_search(line, m, kNodeLine)) return m[2].matched ? m[2].str() : m[3].str();
-  return "";
+bool matches(std::string_view line, const std::regex& re) {
+  const std::string cut(line.substr(0, kMatchedLineBytes));
+  return std::regex_search(cut, re);
+}
+
+/// The node of the first srun/mpirun node line from byte `from` on, "" when none.
+std::string node_from(std::string_view text, std::size_t from) {
+  std::string node;
+  each_line(text, from, [&](std::string_view line, std::size_t) {
+    if (line.rfind("srun: error: ", 0) != 0 && line.rfind("Node:", 0) != 0) return false;
+    const std::string cut(line.substr(0, kMatchedLineBytes));
+    std::smatch m;
+    if (!std::regex_search(cut, m, kNodeLine)) return false;
+    node = m[2].matched ? m[2].str() : m[3].str();
+    return true;
+  });
+  return node;
 }
 
 }  // namespace
@@ -83,14 +90,24 @@ std::optional<ContainerStderrFailure> container_failure_in(std::string_view runt
   const ContainerMessages& m = container_messages(runtime);
   const std::regex missing_program(runtime_missing_ere(m.program), std::regex::extended);
   const std::regex missing_image(std::string(m.image_missing), std::regex::extended);
-  const std::vector<std::string> lines = scanned_lines(text);
-  for (const std::string& line : lines) {
-    if (std::regex_search(line, missing_program))
-      return ContainerStderrFailure{failure::kContainerRuntime, line, node_in(lines)};
-    if (std::regex_search(line, missing_image))
-      return ContainerStderrFailure{failure::kContainerImage, line, node_in(lines)};
+  std::optional<ContainerStderrFailure> found;
+  std::size_t after = 0;
+  each_line(text, 0, [&](std::string_view line, std::size_t at) {
+    std::string_view cls;
+    if (line.find(m.program) != std::string_view::npos && matches(line, missing_program))
+      cls = failure::kContainerRuntime;
+    else if (line.find(m.image_token) != std::string_view::npos && matches(line, missing_image))
+      cls = failure::kContainerImage;
+    if (cls.empty()) return false;
+    found = ContainerStderrFailure{cls, std::string(line.substr(0, kMatchedLineBytes)), ""};
+    after = at + line.size();
+    return true;
+  });
+  if (found) {
+    found->node = node_from(text, after);
+    if (found->node.empty()) found->node = node_from(text.substr(0, after), 0);
   }
-  return std::nullopt;
+  return found;
 }
 
 }  // namespace sweep::runner

@@ -19,6 +19,8 @@ struct ContainerMessages {
   std::string_view program;  // what must be on PATH on each node
   /// A line the runtime writes when the image is not on the node (or cannot be pulled there).
   std::string_view image_missing;
+  /// Text every such line holds: a line without it is never matched against image_missing.
+  std::string_view image_token;
 };
 
 /// The row of `runtime` (one of spec::kContainerRuntimes); Error(internal) for another name.
@@ -35,9 +37,10 @@ struct ContainerStderrFailure {
 };
 
 /// The first line of `text` (a run's stderr) saying that `runtime`'s program or image is missing, with
-/// the node named by `srun: error: NODE: task` or mpirun's `Node: NODE`; none when no line says so. Only
-/// the last 64 KiB of `text` are read, each line up to its first 1,024 bytes (a workload's output is
-/// untrusted: no line of any length can exhaust the matcher).
+/// the node named by `srun: error: NODE: task` or mpirun's `Node: NODE` (the first such line after it,
+/// else before it); none when no line says so. Every line of `text` is read, in linear time: only a line
+/// holding the program's name or the row's image_token reaches a pattern, and only its first 1,024 bytes
+/// (a workload's output is untrusted: no line of any length can exhaust the matcher).
 std::optional<ContainerStderrFailure> container_failure_in(std::string_view runtime, std::string_view text);
 
 }  // namespace sweep::runner

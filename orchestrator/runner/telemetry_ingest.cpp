@@ -85,6 +85,29 @@ bool starts_as_sampler_file(const std::string& path) {
   return ok;
 }
 
+/// Every node of `nodes` has a file among `files` (when any was found: none at all is no_file_reason's):
+/// else Error(io) naming the nodes without one, since the others' sum would pass for the whole run. The
+/// first line of the multi-node step's errors, when it left any, says why.
+void check_every_node(const std::string& run_dir, const std::vector<std::string>& files,
+                      const std::optional<std::set<std::string>>& nodes) {
+  if (!nodes || files.empty()) return;
+  std::vector<std::string> missing;
+  for (const std::string& node : *nodes)
+    if (std::none_of(files.begin(), files.end(), [&](const std::string& f) { return node_of(f) == node; }))
+      missing.push_back(node);
+  if (missing.empty()) return;
+  std::string why;
+  try {
+    const std::string errors = read_own_file(run_dir + "/telemetry_step_errors", 1u << 20);
+    if (const auto line = errors.substr(0, std::min(errors.find('\n'), std::size_t{300})); !line.empty())
+      why = fmt::format(" (telemetry_step_errors: {})", line);
+  } catch (const Error&) {
+  }
+  throw Error(ErrorKind::io, fmt::format("{}: no sampler file for node {} of this run ({} lists {}){}: the other "
+                                         "nodes' sum would pass for the whole run", run_dir, join(missing, ", "),
+                                         kTelemetryNodesFile, join(std::vector<std::string>(nodes->begin(), nodes->end()), " "), why));
+}
+
 /// The files of `names` to read: those of the run's nodes when it knows them (`nodes`), else all. A
 /// sampler's file for another node throws Error(io); another file of such a name is skipped with a note.
 std::vector<std::string> files_to_read(const std::string& run_dir, const std::vector<std::string>& names,
@@ -194,7 +217,9 @@ void add_telemetry(const std::string& run_dir, store::AttemptResult& result, std
   std::vector<telemetry::Log> logs;
   std::vector<std::string> read;  // the sampler's files read
   try {
-    const std::vector<std::string> files = files_to_read(run_dir, telemetry_files(run_dir), run_nodes(run_dir), warnings);
+    const auto nodes = run_nodes(run_dir);
+    const std::vector<std::string> files = files_to_read(run_dir, telemetry_files(run_dir), nodes, warnings);
+    check_every_node(run_dir, files, nodes);
     check_budget(run_dir, files);
     logs = read_logs(run_dir, files, read, warnings);
   } catch (const Error& e) {

@@ -97,7 +97,7 @@ TEST_CASE("container messages: the real ch-run's message for an image it cannot 
         "execve\\(\\): ch-run: No such file or directory|^Executable: +ch-run$|: ch-run: command not found$");
 }
 
-TEST_CASE("container messages: a workload's endless line is cut before matching, a line at the end still found") {
+TEST_CASE("container messages: an endless line is cut before matching, an early launch error still found") {
   // A line of 1 MB after ch-run's words: std::regex took it character by character in one `.*` and
   // overflowed the stack (100 KB was enough here) before the line was cut.
   const std::string endless = "ch-run[1]: error: can't stat: " + std::string(1 << 20, 'a') + "\n";
@@ -106,7 +106,15 @@ TEST_CASE("container messages: a workload's endless line is cut before matching,
       "charliecloud", endless + "ch-run[7]: error: can't stat: /img: No such file or directory (ch_core.c:255 2)\n");
   REQUIRE(found);
   CHECK(found->failure_class == "container_image");
-  // Only the stderr's last 64 KiB are read: a message before them is not.
-  CHECK_FALSE(runner::container_failure_in(
-      "charliecloud", "slurmstepd: error: execve(): ch-run: No such file or directory\n" + std::string(70000, '\n')));
+  // slurmstepd's launch error comes first; node 1's tasks go on writing (NCCL's INFO lines) before srun
+  // names the node: the error is found however much follows it, and the node from the line after it.
+  std::string nccl;
+  for (int i = 0; i < 5000; ++i) nccl += "n1:4242:4242 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] via P2P/IPC\n";
+  const auto early = runner::container_failure_in(
+      "charliecloud", "srun: error: n1: task 0: Exited with exit code 1\n"
+                      "slurmstepd: error: execve(): ch-run: No such file or directory\n" +
+                          nccl + "srun: error: n2: task 1: Exited with exit code 2\n");
+  REQUIRE(early);
+  CHECK(early->failure_class == "container_runtime");
+  CHECK(early->node == "n2");
 }

@@ -215,3 +215,23 @@ TEST_CASE("telemetry ingest: files over the run's budget are refused unread, by 
   CHECK(m.metrics.empty());
   CHECK_THAT(provenance(m, "telemetry.error"), Catch::Contains("1025 telemetry files, more than the 1024 a run may have"));
 }
+
+TEST_CASE("telemetry ingest: a node of the run without its file leaves the run without telemetry, saying why") {
+  TempDir dir;
+  write(dir, "telemetry_nodes", "n1\nn2\n");
+  write(dir, "telemetry.n1", kNode1);  // n2's sampler never started
+  write(dir, "telemetry_step_errors", "srun: error: n2: task 1: Exited with exit code 6\nmore\n");
+  store::AttemptResult r;
+  std::vector<std::string> warnings;
+  add_telemetry(dir.path.string(), r, warnings);
+  CHECK(r.metrics.empty());  // n1's CPU time alone would pass for the run's
+  CHECK_THAT(provenance(r, "telemetry.error"),
+             Catch::Contains("no sampler file for node n2 of this run (telemetry_nodes lists n1 n2) "
+                             "(telemetry_step_errors: srun: error: n2: task 1: Exited with exit code 6)"));
+  CHECK(warnings.size() == 1);
+  write(dir, "telemetry.n2", kNode2);  // with both: read as ever
+  store::AttemptResult both;
+  add_telemetry(dir.path.string(), both, warnings);
+  CHECK(metric(both, "cpu_time_s"));
+  CHECK(provenance(both, "telemetry.error") == "<none>");
+}
