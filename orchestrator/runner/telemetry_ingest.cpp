@@ -112,6 +112,9 @@ void check_every_node(const std::string& run_dir, const std::vector<std::string>
 /// sampler's file for another node throws Error(io); another file of such a name is skipped with a note.
 std::vector<std::string> files_to_read(const std::string& run_dir, const std::vector<std::string>& names,
                                        const std::optional<std::set<std::string>>& nodes, std::vector<std::string>& warnings) {
+  if (names.size() > 4 * kMaxTelemetryFiles)  // before any is opened: a workload's million files cost nothing
+    throw Error(ErrorKind::io, fmt::format("{}: {} files named telemetry.<name>, more than the {} looked at: refused",
+                                           run_dir, names.size(), 4 * kMaxTelemetryFiles));
   if (!nodes) return names;
   std::vector<std::string> out;
   for (const std::string& name : names) {
@@ -183,9 +186,13 @@ std::vector<telemetry::Log> read_logs(const std::string& run_dir, const std::vec
                                       std::vector<std::string>& read, std::vector<std::string>& warnings) {
   std::vector<telemetry::Log> logs;
   std::map<std::string, std::string> claimed;  // node -> the file that claimed it
+  std::uintmax_t total = 0;  // what was read: files that grew since check_budget's lstat count as they are now
   for (const std::string& name : files) {
     const std::string path = run_dir + "/" + name;
     const std::string text = read_own_file(path, kMaxTelemetryBytes);
+    if ((total += text.size()) > kMaxTelemetryRunBytes)
+      throw Error(ErrorKind::io, fmt::format("{}: the run's telemetry files grew past the budget of {} MiB a run "
+                                             "while they were read: refused", path, kMaxTelemetryRunBytes >> 20));
     // A workload's own file that happens to be named telemetry.<something> (telemetry.json) is not
     // the sampler's: skipped with a note, never a reason to lose the run's telemetry.
     if (!text.starts_with(kMagic)) {

@@ -235,3 +235,16 @@ TEST_CASE("telemetry ingest: a node of the run without its file leaves the run w
   CHECK(metric(both, "cpu_time_s"));
   CHECK(provenance(both, "telemetry.error") == "<none>");
 }
+
+TEST_CASE("telemetry ingest: more than 4096 files named telemetry.<name> are refused before any is opened") {
+  TempDir dir;
+  write(dir, "telemetry_nodes", "n1\n");
+  write(dir, "telemetry.n1", kNode1);
+  for (int i = 0; i < 4096; ++i) std::ofstream(dir.file("telemetry.x" + std::to_string(i)));  // a workload's
+  store::AttemptResult r;
+  std::vector<std::string> warnings;
+  add_telemetry(dir.path.string(), r, warnings);
+  CHECK(r.metrics.empty());
+  CHECK_THAT(provenance(r, "telemetry.error"), Catch::Contains("4097 files named telemetry.<name>, more than the 4096 looked at"));
+  CHECK(warnings.size() == 1);  // one line, not one per file
+}
