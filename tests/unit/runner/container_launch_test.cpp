@@ -19,7 +19,7 @@ namespace {
 
 const std::string kCommand = "collbench --op all_reduce";
 
-RenderedContainer container(const std::string& runtime, bool read_only = true) {
+RenderedContainer launched(const std::string& runtime, bool read_only = true) {
   RenderedContainer c;
   c.runtime = runtime;
   c.image = "/img/pt.sif";
@@ -72,22 +72,22 @@ TEST_CASE("container words: apptainer and singularity under every launcher") {
     // The top-level env's names by reference, before the launcher: the image's ENV would win otherwise.
     const std::string host = (runtime == "apptainer" ? "APPTAINERENV_" : "SINGULARITYENV_") + std::string("HF_TOKEN=\"$HF_TOKEN\" ");
     const std::string words = runtime + " " + kApptainerWords;
-    CHECK(composed(container(runtime), "local") == host + words + kCommand);
-    CHECK(composed(container(runtime), "srun") == host + "srun --mpi=pmix " + words + kCommand);
-    CHECK(composed(container(runtime), "mpirun") == host + "mpirun " + words + kCommand);
-    CHECK(composed(container(runtime), "torchrun-env") ==
+    CHECK(composed(launched(runtime), "local") == host + words + kCommand);
+    CHECK(composed(launched(runtime), "srun") == host + "srun --mpi=pmix " + words + kCommand);
+    CHECK(composed(launched(runtime), "mpirun") == host + "mpirun " + words + kCommand);
+    CHECK(composed(launched(runtime), "torchrun-env") ==
           host + launch_prefix(workload("torchrun-env")) + words + kCommand);
   }
-  RenderedContainer none = container("apptainer");
+  RenderedContainer none = launched("apptainer");
   none.passthrough.clear();
   CHECK(container_words(none).assignments.empty());
-  RenderedContainer no_gpus = container("apptainer");
+  RenderedContainer no_gpus = launched("apptainer");
   no_gpus.gpus = false;
   CHECK(container_words(no_gpus).before_command.rfind("apptainer exec --bind ", 0) == 0);
 }
 
 TEST_CASE("container words: charliecloud under every launcher") {
-  const RenderedContainer c = container("charliecloud", false);
+  const RenderedContainer c = launched("charliecloud", false);
   CHECK(composed(c, "local") == kCharliecloudWords + kCommand);
   CHECK(composed(c, "srun") == "srun --mpi=pmix " + kCharliecloudWords + kCommand);
   CHECK(composed(c, "mpirun") == "mpirun " + kCharliecloudWords + kCommand);
@@ -99,7 +99,7 @@ TEST_CASE("container words: charliecloud under every launcher") {
 }
 
 TEST_CASE("container words: podman under every launcher") {
-  const RenderedContainer c = container("podman");
+  const RenderedContainer c = launched("podman");
   CHECK(composed(c, "local") == kPodmanWords + kCommand);
   CHECK(composed(c, "srun") == "srun --mpi=pmix " + kPodmanWords + kCommand);
   CHECK(composed(c, "mpirun") == "mpirun " + kPodmanWords + kCommand);
@@ -110,7 +110,7 @@ TEST_CASE("container words: podman's words bind the job script's Open MPI direct
   // -e 'OMPI_*' hands OMPI_MCA_orte_tmpdir_base (the script's $sweep_ompi_tmp under the host's /tmp) in.
   TempDir dir;
   const std::string script = dir.file("words.sh");
-  std::ofstream(script) << "set -- " << container_words(container("podman")).before_command << "\nprintf '<%s>' \"$@\"\n";
+  std::ofstream(script) << "set -- " << container_words(launched("podman")).before_command << "\nprintf '<%s>' \"$@\"\n";
   const auto words = [&](const std::string& assignment) {
     FILE* p = ::popen((assignment + " bash " + script).c_str(), "r");
     std::string out;
@@ -124,7 +124,7 @@ TEST_CASE("container words: podman's words bind the job script's Open MPI direct
 }
 
 TEST_CASE("container words: pyxis through srun's options, refused under local and mpirun") {
-  const RenderedContainer c = container("pyxis");
+  const RenderedContainer c = launched("pyxis");
   CHECK(container_words(c).before_command.empty());
   CHECK(composed(c, "srun") == kPyxisAssignments + "srun --mpi=pmix " + kPyxisOptions + kCommand);
   std::string torchrun = launch_prefix(workload("torchrun-env"));
@@ -144,7 +144,7 @@ TEST_CASE("container words: pyxis through srun's options, refused under local an
 }
 
 TEST_CASE("container words: values the runtime would take apart are refused") {
-  RenderedContainer comma = container("apptainer");
+  RenderedContainer comma = launched("apptainer");
   comma.env.push_back({"NCCL_IB_HCA", "mlx5_0,mlx5_1"});
   CHECK_THROWS_WITH(container_words(comma),
                     "apptainer's --env splits a value at commas (apptainer/singularity#6088), so "
@@ -153,25 +153,25 @@ TEST_CASE("container words: values the runtime would take apart are refused") {
   // A double quote: pflag's StringToString trims it from the word's end ('MSG=say "hi"' gives `say "hi`)
   // or fails on it as CSV when the value holds an '='.
   for (const std::string runtime : {"apptainer", "singularity"}) {
-    RenderedContainer quote = container(runtime);
+    RenderedContainer quote = launched(runtime);
     quote.env.push_back({"MSG", "say \"hi\""});
     CHECK_THROWS_WITH(container_words(quote),
                       runtime + "'s --env reads its word as CSV and trims double quotes from its ends (pflag's "
                       "StringToString), so container.env.MSG (\"say \"hi\"\") would arrive cut: set it in the "
                       "top-level env instead, which " + runtime + " passes in from the job's environment");
   }
-  RenderedContainer quoted_podman = container("podman");
+  RenderedContainer quoted_podman = launched("podman");
   quoted_podman.env.push_back({"MSG", "say \"hi\""});
   CHECK(container_words(quoted_podman).before_command.find("-e 'MSG=say \"hi\"' ") != std::string::npos);
-  RenderedContainer colon = container("podman");
+  RenderedContainer colon = launched("podman");
   colon.mounts.push_back({"/a:b", "/a:b", false});
   CHECK_THROWS_WITH(
       container_words(colon),
       "podman cannot bind the path \"/a:b\" into the container: podman's -v separates its parts with ':'");
-  RenderedContainer list = container("pyxis");
+  RenderedContainer list = launched("pyxis");
   list.mounts.push_back({"/a,b", "/c", false});
   CHECK_THROWS_AS(container_words(list), Error);
-  CHECK_THROWS_AS(container_words(container("docker")), Error);  // internal: the loader refuses the name
+  CHECK_THROWS_AS(container_words(launched("docker")), Error);  // internal: the loader refuses the name
 }
 
 TEST_CASE("container words: the automatic binds, each once, at their own paths") {
