@@ -120,19 +120,46 @@ ProcReading ProcSampler::sample() {
   return reading;
 }
 
-void ProcSampler::settle_gone(const std::map<int, std::uint64_t>& alive_start) {
-  std::map<Key, std::uint64_t> budget;  // per parent: its growth not yet matched to a gone child
-  for (auto& [key, s] : seen_) {
+std::optional<ProcSampler::Key> ProcSampler::absorber_of(const Seen& s,
+                                                         const std::map<int, std::uint64_t>& alive_start) const {
+  // Up the parents that are gone and were waited for: each carried what it waited for into its absorber.
+  Key key = s.parent;
+  for (std::size_t hops = 0; hops <= seen_.size(); ++hops) {
+    const auto seen = seen_.find(key);
+    if (seen == seen_.end()) return std::nullopt;  // not selected
     const auto now = alive_start.find(key.first);
-    if (s.gone || (now != alive_start.end() && now->second == key.second)) continue;
-    s.gone = true;
-    const auto parent = seen_.find(s.parent);
-    const auto parent_now = alive_start.find(s.parent.first);
-    if (parent == seen_.end() || parent_now == alive_start.end() || parent_now->second != s.parent.second) continue;
-    const auto left = budget.try_emplace(s.parent, parent->second.reaped_grew).first;
-    if (left->second < s.own + s.reaped) continue;  // not waited for by it (or not yet)
+    if (now != alive_start.end() && now->second == key.second) return key;
+    if (!seen->second.in_parent) return std::nullopt;  // gone, and not (yet) known to be waited for
+    key = seen->second.absorber;
+  }
+  return std::nullopt;
+}
+
+void ProcSampler::settle_gone(const std::map<int, std::uint64_t>& alive_start) {
+  std::vector<std::pair<const Key, Seen>*> unmatched;
+  for (auto& entry : seen_) {
+    auto& [key, s] = entry;
+    const auto now = alive_start.find(key.first);
+    if (now != alive_start.end() && now->second == key.second) continue;
+    if (!s.gone) s.gone = true, s.chances = 2;
+    if (!s.in_parent && s.chances > 0) unmatched.push_back(&entry);
+  }
+  // A parent starts before its children: it is matched first, so that they find its absorber.
+  const auto started_before = [](const auto* a, const auto* b) {
+    return std::make_pair(a->first.second, a->first.first) < std::make_pair(b->first.second, b->first.first);
+  };
+  std::sort(unmatched.begin(), unmatched.end(), started_before);
+  std::map<Key, std::uint64_t> budget;  // per absorber: its growth this scan not yet matched to a gone process
+  for (auto* entry : unmatched) {
+    Seen& s = entry->second;
+    --s.chances;
+    const auto absorber = absorber_of(s, alive_start);
+    if (!absorber) continue;
+    const auto left = budget.try_emplace(*absorber, seen_.at(*absorber).reaped_grew).first;
+    if (left->second < s.own + s.reaped) continue;  // not waited for by it (or not yet: the next scan)
     left->second -= s.own + s.reaped;
     s.in_parent = true;
+    s.absorber = *absorber;
   }
 }
 

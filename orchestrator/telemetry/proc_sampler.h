@@ -5,6 +5,7 @@
 // once selected stays selected while it lives (a child reparented to init still counts).
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -20,18 +21,23 @@ struct ProcReading {
 
 class ProcSampler {
  public:
-  /// `proc_root`: "/proc" (tests may not move it: the processes are real). `marker`: "NAME=VALUE" or ""
-  /// for none; `root_pid`: 0 for none. No process named sweep-telemetry is ever selected (this one, the
-  /// --daemon launcher waiting for it, `stop`, the sampler of another run).
+  /// `proc_root`: "/proc" (a unit test may name a directory of stand-in <pid>/stat files). `marker`:
+  /// "NAME=VALUE" or "" for none; `root_pid`: 0 for none. No process named sweep-telemetry is ever
+  /// selected (this one, the --daemon launcher waiting for it, `stop`, the sampler of another run).
   ProcSampler(std::string proc_root, std::string marker, int root_pid);
 
   /// One scan of /proc. The CPU time is, over every process ever selected, the last utime + stime seen,
   /// plus the cutime + cstime its waited-for children added since it was first seen (the whole time of
-  /// a child that came and went within one interval, which no scan saw). A selected process that is gone,
-  /// whose selected parent's cutime + cstime grew by at least its last total since the scan before, was
-  /// waited for by it: its time is counted in the parent's and no longer on its own (a parent that did
-  /// not wait, or was gone too, leaves it counted where it was). Memory and the count: the processes
-  /// alive now; the peak: the largest VmHWM of one process ever selected.
+  /// a child that came and went within one interval, which no scan saw). A selected process that is gone
+  /// was waited for by its absorber (its parent when that lives on; else the absorber of its parent, a
+  /// gone process itself waited for, whose cutime carried it) when the absorber's cutime + cstime grew,
+  /// in the scan it went missing or the next one, by at least its last total: its time is then counted
+  /// in the absorber's and no longer on its own. The next scan too, because a scan is no snapshot: the
+  /// kernel adds a child to its parent's cutime before its pid leaves /proc, but a scan that read the
+  /// parent before the child was reaped sees the child gone and the growth only one scan later. A
+  /// parent that did not wait leaves it counted where it was. The CPU time never decreases from one
+  /// scan to the next. Memory and the count: the processes alive now; the peak: the largest VmHWM of
+  /// one process ever selected.
   ProcReading sample();
 
  private:
@@ -44,13 +50,18 @@ class ProcSampler {
     std::uint64_t reaped_grew = 0;  // how much reaped grew at the last scan
     Key parent{0, 0};               // (ppid, its starttime) when last seen alive
     bool gone = false;              // no longer in /proc: its values are final
-    bool in_parent = false;         // gone, and counted in its parent's reaped
+    int chances = 0;                // gone: the scans left in which it may still be matched to its absorber
+    bool in_parent = false;         // gone, and counted in its absorber's reaped
+    Key absorber{0, 0};             // in_parent: the live process whose reaped holds its time
     std::uint64_t hwm_kib = 0;      // VmHWM, largest seen
   };
   bool has_marker(const Key& key);
-  /// Marks the selected processes missing from `alive` gone, each counted in its parent's reaped time
-  /// when the parent's growth covers it.
+  /// Marks the selected processes missing from `alive_start` (pid -> starttime) gone, and matches each
+  /// gone one not yet matched, in its first two scans gone, to its absorber when the absorber's growth
+  /// this scan, less what other gone processes took of it, covers its last total (sample() says why).
   void settle_gone(const std::map<int, std::uint64_t>& alive_start);
+  /// The live process whose reaped time holds the gone process `s` once it is waited for, or nullopt.
+  std::optional<Key> absorber_of(const Seen& s, const std::map<int, std::uint64_t>& alive_start) const;
 
   std::string proc_root_;
   std::string marker_;

@@ -51,9 +51,9 @@ int spawn(const fs::path& cwd, const std::vector<std::string>& args, const std::
   posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_t pid = -1;
-  const int rc = posix_spawn(&pid, SWEEP_BIN, &fa, nullptr, cargv.data(), environ);
+  const int rc = posix_spawn(&pid, SWEEP_BIN.c_str(), &fa, nullptr, cargv.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) throw std::runtime_error("cannot spawn " SWEEP_BIN);
+  if (rc != 0) throw std::runtime_error("cannot spawn " + SWEEP_BIN);
   return pid;
 }
 

@@ -64,7 +64,7 @@ TEST_CASE("the docs' two-column paper compiles from sweep's files as they are") 
                            Catch::Contains("Learning rate") && Catch::Contains("Batch size") && !Catch::Contains("??"));
 
   std::filesystem::create_directories(SWEEP_ARTIFACTS_DIR);
-  const auto pages = shell("pdftoppm -png -r 90 '" + box.path("paper.pdf") + "' '" SWEEP_ARTIFACTS_DIR "/paper-example-page'");
+  const auto pages = shell("pdftoppm -png -r 90 '" + box.path("paper.pdf") + "' '" + SWEEP_ARTIFACTS_DIR + "/paper-example-page'");
   CHECK(pages.exit_code == 0);
-  CHECK(std::filesystem::exists(SWEEP_ARTIFACTS_DIR "/paper-example-page-1.png"));
+  CHECK(std::filesystem::exists(SWEEP_ARTIFACTS_DIR + "/paper-example-page-1.png"));
 }

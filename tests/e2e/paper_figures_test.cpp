@@ -108,7 +108,7 @@ TEST_CASE("paper figures compile in a two-column article in the document's fonts
                            Catch::Contains("\\write18{touch pwned}") &&
                            Catch::Contains("\\input{/etc/passwd}"));
   fs::create_directories(SWEEP_ARTIFACTS_DIR);
-  CHECK(shell("pdftoppm -png -r 100 -f 1 -l 1 '" + box.path("paper/main.pdf") + "' '" SWEEP_ARTIFACTS_DIR "/paper-figures'")
+  CHECK(shell("pdftoppm -png -r 100 -f 1 -l 1 '" + box.path("paper/main.pdf") + "' '" + SWEEP_ARTIFACTS_DIR + "/paper-figures'")
             .exit_code == 0);
 }
 

@@ -122,7 +122,7 @@ TEST_CASE("the real sampler's file of a run reaches the report's timeline and re
   box.write("chain.yaml", "name: chain\ntelemetry: {interval_ms: 100}\nmatrix:\n  n: [1]\n"
                           "workload:\n  command: \"sleep 1; echo steps=10\"\n"
                           "metrics:\n  - {name: steps, better: higher, regex: 'steps=(?<value>[0-9]+)'}\n"
-                          "setup:\n  - export SWEEP_NVML_LIBRARY=" NVML_STANDIN_LIB " SWEEP_NVML_STANDIN=" + script + "\n");
+                          "setup:\n  - export SWEEP_NVML_LIBRARY=" + NVML_STANDIN_LIB + " SWEEP_NVML_STANDIN=" + script + "\n");
   const auto run = box.sweep({"run", "chain.yaml", "--label", "chain"});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);

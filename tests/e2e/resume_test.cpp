@@ -96,7 +96,13 @@ TEST_CASE("SIGINT stops a campaign with exit code 130, and it resumes to complet
   spec.replace(spec.find("{{ledger}}"), 10, box.path("ledger"));
   box.write("slow.yaml", spec);
   const int pid = box.spawn_sweep({"run", "slow.yaml", "--label", "i", "--jobs", "2"});
-  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  // Interrupted once a run has completed (the campaign is recorded, 14 or more runs are left), however
+  // slowly a busy machine gets there.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (count_lines(box.path("ledger")).empty()) {
+    REQUIRE(std::chrono::steady_clock::now() < deadline);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
   ::kill(pid, SIGINT);
   int status = 0;
   ::waitpid(pid, &status, 0);

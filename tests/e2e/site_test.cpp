@@ -142,7 +142,7 @@ TEST_CASE("a --detach without a site file says that none was found and where swe
   box.write("exp.yaml", kExperiment);
   // As from cron: no SWEEP_SITE, a home without a site file (the harness sets SWEEP_SITE=none).
   const auto r = e2e::shell("cd " + box.path("") + " && env -u SWEEP_SITE -u XDG_CONFIG_HOME HOME=" + box.path("home") +
-                            " " SWEEP_BIN " run exp.yaml --detach");
+                            " " + SWEEP_BIN + " run exp.yaml --detach");
   INFO(r.out << r.err);
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("--detach needs a batch executor (this campaign uses local, the default)") &&

@@ -65,7 +65,7 @@ constexpr const char* kFast = "telemetry: {interval_ms: 100}\n";
 
 }  // namespace
 
-TEST_CASE("telemetry: a busy loop's CPU time is the run's cpu_time_s, in the file the database names") {
+TEST_CASE("telemetry: a busy loop's CPU time is the run's cpu_time_s, in the file the database names", "[timing]") {
   Sandbox box;
   // Two seconds of CPU on one core, measured by the loop itself.
   run(box, "busy", "\"python3 -c 'import time\\nt = time.process_time()\\nwhile time.process_time() - t < 2: pass'\"", kFast);
@@ -91,7 +91,33 @@ TEST_CASE("telemetry: a busy loop's CPU time is the run's cpu_time_s, in the fil
                                                   Catch::Contains("\nend "));
 }
 
-TEST_CASE("telemetry: a process tree holding 2 x 160 MiB has peak_rss_mib of at least 256") {
+TEST_CASE("telemetry: two runs side by side (--jobs 2) each count their own loop's CPU time, not the other's", "[timing]") {
+  Sandbox box;
+  // Loops of 1 and 2 s of CPU at once, each marked by its own run directory: a run that counted the
+  // other's process would have about 3 s.
+  const std::string spec = std::string("name: pair\n") + kFast + "matrix:\n  secs: [1, 2]\nworkload:\n  command: " +
+                           "\"python3 -c 'import time\\nt = time.process_time()\\nwhile time.process_time() - t < {{secs}}: pass'\"\n";
+  const auto r = box.sweep({"run", box.write("pair.yaml", spec), "--label", "pair", "--jobs", "2"});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  auto db = box.db();
+  SQLite::Statement q(db, "SELECT CAST(p.value AS REAL), m.value, r.started_at, r.ended_at FROM metrics m "
+                          "JOIN runs r ON r.id = m.run_id JOIN point_params p ON p.campaign_id = r.campaign_id "
+                          "AND p.point_id = r.point_id AND p.name = 'secs' WHERE m.name = 'cpu_time_s' ORDER BY 1");
+  int rows = 0;
+  while (q.executeStep()) {
+    ++rows;
+    const double secs = q.getColumn(0).getDouble();
+    const double cpu = q.getColumn(1).getDouble();
+    INFO("loop of " << secs << " s (" << q.getColumn(2).getString() << " to " << q.getColumn(3).getString()
+                    << "): cpu_time_s " << cpu);
+    CHECK(cpu >= secs - 0.2);  // the last sample is at most one interval (0.1 s) before the loop's end
+    CHECK(cpu <= secs + 0.6);  // python's start-up and the job script's own processes
+  }
+  CHECK(rows == 2);
+}
+
+TEST_CASE("telemetry: a process tree holding 2 x 160 MiB has peak_rss_mib of at least 256", "[timing]") {
   Sandbox box;
   const std::string hold = "python3 -c \"import time; b = bytearray(160 << 20); b[::4096] = b\\\"x\\\" * len(b[::4096]); time.sleep(1.5)\"";
   run(box, "tree", "'" + hold + " & " + hold + "; wait'", kFast);
@@ -125,7 +151,7 @@ TEST_CASE("telemetry: the NVML stand-in's GPU gives gpu_energy_j and avg_gpu_pow
   const std::string script = box.write("nvml-script", "gpu GPU-standin-0 200 50 20 1000 1400 45 0x0 Stand-in GPU\n");
   run(box, "gpu", "\"sleep 1\"",
       // In setup, not env: env refuses names starting with SWEEP_ (sweep's own).
-      std::string(kFast) + "setup:\n  - export SWEEP_NVML_LIBRARY=" NVML_STANDIN_LIB " SWEEP_NVML_STANDIN=" + script + "\n");
+      std::string(kFast) + "setup:\n  - export SWEEP_NVML_LIBRARY=" + NVML_STANDIN_LIB + " SWEEP_NVML_STANDIN=" + script + "\n");
   auto db = box.db();
   std::string unit;
   const auto energy = metric(db, "gpu", "gpu_energy_j", &unit);
@@ -143,7 +169,7 @@ TEST_CASE("telemetry: the NVML stand-in's GPU gives gpu_energy_j and avg_gpu_pow
   CHECK_THAT(provenance(db, "gpu", "telemetry.gpu_energy_from"), Catch::Contains("counter"));
 }
 
-TEST_CASE("telemetry: a user's own python3 program is sampled too") {
+TEST_CASE("telemetry: a user's own python3 program is sampled too", "[timing]") {
   Sandbox box;
   box.write("prog.py", "import time\nt = time.process_time()\nwhile time.process_time() - t < 1: pass\nprint('done')\n");
   run(box, "own", "\"python3 prog.py\"", std::string(kFast) + "workdir: experiment\n");
@@ -192,7 +218,7 @@ TEST_CASE("telemetry: a run killed at its time limit stops its sampler, whose fi
   }
 }
 
-TEST_CASE("telemetry: the default sets leave the run measurements out but named ones are compared") {
+TEST_CASE("telemetry: the default sets leave the run measurements out but named ones are compared", "[timing]") {
   Sandbox box;
   // The same `speed` in both campaigns; the candidate's runs also burn about half a second of CPU. Five
   // repetitions: on a loaded machine the burn's CPU time varied by 25%, and with three the four

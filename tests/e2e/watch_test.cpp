@@ -107,13 +107,13 @@ TEST_CASE("watch: sweep logs --follow prints a running run's output as it comes,
   const int run = box.spawn_sweep({"run", "f.yaml", "--label", "f"});
   REQUIRE_THAT(status_when_running(box, {"status", "f"}).out, Catch::Contains("running now:"));
   const std::string out = box.path("follow.out");
-  const int follow = std::system(("cd " + box.dir().string() + " && (" SWEEP_BIN " logs f --follow > " + out +
+  const int follow = std::system(("cd " + box.dir().string() + " && (" + SWEEP_BIN + " logs f --follow > " + out +
                                   " 2>/dev/null &)").c_str());
   CHECK(follow == 0);
   for (int i = 0; i < 200 && read_file(out).empty(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   CHECK(read_file(out) == "first\n");  // still running: what it printed so far, and it is still following
-  CHECK(shell("pgrep -f '" SWEEP_BIN " logs f --follow'").exit_code == 0);
+  CHECK(shell("pgrep -f '" + SWEEP_BIN + " logs f --follow'").exit_code == 0);
   box.write("go", "");
   CHECK(reap(run) == 0);
   for (int i = 0; i < 100 && read_file(out) != "first\nsecond\nno newline"; ++i)
@@ -121,7 +121,7 @@ TEST_CASE("watch: sweep logs --follow prints a running run's output as it comes,
   CHECK(read_file(out) == "first\nsecond\nno newline");  // and it ended by itself: the file is complete
   bool ended = false;  // it exits by itself once the attempt has ended
   for (int i = 0; i < 100 && !ended; ++i) {
-    ended = shell("pgrep -f '" SWEEP_BIN " logs f --follow'").exit_code != 0;
+    ended = shell("pgrep -f '" + SWEEP_BIN + " logs f --follow'").exit_code != 0;
     if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   CHECK(ended);

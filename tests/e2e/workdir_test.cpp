@@ -45,7 +45,7 @@ struct Project {
   }
   /// `sweep <args>` started in `dir`, results in the sandbox.
   Result sweep_in(const std::string& dir, const std::string& args) const {
-    return shell("cd '" + dir + "' && " SWEEP_BIN " " + args + " --results '" + box.path("results") + "'");
+    return shell("cd '" + dir + "' && " + SWEEP_BIN + " " + args + " --results '" + box.path("results") + "'");
   }
   std::vector<std::string> printed(const std::string& prefix) const {
     std::vector<std::string> out;

@@ -114,7 +114,9 @@ TEST_CASE("e15 and e16 at scale=ci: every run succeeds, the seed's tables and fi
   e2e::Sandbox box;
   const std::string L = unique_label(box, "e15");
   // One task at a time, so that no run's time is measured while another shares the 2 cores.
+  LoadWatch load;
   run_and_report(box, "e15-gpt2-ddp-interconnect.yaml", L, {"--max-queued", "1", "--poll-min", "0.2"}, 18);
+  const std::string busy = load.verdict(2);  // a 2-rank run's ranks
   check_outputs(box, L, {"e15", "predicted"}, {"epoch_time", "predicted_epoch"});
   const std::string md = e2e::read_file(box.path("reports/" + L + "/report.md"));
   CHECK_THAT(md, Catch::Contains("| Experiment | Model | Parallelism | Nodes | GPUs per Node | Epoch 2 time (s) | "
@@ -142,7 +144,8 @@ TEST_CASE("e15 and e16 at scale=ci: every run succeeds, the seed's tables and fi
   // there the bound is 1.05, which still catches ranks that did not split the data (0.5) or a T_n
   // taken from one rank's half of the work counted twice (2).
   const std::map<std::string, double> bound{{"gpt2", 1.0}, {"gpt2-large", 1.05}};
-  for (const auto& [model, most] : bound) {
+  if (!busy.empty()) WARN("SKIP e15's DP scaling bounds: " << busy);
+  for (const auto& [model, most] : busy.empty() ? bound : std::map<std::string, double>{}) {
     const double t1 = mean_of(box, "epoch_time_headline", {{"model", model}, {"setup", "1x1"}});
     for (const std::string setup : {"1x2", "2x1"}) {
       const double tn = mean_of(box, "epoch_time_headline", {{"model", model}, {"setup", setup}});
@@ -255,9 +258,11 @@ TEST_CASE("seed 003's findings at scale=ci: DP's scaling factor is throughput ov
   const std::string L = unique_label(box, "find");
   // GPT-2 at batch 16, 3 repetitions, one run at a time (no run's time measured while another shares the
   // 2 cores): 1x1 once, and DP, TP and PP on 1x2, 2x1 and 2x2.
+  LoadWatch load;
   run_and_report(box, box.write("g2.yaml", yaml), L,
                  {"--set", "model=gpt2", "--set", "batch=16", "--set", "repetitions=3", "--max-queued", "1",
                   "--poll-min", "0.2"}, 30);
+  const std::string busy = load.verdict(4);  // a 2x2 run's four ranks
   std::map<std::string, double> dp_scaling;
   for (const auto& row : csv_rows(box.path("reports/" + L + "/report.parallelism.csv")))
     if (row.at("Parallelism") == "dp" && row.at("Setup") != "1x1") dp_scaling[row.at("Setup")] = std::stod(row.at("Scaling Factor mean"));
@@ -283,8 +288,12 @@ TEST_CASE("seed 003's findings at scale=ci: DP's scaling factor is throughput ov
   // on two otherwise idle cores against one rank on one core, their all-reduce over lo is a few percent
   // of a step, and the VM's run-to-run noise is larger (S from 0.45 to 1.07 in repeated runs).
   CHECK(dp_scaling.at("2x2") > 0);
-  CHECK(dp_scaling.at("2x2") < 1);
-  CHECK(dp_scaling.at("2x2") < dp_scaling.at("1x2"));
+  if (busy.empty()) {
+    CHECK(dp_scaling.at("2x2") < 1);
+    CHECK(dp_scaling.at("2x2") < dp_scaling.at("1x2"));
+  } else {
+    WARN("SKIP seed 003's scaling order: " << busy);
+  }
   // Network volume per run at the cards (seed 003's Net Vol.): TP the most on every setup. Between two
   // nodes, where all traffic crosses the link, the seed's order holds: TP 1171 GB > DP 223 GB > PP 174 GB.
   // (The seed's PP exceeds DP only on 2x2, counting the inter-node link alone; here lo carries the

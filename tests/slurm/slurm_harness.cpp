@@ -2,7 +2,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <condition_variable>
 #include <cstdlib>
+#include <fstream>
+#include <mutex>
 #include <filesystem>
 #include <sstream>
 #include <thread>
@@ -99,6 +102,50 @@ std::string logging_slurm(const e2e::Sandbox& box, const std::vector<std::string
     fs::permissions(bin + "/" + cmd, fs::perms::owner_all);
   }
   return bin + ":" + std::getenv("PATH");
+}
+
+struct LoadWatch::State {
+  std::mutex mutex;
+  std::condition_variable stop;
+  bool stopping = false;
+  std::vector<double> loads;  // 1-minute load averages, one every 2 s
+  std::thread thread;
+};
+
+LoadWatch::LoadWatch() : state_(std::make_unique<State>()) {
+  state_->thread = std::thread([s = state_.get()] {
+    std::unique_lock lock(s->mutex);
+    do {
+      double load = 0;
+      std::ifstream("/proc/loadavg") >> load;
+      s->loads.push_back(load);
+    } while (!s->stop.wait_for(lock, std::chrono::seconds(2), [s] { return s->stopping; }));
+  });
+}
+
+LoadWatch::~LoadWatch() { stop(); }
+
+void LoadWatch::stop() {
+  {
+    std::lock_guard lock(state_->mutex);
+    state_->stopping = true;
+  }
+  state_->stop.notify_all();
+  if (state_->thread.joinable()) state_->thread.join();
+}
+
+std::string LoadWatch::verdict(double own) {
+  stop();
+  double sum = 0;
+  for (double l : state_->loads) sum += l;
+  const double mean = state_->loads.empty() ? 0 : sum / static_cast<double>(state_->loads.size());
+  const double cores = std::thread::hardware_concurrency();
+  if (mean <= own + cores / 2) return "";
+  std::ostringstream out;
+  out << "the machine was too busy to measure speed-ups: a mean load of " << mean << " over "
+      << state_->loads.size() << " readings, against the " << own << " runnable processes of this case and "
+      << cores << " cores";
+  return out.str();
 }
 
 }  // namespace slurmtest

@@ -2,6 +2,7 @@
 // Helpers of the Slurm integration tests: the development cluster's facts, shell commands, waiting.
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -50,5 +51,26 @@ std::string counting_sbatch(const e2e::Sandbox& box);
 /// `scontrol show job`) run beside the driver's and must not split them. Real commands, observed, not
 /// fakes. Returns the PATH value to set.
 std::string logging_slurm(const e2e::Sandbox& box, const std::vector<std::string>& commands);
+
+/// Watches how busy the machine is while a case measures speed-ups: the 1-minute load average
+/// (/proc/loadavg), read every 2 s from construction until verdict(). A speed-up measured while other
+/// work shares the cores says nothing about the code (e15's DP scaling measured T_1/(2 T_2) = 0.42 to
+/// 0.48 beside a CPU burner, where an idle machine gives 0.80).
+class LoadWatch {
+ public:
+  LoadWatch();
+  ~LoadWatch();
+  LoadWatch(const LoadWatch&) = delete;
+  LoadWatch& operator=(const LoadWatch&) = delete;
+  /// Stops watching. Empty when the machine was quiet enough to measure: the mean load stayed at most
+  /// `own` (the runnable processes the case itself keeps, e.g. 2 ranks) plus half the cores. Otherwise
+  /// says what was seen, for the case to WARN and leave its speed-up assertions out.
+  std::string verdict(double own);
+
+ private:
+  void stop();  // ends the readings (once; later calls do nothing)
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace slurmtest

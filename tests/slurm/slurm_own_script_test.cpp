@@ -45,7 +45,7 @@ TEST_CASE("a user's python3 train.py on Slurm: its directory, its traceback, rer
   box.write("project/data/scale.txt", "2\n");
   box.write("project/exp.yaml", kExperiment);
   std::filesystem::create_directories(box.path("elsewhere"));
-  const std::string sweep = "cd '" + box.path("elsewhere") + "' && " SWEEP_BIN " ";
+  const std::string sweep = "cd '" + box.path("elsewhere") + "' && " + SWEEP_BIN + " ";
   const std::string where = " --results '" + box.path("results") + "'";
 
   auto r = shell(sweep + "run ../project/exp.yaml --label " + L + where);

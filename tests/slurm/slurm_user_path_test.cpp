@@ -76,7 +76,7 @@ TEST_CASE("a job held pending by a drained node is queued with its reason, then 
   const auto array = shell("tail -q -n +1 " + box.path("results/" + L) + "/.submissions/*/array.sh | grep -c -- '--time=00:02:00'");
   CHECK(array.out == "1\n");
   // --watch of a detached campaign asks squeue itself, and ends once Slurm holds none of its jobs.
-  const auto watched = shell("cd " + box.path("") + " && timeout 120 " SWEEP_BIN " status " + L + " --watch --interval 1");
+  const auto watched = shell("cd " + box.path("") + " && timeout 120 " + SWEEP_BIN + " status " + L + " --watch --interval 1");
   INFO(watched.out << watched.err);
   CHECK(watched.exit_code == 0);
   CHECK_THAT(watched.err, Catch::Contains("is detached and no sweep drives it now") &&

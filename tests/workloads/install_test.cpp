@@ -13,7 +13,7 @@ namespace fs = std::filesystem;
 TEST_CASE("an installed sweep runs a bundled program from its prefix, with its own templates") {
   e2e::Sandbox box;
   const std::string prefix = box.path("prefix");
-  const auto install = e2e::shell("cmake --install " SWEEP_BUILD_DIR " --prefix " + prefix + " 2>&1");
+  const auto install = e2e::shell("cmake --install " + SWEEP_BUILD_DIR + " --prefix " + prefix + " 2>&1");
   INFO(install.out);
   REQUIRE(install.exit_code == 0);
   for (const char* file : {"bin/sweep", "libexec/sweep/collbench", "libexec/sweep/sweep-telemetry", "libexec/sweep/sweep-image-id",

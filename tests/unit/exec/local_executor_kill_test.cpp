@@ -24,7 +24,7 @@ Job make_job(const TempDir& dir, const std::string& id, const std::string& body)
 }
 
 Outcome finish(LocalExecutor& ex) {
-  auto end = std::chrono::steady_clock::now() + 10s;
+  auto end = std::chrono::steady_clock::now() + 60s;  // a bound on a hang
   while (std::chrono::steady_clock::now() < end) {
     auto outcomes = ex.wait(1s);
     if (!outcomes.empty()) return outcomes.at(0);
@@ -46,7 +46,7 @@ const char* kWithGrandchild = "sleep 1000 & echo $! > gc.tmp; mv gc.tmp gc; wait
 
 TEST_CASE("a timed-out job's whole process group is terminated") {
   TempDir dir;
-  LocalExecutor ex(1, 5s);
+  LocalExecutor ex(1, 120s);
   Job job = make_job(dir, "t", kWithGrandchild);
   job.timeout_s = 0.3;
   ex.start(job);
@@ -55,7 +55,7 @@ TEST_CASE("a timed-out job's whole process group is terminated") {
   CHECK(o.signal == SIGTERM);
   CHECK(o.exit_code == -1);
   CHECK(o.elapsed_s >= 0.29);
-  CHECK(o.elapsed_s < 3);  // SIGTERM sufficed: no kill_grace wait
+  CHECK(o.elapsed_s < 60);  // SIGTERM sufficed: no wait for the 120 s kill_grace
   CHECK(wait_gone(read_pid(job.work_dir + "/gc"), 3s));
 }
 
@@ -69,7 +69,7 @@ TEST_CASE("a job that ignores SIGTERM gets SIGKILL after kill_grace") {
   CHECK(o.timed_out);
   CHECK(o.signal == SIGKILL);
   CHECK(o.elapsed_s >= 0.39);
-  CHECK(o.elapsed_s < 3);
+  CHECK(o.elapsed_s < 60);  // a bound on a hang
   CHECK(wait_gone(read_pid(job.work_dir + "/gc"), 3s));
 }
 

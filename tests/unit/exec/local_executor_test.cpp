@@ -58,7 +58,7 @@ TEST_CASE("a job's exit status is reported") {
   CHECK(ok.signal == 0);
   CHECK_FALSE(ok.timed_out);
   CHECK(ok.elapsed_s > 0);
-  CHECK(ok.elapsed_s < 5);
+  CHECK(ok.elapsed_s < 60);  // a bound on a hang, not a speed
   Outcome three = run_one(make_job(dir, "three", "exit 3"));
   CHECK(three.exit_code == 3);
   CHECK(three.signal == 0);
@@ -181,17 +181,17 @@ TEST_CASE("a job that cannot be started throws Error(io) and leaves nothing behi
 TEST_CASE("wait() returns at once when nothing is active") {
   LocalExecutor ex(1);
   auto t = std::chrono::steady_clock::now();
-  CHECK(ex.wait(10s).empty());
-  CHECK(seconds_since(t) < 0.1);
+  CHECK(ex.wait(120s).empty());
+  CHECK(seconds_since(t) < 60);  // not the 120 s it was allowed, however busy the machine
 }
 
 TEST_CASE("wait() gives up after max_wait while a job runs") {
   TempDir dir;
   LocalExecutor ex(1);
-  ex.start(make_job(dir, "slow", "sleep 5"));
+  ex.start(make_job(dir, "slow", "sleep 120"));
   auto t = std::chrono::steady_clock::now();
   CHECK(ex.wait(200ms).empty());
   CHECK(seconds_since(t) >= 0.19);
-  CHECK(seconds_since(t) < 1.0);
+  CHECK(seconds_since(t) < 60);  // by itself, not when the job ends at 120 s
   CHECK(ex.active() == 1);
 }

@@ -129,7 +129,7 @@ TEST_CASE("warnings of file sources name the file") {
 }
 
 TEST_CASE("an nccl-tests style log parsed with regex rules") {
-  std::ifstream in(SWEEP_SOURCE_DIR "/tests/data/parse/nccl_allreduce.log");
+  std::ifstream in(SWEEP_SOURCE_DIR + "/tests/data/parse/nccl_allreduce.log");
   REQUIRE(in);
   std::stringstream buffer;
   buffer << in.rdbuf();

@@ -268,7 +268,7 @@ TEST_CASE("the run variables experiment_dir and launch_dir reach the command") {
 TEST_CASE("the Slurm job script's environment records: a value's line break forges no line") {
   // sweep_exported of templates/slurm/run.sh.mustache, run by the real bash with a value that holds
   // lines shaped like the records (slurm_env, comm_env and gpu_env are its output).
-  std::ifstream in(SWEEP_SOURCE_DIR "/templates/slurm/run.sh.mustache");
+  std::ifstream in(SWEEP_SOURCE_DIR + "/templates/slurm/run.sh.mustache");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const auto begin = text.find("sweep_exported() {");
   REQUIRE(begin != std::string::npos);

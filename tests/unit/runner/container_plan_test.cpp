@@ -19,7 +19,7 @@ using namespace sweep;
 
 namespace {
 
-const std::string kTemplates = SWEEP_SOURCE_DIR "/templates";
+const std::string kTemplates = SWEEP_SOURCE_DIR + "/templates";
 
 spec::Experiment experiment(const std::string& container, const std::string& rest = "") {
   return spec::load_text("name: t\nmatrix:\n  tag: [\"1.0\", \"2.0\"]\nworkload:\n  command: train --tag {{tag}}\n" +

@@ -18,7 +18,7 @@ using namespace sweep;
 namespace {
 
 std::string data_file(const std::string& name) {
-  std::ifstream in(SWEEP_SOURCE_DIR "/tests/unit/parse/data/" + name, std::ios::binary);
+  std::ifstream in(SWEEP_SOURCE_DIR + "/tests/unit/parse/data/" + name, std::ios::binary);
   REQUIRE(in);
   std::ostringstream text;
   text << in.rdbuf();

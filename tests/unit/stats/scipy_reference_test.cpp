@@ -43,7 +43,7 @@ json reference(const json& cases) {
   const std::string in =
       (std::filesystem::temp_directory_path() / ("sweep-stats-cases-" + std::to_string(::getpid()) + ".json")).string();
   std::ofstream(in) << cases.dump();
-  const std::string command = "/usr/bin/python3 " SWEEP_SOURCE_DIR "/tests/unit/stats/scipy_reference.py < " + in;
+  const std::string command = "/usr/bin/python3 " + SWEEP_SOURCE_DIR + "/tests/unit/stats/scipy_reference.py < " + in;
   FILE* pipe = popen(command.c_str(), "r");
   REQUIRE(pipe);
   std::string out;

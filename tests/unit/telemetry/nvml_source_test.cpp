@@ -98,7 +98,7 @@ TEST_CASE("telemetry nvml stand-in: ok with no GPU taken says so and why") {
   CHECK_THAT(log.sources[2].detail, Catch::Contains("0 GPUs sampled (CUDA_VISIBLE_DEVICES=MIG-1c2d names none NVML lists)"));
 }
 
-TEST_CASE("telemetry nvml stand-in: 100 W for 2 s through the program: about 200 J, the power's integral within 5%") {
+TEST_CASE("telemetry nvml stand-in: 100 W for about 2 s through the program: 100 W times the span, the integral within 5%", "[timing]") {
   NvmlScript script("gpu GPU-8f2c1111 100 97 40 70000 1980 61 0x4 NVIDIA H100 80GB HBM3\n");
   TempDir dir;
   const std::string out = dir.file("telemetry.n1");
@@ -118,7 +118,11 @@ TEST_CASE("telemetry nvml stand-in: 100 W for 2 s through the program: about 200
     integral += (log.gpu[i].t - log.gpu[i - 1].t) * (*log.gpu[i].power_w + *log.gpu[i - 1].power_w) / 2;
   }
   const double energy = *log.gpu.back().energy_j;
-  CHECK(energy == Approx(200).epsilon(0.10));
+  // 100 W over the span the samples cover: about 2 s, longer when a busy machine delays the stop.
+  const double span = log.gpu.back().t - log.gpu.front().t;
+  INFO("span of the samples: " << span << " s");
+  CHECK(span >= 1.9);
+  CHECK(energy == Approx(100 * span).epsilon(0.10));
   CHECK(energy == Approx(integral).epsilon(0.05));
   CHECK(*log.gpu.back().throttle == 0x4u);
   // The run's metrics from this file (the summary of docs/telemetry.md) take the counter's joules.

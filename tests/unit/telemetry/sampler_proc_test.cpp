@@ -39,6 +39,16 @@ Log stop_and_read(pid_t sampler, const std::string& out) {
   return log;
 }
 
+/// Kills and reaps a process the test started when the test ends, passed or failed, so that none is left
+/// holding ctest's output pipe open.
+struct KilledAtEnd {
+  pid_t pid;
+  ~KilledAtEnd() {
+    ::kill(pid, SIGKILL);
+    wait_for(pid);
+  }
+};
+
 double peak_rss(const Log& log) {
   double peak = 0;
   for (const auto& p : log.proc) peak = std::max(peak, p.rss_mib);
@@ -47,7 +57,7 @@ double peak_rss(const Log& log) {
 
 }  // namespace
 
-TEST_CASE("telemetry sampler proc: a busy loop's CPU time, an unmarked one beside it not counted") {
+TEST_CASE("telemetry sampler proc: a busy loop's CPU time, an unmarked one beside it not counted", "[timing]") {
   TempDir dir;
   const std::string out = dir.file("telemetry.n1");
   const std::string marker = unique_marker("busy");
@@ -57,7 +67,6 @@ TEST_CASE("telemetry sampler proc: a busy loop's CPU time, an unmarked one besid
   const pid_t outsider = spawn({kWorkload, "busy", "2"}, {{"SWEEP_RUN_ID", "someone-else"}});
   const Ended ended = wait_for(loop);
   wait_for(outsider);
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
   const Log log = stop_and_read(sampler, out);
   REQUIRE(ended.exit_code == 0);
   REQUIRE(log.proc.size() >= 3);
@@ -67,7 +76,7 @@ TEST_CASE("telemetry sampler proc: a busy loop's CPU time, an unmarked one besid
   CHECK(log.proc.back().nprocs == 0);  // the loop has exited; its CPU time stays counted
 }
 
-TEST_CASE("telemetry sampler proc: a process tree's memory under --root (parent and child holding 256 MiB) until the root ends") {
+TEST_CASE("telemetry sampler proc: a process tree's memory under --root (parent and child holding 256 MiB) until the root ends", "[timing]") {
   TempDir dir;
   const std::string out = dir.file("telemetry.n1");
   const pid_t tree = spawn({kWorkload, "tree", "256", "1.5"});
@@ -113,7 +122,7 @@ TEST_CASE("telemetry sampler proc: another user's process with the marker is not
   CHECK(log.proc.back().nprocs == 0);
 }
 
-TEST_CASE("telemetry sampler proc: no sampler is counted, another one with the marker included") {
+TEST_CASE("telemetry sampler proc: no sampler is counted, another one with the marker included", "[timing]") {
   TempDir dir;
   const std::string out = dir.file("telemetry.n1");
   const std::string marker = unique_marker("samplers");
@@ -133,39 +142,47 @@ TEST_CASE("telemetry sampler proc: no sampler is counted, another one with the m
   CHECK(peak_rss(log) >= 16.0);
 }
 
-TEST_CASE("telemetry sampler proc: children that come and go between two samples count through their parent") {
+TEST_CASE("telemetry sampler proc: children that come and go between two samples count through their parent", "[timing]") {
   TempDir dir;
   const std::string out = dir.file("telemetry.n1");
-  // Two children of 0.6 s of CPU each, started and waited for by the root well within one 10 s interval.
-  const std::string script = "sleep 0.3; " + std::string(kWorkload) + " busy 0.6; " + kWorkload + " busy 0.6; sleep 30";
+  const std::string events = dir.file("events");
+  // Two children of 0.6 s of CPU each, started and waited for by the root between the first sample and
+  // the stop: with the longest interval (60 s), no scan in between sees them. Assumes the two take less
+  // than 60 s of wall time, however busy the machine.
+  // The root starts its children once the sampler's first sample (t = 0) is written.
+  const std::string script = "until grep -q '^proc ' " + out + " 2> /dev/null; do sleep 0.05; done; " +
+                             std::string(kWorkload) + " busy 0.6; " + kWorkload +
+                             " busy 0.6; echo children-done > " + events + "; exec sleep 600";
   const pid_t root = spawn({"/bin/sh", "-c", script});
-  std::vector<std::string> argv{kSampler, "--out", out, "--interval-ms", "10000", "--sources", "proc", "--root",
+  const KilledAtEnd root_killed{root};
+  std::vector<std::string> argv{kSampler, "--out", out, "--interval-ms", "60000", "--sources", "proc", "--root",
                                 std::to_string(root)};
   const pid_t sampler = spawn(argv);
   REQUIRE(wait_for_line(out, "proc "));
-  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  REQUIRE(wait_for_line(events, "children-done"));  // both children have ended and were waited for
   const Log log = stop_and_read(sampler, out);
-  ::kill(root, SIGKILL);
-  wait_for(root);
   REQUIRE(log.proc.size() == 2);  // t = 0 and the last sample at the stop: no scan saw the children busy
   INFO("CPU time the sampler counted: " << log.proc.back().cpu_s << " s");
-  CHECK(log.proc.back().cpu_s >= 1.1);
-  CHECK(log.proc.back().cpu_s <= 1.6);
+  CHECK(log.proc.back().cpu_s >= 1.1);  // each child runs until it has used 0.6 s (the kernel counts in ticks)
+  CHECK(log.proc.back().cpu_s <= 1.6);  // and the two starts of telemetry_workload and sh cost far less than 0.4 s
 }
 
-TEST_CASE("telemetry sampler proc: 300 MiB held for 0.2 s between two 2 s samples is in the peak (VmHWM)") {
+TEST_CASE("telemetry sampler proc: 300 MiB held between two samples is in the peak (VmHWM)", "[timing]") {
   TempDir dir;
   const std::string out = dir.file("telemetry.n1");
-  const pid_t spiky = spawn({kWorkload, "spike", "300", "0.2"});  // the peak 0.8 s after it starts
-  std::vector<std::string> argv{kSampler, "--out", out, "--interval-ms", "2000", "--sources", "proc", "--root",
+  const std::string events = dir.file("events");
+  const pid_t spiky = spawn({kWorkload, "spike", "300", "0.2", events});  // holds nothing until SIGUSR1
+  const KilledAtEnd spiky_killed{spiky};
+  // The longest interval (60 s): assumes touching 300 MiB takes less, however slow first-touch page
+  // faults are on a busy machine (94 MiB in 1.5 s seen on one).
+  std::vector<std::string> argv{kSampler, "--out", out, "--interval-ms", "60000", "--sources", "proc", "--root",
                                 std::to_string(spiky)};
   const pid_t sampler = spawn(argv);
-  REQUIRE(wait_for_line(out, "proc "));
-  std::this_thread::sleep_for(std::chrono::milliseconds(1700));  // the peak is over; the next sample at 2 s
+  REQUIRE(wait_for_line(out, "proc "));  // the sample at t = 0, before the peak
+  ::kill(spiky, SIGUSR1);
+  REQUIRE(wait_for_line(events, "released"));  // the peak is over; the next sample is the one at the stop
   const Log log = stop_and_read(sampler, out);
-  ::kill(spiky, SIGKILL);
-  wait_for(spiky);
-  REQUIRE(log.proc.size() >= 2);  // t = 0, perhaps 2 s, and the stop: none within the 0.2 s
+  REQUIRE(log.proc.size() == 2);  // t = 0 and the stop: none while the memory was held
   INFO("VmRSS summed at each sample, largest: " << peak_rss(log) << " MiB");
   CHECK(peak_rss(log) < 300);  // what the sampled sum alone would say
   REQUIRE(log.proc.back().peak_mib);

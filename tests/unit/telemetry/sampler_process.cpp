@@ -65,7 +65,7 @@ bool running(pid_t pid) {
 }
 
 bool wait_for_line(const std::string& path, const std::string& prefix, int count) {
-  for (int i = 0; i < 1000; ++i) {
+  for (int i = 0; i < 12000; ++i) {
     std::istringstream lines(read_text(path));
     std::string line;
     int found = 0;

@@ -32,7 +32,7 @@ std::pair<int, std::string> run_capture(const std::vector<std::string>& argv,
 std::string read_text(const std::string& path);
 /// Whether `pid` is a process that runs (exists and is not a zombie waiting for its parent).
 bool running(pid_t pid);
-/// Waits (up to 10 s) until `path` holds `count` lines starting with `prefix`.
+/// Waits (up to 120 s: a bound on a hang, never a timing) until `path` holds `count` lines starting with `prefix`.
 bool wait_for_line(const std::string& path, const std::string& prefix, int count = 1);
 /// The file, parsed by telemetry::parse_telemetry.
 Log read_log(const std::string& path);
