@@ -87,7 +87,7 @@ TEST_CASE("adaptive repetitions: a controller killed between rounds resumes to t
   const auto spec = box.write("adaptive.yaml", slow);
   const int pid = box.spawn_sweep({"run", spec, "--label", "k", "--jobs", "1"});
   // The first round is 9 runs of 0.3 s: stop the controller in the second.
-  for (int i = 0; i < 300 && !has_repetition(box.path("results/k"), 3); ++i)
+  for (int i = 0; i < 2400 && !has_repetition(box.path("results/k"), 3); ++i)  // a bound on a hang
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   CHECK(has_repetition(box.path("results/k"), 3));
   ::kill(pid, SIGKILL);

@@ -169,7 +169,7 @@ TEST_CASE("sweep status --watch shows each change of a running campaign and retu
   box.write("w.yaml", "name: w\nmatrix: {n: [1, 2, 3]}\nworkload: {command: 'sleep 1; echo {{n}}'}\n");
   const int pid = box.spawn_sweep({"run", "w.yaml", "--label", "w", "--jobs", "1"});
   // the campaign exists once the controller has recorded it
-  for (int i = 0; i < 100 && box.sweep({"status", "w"}).exit_code != 0; ++i)
+  for (int i = 0; i < 2400 && box.sweep({"status", "w"}).exit_code != 0; ++i)  // a bound on a hang
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   const auto watch = box.sweep({"status", "w", "--watch", "--interval", "0.2"});
   int status = 0;

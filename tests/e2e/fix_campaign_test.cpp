@@ -255,20 +255,23 @@ TEST_CASE("rm never follows a symlink out of the run root, and refuses a run roo
 
 TEST_CASE("rm and reparse are refused while the campaign runs") {
   Sandbox box;
-  box.write("slow.yaml", "name: slow\ntelemetry: false\nmatrix:\n  n: [1]\nworkload:\n  command: sleep 5; echo v=1\n"
+  // The run says it started, then waits for the test's `go`: the campaign runs while rm and reparse are tried.
+  box.write("slow.yaml", "name: slow\ntelemetry: false\nmatrix:\n  n: [1]\nworkload:\n  command: touch '" + box.path("started") +
+                         "'; until [ -e '" + box.path("go") + "' ]; do sleep 0.05; done; echo v=1\n"
                          "metrics:\n  - {name: v, better: higher, regex: 'v=(?<value>\\d+)'}\n");
   const int pid = box.spawn_sweep({"run", "slow.yaml", "--label", "s"});
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (std::chrono::steady_clock::now() < deadline &&
-         !(fs::exists(box.path("results/sweep.db")) && fs::exists(box.path("results/s/.controller.lock"))))
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);  // a bound on a hang
+  while (!fs::exists(box.path("started"))) {
+    REQUIRE(std::chrono::steady_clock::now() < deadline);
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  }
   const auto rm = box.sweep({"rm", "s", "--yes"});
   CHECK(rm.exit_code != 0);
   CHECK_THAT(rm.err, Catch::Contains("being driven by another sweep"));
   const auto reparse = box.sweep({"reparse", "s"});
   CHECK_THAT(reparse.err, Catch::Contains("being driven by another sweep"));
   CHECK(fs::is_directory(box.path("results/s")));
+  box.write("go", "");
   int status = 0;
   ::waitpid(pid, &status, 0);
 

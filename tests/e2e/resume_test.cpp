@@ -129,7 +129,7 @@ TEST_CASE("a second controller on a running campaign refuses, naming the first, 
 
   const int pid = box.spawn_sweep({"run", "slow.yaml", "--label", "s", "--jobs", "1"});  // about 5 s
   const auto lock = box.path("results/s/.controller.lock");
-  for (int i = 0; i < 100 && read_file(lock).empty(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  for (int i = 0; i < 2400 && read_file(lock).empty(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   REQUIRE(read_file(lock) == std::to_string(pid) + "\n");
   for (const std::vector<std::string>& args : {std::vector<std::string>{"run", "--resume", "s"},
                                                std::vector<std::string>{"run", "slow.yaml", "--label", "s"}}) {

@@ -23,11 +23,12 @@ int reap(int pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/// Asks `sweep status` until its answer holds `wanted` (at most ~10 s); returns its last answer.
+/// Asks `sweep status` until its answer holds `wanted` (at most 2,400 times, a bound on a hang); returns its
+/// last answer.
 Result status_when_running(const Sandbox& box, const std::vector<std::string>& args,
                            const std::string& wanted = "running now:") {
   Result r;
-  for (int i = 0; i < 200; ++i) {
+  for (int i = 0; i < 2400; ++i) {
     r = box.sweep(args);
     if (r.out.find(wanted) != std::string::npos) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -110,17 +111,17 @@ TEST_CASE("watch: sweep logs --follow prints a running run's output as it comes,
   const int follow = std::system(("cd " + box.dir().string() + " && (" + SWEEP_BIN + " logs f --follow > " + out +
                                   " 2>/dev/null &)").c_str());
   CHECK(follow == 0);
-  for (int i = 0; i < 200 && read_file(out).empty(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  for (int i = 0; i < 2400 && read_file(out).empty(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   CHECK(read_file(out) == "first\n");  // still running: what it printed so far, and it is still following
   CHECK(shell("pgrep -f '" + SWEEP_BIN + " logs f --follow'").exit_code == 0);
   box.write("go", "");
   CHECK(reap(run) == 0);
-  for (int i = 0; i < 100 && read_file(out) != "first\nsecond\nno newline"; ++i)
+  for (int i = 0; i < 2400 && read_file(out) != "first\nsecond\nno newline"; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   CHECK(read_file(out) == "first\nsecond\nno newline");  // and it ended by itself: the file is complete
   bool ended = false;  // it exits by itself once the attempt has ended
-  for (int i = 0; i < 100 && !ended; ++i) {
+  for (int i = 0; i < 2400 && !ended; ++i) {
     ended = shell("pgrep -f '" + SWEEP_BIN + " logs f --follow'").exit_code != 0;
     if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }

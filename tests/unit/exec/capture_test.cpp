@@ -63,7 +63,7 @@ TEST_CASE("kill_job_leftovers kills the processes that carry the run's marker") 
     ::execve("/bin/sleep", argv, envp);
     ::_exit(127);
   }
-  auto until = std::chrono::steady_clock::now() + 5s;  // until the child has exec'd with its marker
+  auto until = std::chrono::steady_clock::now() + 120s;  // until the child has exec'd with its marker (a bound on a hang)
   while (read_file("/proc/" + std::to_string(pid) + "/environ").find(marker) == std::string::npos &&
          std::chrono::steady_clock::now() < until)
     ::usleep(5000);
