@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <string>
 #include <thread>
 
 #include "e2e/harness.h"
@@ -36,6 +38,14 @@ struct Ended {
 };
 
 /// Waits for the background `sweep` (at most `limit`; killed and a failure past it).
+/// Whether process `pid` has a handler for `sig` installed (its SigCgt mask in /proc/<pid>/status).
+bool catches(int pid, int sig) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("SigCgt:", 0) == 0) return (std::stoull(line.substr(7), nullptr, 16) >> (sig - 1)) & 1u;
+  return false;
+}
+
 Ended wait_for(int pid, std::chrono::seconds limit) {
   const auto start = std::chrono::steady_clock::now();
   Ended e;
@@ -110,7 +120,13 @@ TEST_CASE("SIGINT or SIGTERM while a huge matrix is planned exits 130 promptly, 
     // 10^9 combinations to walk, 1,000 of them kept: the walk would take minutes.
     box.write("big.yaml", billion("exclude:\n  - where: a > 0\n  - where: b > 0\n"));
     const int pid = box.spawn_sweep({"run", "big.yaml"});
-    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    // Signalled once sweep handles both signals (it does so before it plans), however slowly a busy
+    // machine or a sanitizer starts it; a bound on a hang.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (!(catches(pid, SIGINT) && catches(pid, SIGTERM))) {
+      REQUIRE(std::chrono::steady_clock::now() < deadline);
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
     ::kill(pid, sig);
     const Ended e = wait_for(pid, std::chrono::seconds(30));  // the walk alone would take far longer
     INFO("signal " << sig << ", ended " << e.seconds << " s after it");
