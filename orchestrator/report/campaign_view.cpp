@@ -27,8 +27,10 @@ std::string campaign_list(const std::vector<CampaignSummary>& campaigns) {
   std::size_t width = 5;
   std::set<std::string> systems;  // a system column only where campaigns of several systems meet
   std::size_t system_width = 6;
+  // A label or an experiment's name from a database someone sent may hold a line break: each cell is
+  // terminal text of one line, so no value forges a row.
   for (const auto& c : campaigns) {
-    width = std::max(width, c.campaign.label.size());
+    width = std::max(width, terminal_text(c.campaign.label).size());
     systems.insert(c.campaign.system);
     system_width = std::max(system_width, terminal_text(c.campaign.system).size());
   }
@@ -38,8 +40,9 @@ std::string campaign_list(const std::vector<CampaignSummary>& campaigns) {
   std::string out = fmt::format("{:<{}}  {}{:<20}  {:<24}  {:>7} {:>9} {:>7} {:>8}\n", "label", width, system("system"),
                                 "experiment", "started", "pending", "succeeded", "failed", "running");
   for (const auto& c : campaigns)
-    out += fmt::format("{:<{}}  {}{:<20}  {:<24}  {:>7} {:>9} {:>7} {:>8}\n", c.campaign.label, width,
-                       system(c.campaign.system), c.campaign.experiment, c.campaign.started_at, count_of(c.counts, store::RunState::pending),
+    out += fmt::format("{:<{}}  {}{:<20}  {:<24}  {:>7} {:>9} {:>7} {:>8}\n", terminal_text(c.campaign.label), width,
+                       system(c.campaign.system), terminal_text(c.campaign.experiment), terminal_text(c.campaign.started_at),
+                       count_of(c.counts, store::RunState::pending),
                        count_of(c.counts, store::RunState::succeeded), count_of(c.counts, store::RunState::failed),
                        count_of(c.counts, store::RunState::running));
   return out;

@@ -16,8 +16,10 @@
 namespace sweep::report {
 namespace {
 
-/// Export format 2: the index column is `idx` (as in the database's views), and `elapsed_s` is new.
-constexpr int kExportFormat = 2;
+/// Export format 3: a parameter whose name begins with `param_` is exported as param_<name> too (in
+/// format 2, parameters `v` and `param_v` both became column param_v). Format 2: the index column is
+/// `idx` (as in the database's views), and `elapsed_s` is new.
+constexpr int kExportFormat = 3;
 constexpr std::array<std::string_view, 11> kColumns{"campaign", "point_id", "repetition", "attempt", "state", "elapsed_s",
                                                     "metric",   "idx",      "value",      "unit",    "better"};
 
@@ -29,9 +31,12 @@ struct PointCells {
 /// The JSON lines' format marker: reserved like the fixed columns, so no parameter can overwrite it.
 constexpr std::string_view kFormatMarker = "v";
 
-/// A parameter's column: its name, or param_<name> for a name of a fixed column or the format marker.
+/// A parameter's column: its name, or param_<name> for a name of a fixed column, the format marker, or
+/// one that begins with param_ itself. One column per name: a name kept as it is never begins with
+/// param_, and no reserved name does.
 std::string column_name(const std::string& param) {
-  const bool reserved = param == kFormatMarker || std::find(kColumns.begin(), kColumns.end(), param) != kColumns.end();
+  const bool reserved = param == kFormatMarker || std::find(kColumns.begin(), kColumns.end(), param) != kColumns.end() ||
+                        param.rfind("param_", 0) == 0;
   return reserved ? "param_" + param : param;
 }
 

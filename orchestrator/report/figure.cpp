@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <sstream>
 
 #include "report/baseline.h"
 #include "report/declared_tables.h"
@@ -248,6 +249,14 @@ struct Target {
   std::string data;   // the .dat file as the plot lines name it (the paper version runs in figures/paper)
   std::string title;  // "" = none (the paper version's default: the caption is LaTeX's)
   std::string text(const std::string& s) const { return output == Output::paper ? paper_text(s) : gnuplot_string(s); }
+  /// A tic's label: gnuplot reads the labels of `set xtics ('label' position, ...)` as formats of the
+  /// tic's value, so each % of the quoted text is doubled ("10%" would be a format; "%.999999999f" one
+  /// that takes gigabytes).
+  std::string tic(const std::string& s) const {
+    std::string out;
+    for (const char c : text(s)) out += c == '%' ? std::string("%%") : std::string(1, c);
+    return out;
+  }
 };
 
 std::string axis_label(const std::string& given, const std::string& fallback) { return given.empty() ? fallback : given; }
@@ -292,12 +301,12 @@ std::string x_settings(const Layout& layout, const spec::ReportFigure& g, const 
   const bool ordinal = g.kind == spec::FigureKind::bars || !layout.numeric_x;
   std::vector<std::string> tics;
   if (ordinal) {
-    for (std::size_t i = 0; i < layout.x_values.size(); ++i) tics.push_back(fmt::format("{} {}", t.text(layout.x_values[i]), i));
+    for (std::size_t i = 0; i < layout.x_values.size(); ++i) tics.push_back(fmt::format("{} {}", t.tic(layout.x_values[i]), i));
     if (g.kind == spec::FigureKind::bars) return fmt::format("set xtics ({})\n", join(tics, ", "));
     return fmt::format("set xtics ({})\nset offsets 0.3, 0.3, 0, 0\n", join(tics, ", "));
   }
   const XAxis axis = x_axis(layout.x_positions, layout.x_values, g.log_x, series);
-  for (const AxisTic& tic : axis.tics) tics.push_back(fmt::format("{} {}", t.text(tic.label), num(tic.at)));
+  for (const AxisTic& tic : axis.tics) tics.push_back(fmt::format("{} {}", t.tic(tic.label), num(tic.at)));
   if (!(axis.low < axis.high)) return "set autoscale x\nset xtics autofreq\n";  // a log axis over values <= 0: gnuplot says so
   return fmt::format("set xrange [{}:{}]\nset offsets 0, 0, 0, 0\n{}", num(axis.low), num(axis.high),
                      tics.empty() ? "set xtics autofreq\n" : fmt::format("set xtics ({})\n", join(tics, ", ")));
@@ -346,6 +355,18 @@ std::string marker_text(const Layout& layout, const std::vector<FigureMarker>& m
   return out;
 }
 
+/// A style file's checked lines (report/figure_style.h), never a `load` of its path: gnuplot would read
+/// the file again, after the check. CR line ends are dropped, as the check dropped them.
+std::string style_text(const spec::StyleFile& style) {
+  std::string out = fmt::format("# style file {}\n", gnuplot_comment(style.path));
+  std::istringstream in(style.text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    out += line + "\n";
+  }
+  return out + "# end of the style file\n";
+}
+
 /// The generated settings, then the style files (`sweep_output` says which drawing this is), then the
 /// plots, panel by panel.
 std::string body_text(const Layout& layout, const spec::ReportFigure& g, const std::string& unit,
@@ -355,7 +376,7 @@ std::string body_text(const Layout& layout, const spec::ReportFigure& g, const s
   const auto [rows, cols] = grid_of(layout);
   std::string out = panel_settings(layout, g, unit, t) + marker_text(layout, markers, t);
   out += fmt::format("sweep_output = '{}'\n", kOutputNames[static_cast<int>(t.output)]);
-  for (const auto& s : g.styles) out += fmt::format("load {}\n", gnuplot_string(s.path));
+  for (const auto& s : g.styles) out += style_text(s);
   if (n > 1) out += fmt::format("set multiplot layout {},{}{}\n", rows, cols, t.title.empty() ? "" : " title " + t.text(t.title));
   std::size_t block = 0;
   for (const auto& panel : layout.panels) {

@@ -4,11 +4,11 @@
 
 #include <array>
 #include <filesystem>
-#include <fstream>
 #include <regex>
 #include <sstream>
 
 #include "util/error.h"
+#include "util/safe_files.h"
 
 namespace sweep::report {
 namespace {
@@ -51,13 +51,6 @@ std::optional<std::string> line_problem(const std::string& line) {
   return std::nullopt;
 }
 
-std::string read_all(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
 }  // namespace
 
 std::optional<StyleProblem> check_style_text(std::string_view text) {
@@ -72,17 +65,22 @@ std::optional<StyleProblem> check_style_text(std::string_view text) {
   return std::nullopt;
 }
 
-std::string resolve_style(const spec::StyleFile& style, const std::string& base_dir) {
+spec::StyleFile resolve_style(const spec::StyleFile& style, const std::string& base_dir) {
   const fs::path given(style.path);
   const fs::path base = base_dir.empty() ? fs::absolute(style.at.file).parent_path() : fs::path(base_dir);
   const fs::path path = (given.is_absolute() ? given : base / given).lexically_normal();
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec))
-    fail_at(style.at, fmt::format("style file \"{}\" ({}) does not exist or is not a file", style.path, path.string()));
-  if (const auto problem = check_style_text(read_all(path)))
-    fail_at(SourceLocation{path.string(), problem->line, problem->column},
+  spec::StyleFile out{path.string(), style.at, {}};
+  try {
+    out.text = read_own_file(out.path, kStyleFileMaxBytes);  // one read: the text checked is the text used
+  } catch (const Error& e) {
+    fail_at(style.at, fmt::format("style file \"{}\" ({}): {} (a style file is read as your own regular file, "
+                                  "writable by nobody else: copy it, or chmod go-w it; docs/reports.md#restyling)",
+                                  style.path, out.path, e.what()));
+  }
+  if (const auto problem = check_style_text(out.text))
+    fail_at(SourceLocation{out.path, problem->line, problem->column},
             fmt::format("{} (a style file restyles a figure; docs/reports.md#restyling)", problem->message));
-  return path.string();
+  return out;
 }
 
 std::vector<spec::ReportFigure> with_styles(std::vector<spec::ReportFigure> figures,
@@ -90,7 +88,7 @@ std::vector<spec::ReportFigure> with_styles(std::vector<spec::ReportFigure> figu
   for (auto& g : figures) {
     std::vector<spec::StyleFile> all = styles;
     all.insert(all.end(), g.styles.begin(), g.styles.end());
-    for (auto& s : all) s.path = resolve_style(s, base_dir);
+    for (auto& s : all) s = resolve_style(s, base_dir);
     g.styles = std::move(all);
   }
   return figures;
@@ -99,7 +97,7 @@ std::vector<spec::ReportFigure> with_styles(std::vector<spec::ReportFigure> figu
 spec::ReportSpec with_styles(spec::ReportSpec spec, const std::string& base_dir) {
   spec.figures = with_styles(std::move(spec.figures), spec.figure_styles, base_dir);
   if (spec.join) spec.join->figures = with_styles(std::move(spec.join->figures), spec.figure_styles, base_dir);
-  for (auto& s : spec.figure_styles) s.path = resolve_style(s, base_dir);
+  for (auto& s : spec.figure_styles) s = resolve_style(s, base_dir);
   return spec;
 }
 

@@ -331,8 +331,7 @@ void BatchDriver::cancel_all() {
 RunSummary BatchDriver::run(BatchMode mode) {
   if (!scheduler_->installed()) throw Error(ErrorKind::usage, scheduler_->install_hint());
   wait_for_accounting_ = mode == BatchMode::run;  // a one-pass collect or cancel takes what is known now
-  campaign_ = open_campaign(db_, options_, resolved_, plan_, clock_);
-  lock_.emplace(campaign_.run_root, campaign_.label);
+  campaign_ = open_campaign(db_, options_, resolved_, plan_, clock_, lock_);  // the controller lock held from here
   // Like the local executor, running again (attached or --detach) reruns failures; collect only when asked.
   reconcile(mode == BatchMode::collect ? options_.collect_reruns_failed : mode != BatchMode::cancel && options_.rerun_failed);
   if (mode == BatchMode::cancel) {

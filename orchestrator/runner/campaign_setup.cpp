@@ -87,7 +87,7 @@ Resolved resolve(const RunOptions& o, store::Store* db, const Clock& clock) {
 }
 
 store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options, const Resolved& resolved,
-                                    const CampaignPlan& plan, const Clock& clock) {
+                                    const CampaignPlan& plan, const Clock& clock, std::optional<ControllerLock>& lock) {
   const auto& e = plan.experiment();
   const std::string results_dir = options.results_dir.empty() ? "." : options.results_dir;
   RunRootMarker marker{fs::absolute(db.path()).lexically_normal().string(), db.database_id(), resolved.label};
@@ -103,7 +103,7 @@ store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options,
                               "another --label",
                               resolved.label, e.path));
     for (const auto& p : db.points(existing->id)) plan.point(p.point_id);  // same points, or Error
-    claim_run_root(existing->run_root, marker);
+    claim_run_root(existing->run_root, marker, lock);
     return *existing;
   }
   require_label_clear_of_database(resolved.label, results_dir, db.path());
@@ -130,14 +130,20 @@ store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options,
   c.experiment_dir = fs::absolute(e.path).parent_path().lexically_normal().string();
   c.launch_dir = fs::current_path().string();
   c.system = resolved.site.name;
-  // The run root first, new, then the campaign's row: a failure in between leaves neither behind.
-  create_run_root(c.run_root, marker);
+  // The run root first, new, under the campaign's lock, then the campaign's row: a failure in between
+  // leaves neither behind.
+  create_run_root(c.run_root, marker, lock);
+  if (db.find_campaign(c.label))  // another sweep of this label recorded it and ended meanwhile: its run root
+    throw Error(ErrorKind::usage, fmt::format("campaign \"{0}\" was started by another sweep meanwhile; "
+                                              "sweep run --resume {0} finishes it, or choose another --label",
+                                              c.label));
   try {
     c.id = db.create_campaign(c, plan.point_records(), settings_to_record(resolved.site, resolved.template_dir, e.telemetry),
                               resolved.forecast);
   } catch (...) {
+    lock.reset();
     std::error_code ignored;
-    fs::remove_all(c.run_root, ignored);
+    if (!db.find_campaign(c.label)) fs::remove_all(c.run_root, ignored);  // never a run root a campaign has
     throw;
   }
   return c;

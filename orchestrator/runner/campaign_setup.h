@@ -8,6 +8,7 @@
 
 #include "parse/extract.h"
 #include "runner/campaign_plan.h"
+#include "runner/controller_lock.h"
 #include "runner/job_secrets.h"
 #include "runner/run_options.h"
 #include "store/store.h"
@@ -47,9 +48,12 @@ Resolved resolve(const RunOptions& options, store::Store* db, const Clock& clock
 /// pending runs. Its run root is made new, with its marker, before the row is written (runner/run_root.h:
 /// a label that shadows the database, a run root that exists, or a results directory that is not
 /// trusted is refused, and nothing is recorded); an existing campaign's run root is claimed. A new one
-/// records resolved.site and resolved.template_dir with it (runner/campaign_settings.h).
+/// records resolved.site and resolved.template_dir with it (runner/campaign_settings.h). On return
+/// `lock` holds the campaign's controller lock, taken before anything is written: of two `sweep run` of
+/// one label at once, one goes on and the other is refused (Error(usage) naming the holder) having
+/// touched nothing.
 store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options, const Resolved& resolved,
-                                    const CampaignPlan& plan, const Clock& clock);
+                                    const CampaignPlan& plan, const Clock& clock, std::optional<ControllerLock>& lock);
 
 /// The metric extraction rules of an experiment.
 std::vector<parse::Rule> extraction_rules(const spec::Experiment& e);

@@ -100,6 +100,12 @@ RenderedContainer ContainerPlan::render(const templating::Variables& vars, const
 ContainerWords ContainerPlan::words(const RenderedContainer& c, const std::string& point) const {
   if (c.image.empty())
     fail_at(container_.image_where, fmt::format("container.image renders empty at the point {}", point));
+  // After the runtime's options comes the image: one that begins with '-' would be taken for another
+  // option (`podman run ... --privileged`).
+  if (c.image.front() == '-')
+    fail_at(container_.image_where, fmt::format("container.image renders to \"{}\" at the point {}, which begins "
+                                                "with '-': the runtime would take it for an option, not an image",
+                                                c.image, point));
   try {
     return container_words(c);
   } catch (const Error& e) {

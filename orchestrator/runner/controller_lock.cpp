@@ -19,7 +19,7 @@ namespace sweep::runner {
 
 ControllerLock::ControllerLock(const std::string& run_root, const std::string& label) {
   make_directories(run_root);
-  const std::string path = run_root + "/.controller.lock";
+  const std::string path = run_root + "/" + kControllerLockFile;
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd_ < 0) throw Error(ErrorKind::io, fmt::format("cannot open {}", path));
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
@@ -27,9 +27,10 @@ ControllerLock::ControllerLock(const std::string& run_root, const std::string& l
     [[maybe_unused]] const auto n = ::pread(fd_, pid, sizeof pid - 1, 0);
     ::close(fd_);
     fd_ = -1;
-    throw Error(ErrorKind::usage, fmt::format("campaign \"{}\" is being driven by another sweep (pid {}); "
+    const std::string holder(trim(pid));
+    throw Error(ErrorKind::usage, fmt::format("campaign \"{}\" is being driven by another sweep ({}); "
                                               "wait for it or stop it first",
-                                              label, std::string(trim(pid))));
+                                              label, holder.empty() ? "starting now" : "pid " + holder));
   }
   const std::string mine = std::to_string(::getpid()) + "\n";
   [[maybe_unused]] const int t = ::ftruncate(fd_, 0);
@@ -37,7 +38,7 @@ ControllerLock::ControllerLock(const std::string& run_root, const std::string& l
 }
 
 bool controller_alive(const std::string& run_root) {
-  std::ifstream in(run_root + "/.controller.lock");
+  std::ifstream in(run_root + "/" + kControllerLockFile);
   std::string pid;
   in >> pid;
   if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos || pid.size() > 9) return false;

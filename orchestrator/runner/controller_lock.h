@@ -6,10 +6,14 @@
 
 namespace sweep::runner {
 
+/// The lock file's name in the run root.
+inline constexpr const char* kControllerLockFile = ".controller.lock";
+
 class ControllerLock {
  public:
   /// Takes the lock, writing this process's pid into the file. Error(usage) naming the holder's pid when
-  /// another process holds it; Error(io) when the file cannot be opened.
+  /// another process holds it (or saying that it is starting, when it has not written its pid yet);
+  /// Error(io) when the file cannot be opened.
   ControllerLock(const std::string& run_root, const std::string& label);
   ~ControllerLock();
   ControllerLock(const ControllerLock&) = delete;

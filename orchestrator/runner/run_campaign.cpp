@@ -93,6 +93,7 @@ class CampaignRunner {
   HostFacts host_ = local_host_facts();
   LocalGpus gpus_;  // each run's own GPUs, when the experiment asks for them (runner/local_gpus.h)
 
+  std::optional<ControllerLock> lock_;  // taken by open_campaign, held until the campaign's runner ends
   store::CampaignRecord campaign_;
   std::deque<store::RunRecord> queue_;
   struct Active {
@@ -113,7 +114,7 @@ class CampaignRunner {
 };
 
 
-void CampaignRunner::open_campaign() { campaign_ = runner::open_campaign(db_, options_, resolved_, plan_, clock_); }
+void CampaignRunner::open_campaign() { campaign_ = runner::open_campaign(db_, options_, resolved_, plan_, clock_, lock_); }
 
 void CampaignRunner::record_failure(std::int64_t run_id, int attempt, std::string_view cls, const std::string& reason) {
   record_failed_attempt(db_, clock_, run_id, attempt, cls, reason);
@@ -261,8 +262,7 @@ void CampaignRunner::drain() {
 }
 
 RunSummary CampaignRunner::run() {
-  open_campaign();
-  const ControllerLock lock(campaign_.run_root, campaign_.label);  // before touching any run
+  open_campaign();  // holds the controller lock from here: before touching any run
   reconcile_interrupted();
   for (;;) {
     drain();

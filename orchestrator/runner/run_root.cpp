@@ -43,7 +43,7 @@ bool dry_run_root(const std::string& run_root) {
   if (!own_private_directory(run_root)) return false;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(run_root, ec))
-    if (entry.path().filename() != "dry-run") return false;
+    if (entry.path().filename() != "dry-run" && entry.path().filename() != kControllerLockFile) return false;
   return !ec && own_private_directory(run_root + "/dry-run");
 }
 
@@ -90,7 +90,7 @@ bool left_by_a_killed_start(const std::string& run_root, const RunRootMarker& ma
   if (::lstat(run_root.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || !own_private_directory(run_root)) return false;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(run_root, ec))
-    if (entry.path().filename() != kRunRootMarker) return false;
+    if (entry.path().filename() != kRunRootMarker && entry.path().filename() != kControllerLockFile) return false;
   if (ec) return false;
   const auto text = read_marker(run_root);
   if (!text) return true;
@@ -100,13 +100,22 @@ bool left_by_a_killed_start(const std::string& run_root, const RunRootMarker& ma
   return found && found->database_id == marker.database_id && found->campaign == marker.campaign;
 }
 
-void create_run_root(const std::string& run_root, const RunRootMarker& marker) {
+void create_run_root(const std::string& run_root, const RunRootMarker& marker, std::optional<ControllerLock>& lock) {
+  bool adopted = true;
   if (!dry_run_root(run_root)) {
     try {
       make_new_directory(run_root, "run root");
+      adopted = false;
     } catch (const Error&) {
       if (!left_by_a_killed_start(run_root, marker)) throw;
     }
+  }
+  // Another `sweep run` of this label may have made it (or taken it as a killed start's) a moment ago:
+  // whoever holds the lock goes on, the other is refused here, having written nothing.
+  lock.emplace(run_root, marker.campaign);
+  if (adopted && !dry_run_root(run_root) && !left_by_a_killed_start(run_root, marker)) {
+    lock.reset();  // a start that held it meanwhile left runs there
+    make_new_directory(run_root, "run root");  // throws "... already exists"
   }
   const auto text = read_marker(run_root);
   if (!text) write_new_file(marker_path(run_root), marker_text(marker), 0644);
@@ -127,13 +136,13 @@ std::string why_not_ours(const std::string& run_root, const RunRootMarker& marke
   return "";
 }
 
-void claim_run_root(const std::string& run_root, const RunRootMarker& marker) {
+void claim_run_root(const std::string& run_root, const RunRootMarker& marker, std::optional<ControllerLock>& lock) {
   // Its parent first: where others could rename the run root away and put theirs in its place.
   require_trusted(fs::path(run_root).parent_path().string(), "results directory");
   struct stat st {};
   if (::lstat(run_root.c_str(), &st) != 0) {
     if (errno != ENOENT) throw Error(ErrorKind::io, fmt::format("cannot inspect the run root {}", run_root));
-    create_run_root(run_root, marker);
+    create_run_root(run_root, marker, lock);
     return;
   }
   if (!S_ISDIR(st.st_mode))
@@ -150,14 +159,17 @@ void claim_run_root(const std::string& run_root, const RunRootMarker& marker) {
   if (!text) {
     try {
       write_new_file(marker_path(run_root), marker_text(marker), 0644);
-      return;
+      text = marker_text(marker);
     } catch (const Error&) {  // another controller marked it first: its marker decides
       text = read_marker(run_root);
       if (!text) throw;
     }
   }
   const auto found = parse_marker(*text);
-  if (found && found->database_id == marker.database_id && found->campaign == marker.campaign) return;
+  if (found && found->database_id == marker.database_id && found->campaign == marker.campaign) {
+    lock.emplace(run_root, marker.campaign);
+    return;
+  }
   throw Error(ErrorKind::usage,
               fmt::format("the run root {} belongs to {}, not to campaign \"{}\" of the database {} (id {}); sweep "
                           "never adopts another database's runs: give each database its own --results directory",

@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "runner/controller_lock.h"
+
 namespace sweep::runner {
 
 inline constexpr const char* kRunRootMarker = ".sweep-run-root";
@@ -37,15 +39,19 @@ void require_label_clear_of_database(const std::string& label, const std::string
 /// it), then its marker, created new. The directories taken as they are, the user's own and writable by
 /// nobody else: one holding only the dry-run/ that `sweep run --dry-run` of this label left, and one
 /// holding nothing, or only its marker naming this database and campaign (a controller killed between
-/// making it and recording the campaign).
-void create_run_root(const std::string& run_root, const RunRootMarker& marker);
+/// making it and recording the campaign). `lock` takes the campaign's controller lock (controller_lock.h)
+/// right after the mkdir, before the marker, and holds it on return: of two `sweep run` of one new label
+/// at once, the one that does not hold it is refused (Error(usage) naming the holder's pid) before it
+/// writes anything, and what was taken as left by a killed start is checked again under the lock.
+void create_run_root(const std::string& run_root, const RunRootMarker& marker, std::optional<ControllerLock>& lock);
 
 /// An existing campaign's run root, before a resume, collect or rerun touches it: in a trusted results
 /// directory (util/safe_files.h), a real directory of
 /// the user's own that nobody else can write, whose marker names this database id and campaign. A missing run root is made
 /// anew (create_run_root); such a directory without a marker (made before schema version 5) is adopted
-/// once and marked. Anything else is Error(usage) naming the database it belongs to.
-void claim_run_root(const std::string& run_root, const RunRootMarker& marker);
+/// once and marked. Anything else is Error(usage) naming the database it belongs to. On return `lock`
+/// holds the campaign's controller lock (refused, Error(usage), while another controller drives it).
+void claim_run_root(const std::string& run_root, const RunRootMarker& marker, std::optional<ControllerLock>& lock);
 
 /// Why sweep may not delete `run_root` (sweep rm), or "" when it may: a real directory (never a
 /// symlink), the user's own and writable by nobody else, whose marker names this database id and

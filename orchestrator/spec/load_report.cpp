@@ -232,7 +232,7 @@ ReportTable read_table(const Field& item, const Source& src, bool has_model) {
 StyleFile style_at(const Field& f, const Source& src) {
   const std::string text = scalar_text(f, src, "a gnuplot file");
   if (text.empty()) fail_expected(f, src, "a gnuplot file of set/unset lines, relative to the experiment's directory");
-  return StyleFile{text, location(f, src)};
+  return StyleFile{text, location(f, src), {}};
 }
 
 /// `width:` column, text, or inches ("4.5in").

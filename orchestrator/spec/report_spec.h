@@ -128,11 +128,14 @@ enum class FigureKind { bars, lines, scaling, model };
 /// venue (3.0 in), its text width (6.2 in), or as many inches as `ReportFigure::width_in` says.
 enum class FigureWidth { column, text, inches };
 
-/// A user's gnuplot file of `set`/`unset` lines (`style:`), loaded after a figure's generated settings.
-/// `path` is as written, relative to the experiment's directory; report/figure_style.h resolves it.
+/// A user's gnuplot file of `set`/`unset` lines (`style:`), applied after a figure's generated settings.
+/// `path` is as written, relative to the experiment's directory; report/figure_style.h resolves it and
+/// fills `text` with what it read and checked, which the figure's script carries (never the path: the
+/// file could change between the check and gnuplot's read).
 struct StyleFile {
   std::string path;
   SourceLocation at;
+  std::string text;
 };
 
 struct ReportFigure {

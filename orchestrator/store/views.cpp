@@ -70,7 +70,10 @@ void create_campaign_view(SQLite::Database& db, std::int64_t campaign_id, const 
   std::string columns;
   while (names.executeStep()) {
     const std::string name = names.getColumn(0).getString();
-    const bool clash = std::find(kBaseColumns.begin(), kBaseColumns.end(), name) != kBaseColumns.end();
+    // One column per name: param_<name> for a base column's name and for one that begins with param_
+    // (parameters `metric` and `param_metric` get param_metric and param_param_metric).
+    const bool clash = std::find(kBaseColumns.begin(), kBaseColumns.end(), name) != kBaseColumns.end() ||
+                       name.rfind("param_", 0) == 0;
     columns += fmt::format(",\n  (SELECT {} FROM point_params pp WHERE pp.campaign_id = {} AND pp.point_id = v.point_id "
                            "AND pp.name = {}) AS {}",
                            kTypedValue, campaign_id, sql_text(name), sql_name(clash ? "param_" + name : name));

@@ -13,7 +13,9 @@ std::string json_string(std::string_view text);
 std::string json_number(double value);
 void append_json_number(std::string& out, double value);
 
-/// XML character data and attribute values: & < > " escaped.
+/// XML character data and attribute values: & < > " escaped; tab, newline and CR as character
+/// references (kept in attributes too); every other C0 control, which XML 1.0 cannot carry, as the
+/// visible text \xNN, so the document stays well-formed.
 std::string xml_text(std::string_view text);
 
 /// RFC 4648 base64 with padding (for data: URIs of inline figures).

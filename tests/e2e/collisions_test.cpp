@@ -1,9 +1,12 @@
 // Names and files that cannot collide (issue 32 item 5): labels that would shadow the database, a
-// directory already named like a label, two databases on one results directory, and a stored
-// experiment changed outside sweep. Real processes, real SQLite files; any user.
+// directory already named like a label, two databases on one results directory, a stored experiment
+// changed outside sweep, and two `sweep run` of one new label at once (issue 47). Real processes, real
+// SQLite files; any user.
 #include <catch2/catch.hpp>
+#include <sys/wait.h>
 
 #include <filesystem>
+#include <string>
 
 #include "e2e/harness.h"
 
@@ -128,4 +131,36 @@ TEST_CASE("a stored experiment changed outside sweep is refused by resume and co
   }
   CHECK(box.sweep({"run", "--resume", "t"}).exit_code == 0);
   CHECK(fs::exists(canary));
+}
+
+TEST_CASE("two sweep run of one new label at once: one runs it whole, the other is refused having touched nothing") {
+  Sandbox box;
+  write_experiment(box);
+  REQUIRE(box.sweep({"run", "e.yaml", "--label", "warm"}).exit_code == 0);  // the two race for a label, not the schema
+  constexpr int kTrials = 10;
+  for (int trial = 0; trial < kTrials; ++trial) {
+    const std::string label = "race" + std::to_string(trial);
+    const int pid = box.spawn_sweep({"run", "e.yaml", "--label", label});
+    const auto fg = box.sweep({"run", "e.yaml", "--label", label});
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    const int bg = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    const std::string bg_err = read_file(box.path(".sweep.bg.err"));
+    INFO("trial " << trial << "\nforeground " << fg.exit_code << ": " << fg.err << "\nbackground " << bg << ": " << bg_err);
+    // One ran the campaign (exit 0). The other was refused (exit 2), saying why, or came after it had
+    // ended and found it complete (exit 0, nothing run again).
+    CHECK((fg.exit_code == 0 || bg == 0));
+    for (const auto& [code, err] : {std::pair{fg.exit_code, fg.err}, std::pair{bg, bg_err}}) {
+      CHECK((code == 0 || code == 2));
+      if (code == 2) CHECK_THAT(err, Catch::Contains("another sweep") || Catch::Contains("already exists"));
+    }
+    auto db = box.db();
+    CHECK(scalar(db, "SELECT count(*) FROM campaigns WHERE label = '" + label + "'") == 1);
+    CHECK(scalar(db, "SELECT count(*) FROM runs r JOIN campaigns c ON c.id = r.campaign_id WHERE c.label = '" + label +
+                         "' AND r.state = 'succeeded'") == 2);
+    CHECK(fs::exists(box.path("results/" + label + "/.sweep-run-root")));
+  }
+  // Each run ran once: the warm campaign's and one per trial, never twice.
+  CHECK(count_lines(box.path("ledger-1")) == std::map<std::string, int>{{"value 1", kTrials + 1}});
+  CHECK(count_lines(box.path("ledger-2")) == std::map<std::string, int>{{"value 2", kTrials + 1}});
 }

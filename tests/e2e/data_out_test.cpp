@@ -15,6 +15,7 @@ matrix:
   n: [1, 2]
   kind: [a, 'b,c']
   metric: [x]
+  param_metric: [y]
 derived:
   half: "n / 2"
 repetitions: 2
@@ -46,7 +47,7 @@ print(bool((df['elapsed_s'] > 0).all()))
   REQUIRE(py.exit_code == 0);
   CHECK_THAT(py.out, Catch::StartsWith("8 ['campaign', 'experiment', 'point_id', 'point', 'repetition', 'attempt', 'state', "
                                        "'metric', 'idx', 'value', 'unit', 'better', 'run_id', 'elapsed_s', 'n', 'kind', 'param_metric', "
-                                       "'half']\n"
+                                       "'param_param_metric', 'half']\n"
                                        "int64 float64 object float64\n"
                                        "{1: 10.5, 2: 20.5}\n"
                                        "['x']\n"
@@ -70,14 +71,16 @@ print(len(df), sorted(df['kind'].unique().tolist()), df['value'].sum())
 print(df['elapsed_s'].dtype, bool((df['elapsed_s'] > 0).all() and (df['elapsed_s'] < 60).all()))
 ")");
   INFO(py.out << py.err);
-  CHECK(py.out == "['campaign', 'point_id', 'n', 'kind', 'param_metric', 'half', 'repetition', 'attempt', 'state', "
+  // Parameters `metric` and `param_metric`: a column each (export format 3).
+  CHECK(py.out == "['campaign', 'point_id', 'n', 'kind', 'param_metric', 'param_param_metric', 'half', 'repetition', 'attempt', 'state', "
                   "'elapsed_s', 'metric', 'idx', 'value', 'unit', 'better']\n8 ['a', 'b,c'] 124\nfloat64 True\n");
   const auto jsonl = box.sweep({"export", "o", "--format", "jsonl"});
   REQUIRE(jsonl.exit_code == 0);
-  CHECK_THAT(jsonl.out, Catch::StartsWith("{\"v\": 2, \"campaign\": \"o\", \"point_id\": \""));
+  CHECK_THAT(jsonl.out, Catch::StartsWith("{\"v\": 3, \"campaign\": \"o\", \"point_id\": \""));
   CHECK_THAT(jsonl.out, Catch::Contains("\"state\": \"succeeded\", \"elapsed_s\": 0.") &&
                             Catch::Contains("\"metric\": \"t\", \"idx\": 0, \"value\": "));
-  CHECK_THAT(jsonl.out, Catch::Contains("\"n\": 1, \"kind\": \"b,c\", \"param_metric\": \"x\", \"half\": 0.5, \"repetition\": "));
+  CHECK_THAT(jsonl.out, Catch::Contains("\"n\": 1, \"kind\": \"b,c\", \"param_metric\": \"x\", \"param_param_metric\": \"y\", "
+                                        "\"half\": 0.5, \"repetition\": "));
   CHECK(std::count(jsonl.out.begin(), jsonl.out.end(), '\n') == 8);
   CHECK(box.sweep({"export", "nosuch"}).exit_code == 4);
 }
@@ -103,6 +106,6 @@ print(show['version'], show['experiment'], show['failed_runs'], show['spec_sha25
 ")");
   INFO(py.out << py.err);
   CHECK(py.out == "6 o {'pending': 0, 'running': 0, 'succeeded': 8, 'failed': 0}\n"
-                  "6 8 4 {'n': 1, 'kind': 'a', 'metric': 'x', 'half': 0.5}\n"
+                  "6 8 4 {'n': 1, 'kind': 'a', 'metric': 'x', 'param_metric': 'y', 'half': 0.5}\n"
                   "6 out [] True {'t': 1}\n");
 }

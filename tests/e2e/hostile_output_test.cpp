@@ -114,7 +114,7 @@ TEST_CASE("hostile metric names never run in gnuplot nor break a report") {
   // In the JSON-lines export the parameter `v` cannot overwrite the format marker.
   const auto exported = box.sweep({"export", "h", "--format", "jsonl"});
   REQUIRE(exported.exit_code == 0);
-  CHECK_THAT(exported.out, Catch::StartsWith("{\"v\": 2,") && Catch::Contains("\"param_v\": 2"));
+  CHECK_THAT(exported.out, Catch::StartsWith("{\"v\": 3,") && Catch::Contains("\"param_v\": 2"));
   CHECK_FALSE(has_control(exported.out, true));
 }
 
@@ -144,6 +144,24 @@ TEST_CASE("nightly reports hostile metric names and exits 6 when a figure is not
   INFO(second.out << second.err);
   CHECK(second.exit_code == 6);
   CHECK_THAT(second.out, Catch::Contains("figure not drawn: default-a/b: gnuplot exited with 3"));
+}
+
+TEST_CASE("a % in a parameter value is text in the figures of sweep report and sweep nightly, never a gnuplot format") {
+  Sandbox box;
+  box.write("pct.yaml", "name: pct\ntelemetry: false\nmatrix:\n  load: [\"10%\", \"%.999999999f\"]\nworkload:\n"
+                        "  command: >-\n    echo '{\"v\": 1, \"metric\": \"time\", \"value\": 1.5, \"unit\": \"s\"}'\n");
+  REQUIRE(box.sweep({"run", "pct.yaml", "--label", "p"}).exit_code == 0);
+  const auto report = box.sweep({"report", "p"});
+  INFO(report.out << report.err);
+  CHECK(report.exit_code == 0);
+  std::string svgs;
+  for (const auto& f : files_under(box.path("reports/p/figures")))
+    if (f.extension() == ".svg") svgs += read_file(f.string());
+  CHECK_THAT(svgs, Catch::Contains(">10%<") && Catch::Contains(">%.999999999f<"));
+  const auto night = box.sweep({"nightly", "pct.yaml", "--date", "2026-01-01"});
+  INFO(night.out << night.err);
+  CHECK(night.exit_code == 0);
+  CHECK_THAT(night.out, !Catch::Contains("figure not drawn"));
 }
 
 TEST_CASE("concurrent reports of one campaign all succeed and a planted temporary is not followed") {

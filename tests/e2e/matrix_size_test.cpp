@@ -102,14 +102,15 @@ TEST_CASE("with exclusions the walk refuses once one point too many survives") {
 
 TEST_CASE("the --max-points option raises the limit for a matrix that is meant") {
   Sandbox box;
-  box.write("m.yaml", "name: m\nmatrix:\n  a: " + values(20) + "\n  b: " + values(10) + "\nworkload:\n  command: echo {{a}}\n");
-  const Result refused = box.sweep({"run", "m.yaml", "--max-points", "199"});
+  // The smallest matrix that decides: one point over the limit is refused, at the limit it runs.
+  box.write("m.yaml", "name: m\nmatrix:\n  a: " + values(5) + "\n  b: " + values(4) + "\nworkload:\n  command: echo {{a}}\n");
+  const Result refused = box.sweep({"run", "m.yaml", "--max-points", "19"});
   CHECK(refused.exit_code == 3);
-  CHECK_THAT(refused.err, Catch::Contains("the matrix has 200 points (a 20 x b 10), more than --max-points 199"));
-  const Result ran = box.sweep({"run", "m.yaml", "--max-points", "200", "--label", "m", "--jobs", "2"});
+  CHECK_THAT(refused.err, Catch::Contains("the matrix has 20 points (a 5 x b 4), more than --max-points 19"));
+  const Result ran = box.sweep({"run", "m.yaml", "--max-points", "20", "--label", "m", "--jobs", "2"});
   CHECK(ran.exit_code == 0);
   auto db = box.db();
-  CHECK(scalar(db, "SELECT count(*) FROM runs WHERE state = 'succeeded'") == 200);
+  CHECK(scalar(db, "SELECT count(*) FROM runs WHERE state = 'succeeded'") == 20);
   // The limit guards new campaigns: a resume takes the recorded points whatever the limit.
   CHECK(box.sweep({"run", "--resume", "m", "--max-points", "1"}).exit_code == 0);
 }

@@ -121,9 +121,12 @@ TEST_CASE("a style file's settings are drawn and survive a second sweep report")
     REQUIRE(report.exit_code == 0);
     CHECK_THAT(report.err, !Catch::Contains("kept"));
     const std::string figures = box.path("reports/pf/figures");
-    CHECK_THAT(read_file(figures + "/time.gp"), Catch::Contains("load '" + box.path("all.gp") + "'\nload '" +
-                                                                box.path("time-style.gp") + "'\n"));
-    CHECK_THAT(read_file(figures + "/bars.gp"), Catch::Contains("load '" + box.path("all.gp") + "'") &&
+    // The style files' checked text is in the script, never a load of their paths.
+    CHECK_THAT(read_file(figures + "/time.gp"),
+               Catch::Contains("# style file " + box.path("all.gp") + "\n# every figure\nset grid xtics\n# end of the style file\n"
+                               "# style file " + box.path("time-style.gp") + "\nset ylabel 'Styled seconds'\n") &&
+                   !Catch::Contains("load '"));
+    CHECK_THAT(read_file(figures + "/bars.gp"), Catch::Contains("# style file " + box.path("all.gp") + "\n") &&
                                                     !Catch::Contains("time-style.gp"));
     CHECK_THAT(read_file(figures + "/time.svg"), Catch::Contains("Styled seconds") && !Catch::Contains("Batch size $B$"));
     CHECK_THAT(read_file(figures + "/paper/time.tex"), Catch::Contains("Styled seconds") && Catch::Contains("Batch size $B$"));
@@ -148,6 +151,13 @@ TEST_CASE("a missing or refused style file is an error at its place and nothing 
   CHECK(refused.exit_code == 3);
   CHECK_THAT(refused.err, Catch::Contains(box.path("time-style.gp") + ":2:1: \"set output\""));
   CHECK_FALSE(fs::exists(box.path("reports/pf/figures/pwned")));
+  // Another user could write it (group-writable): refused at its style: line, as another user's is.
+  box.write("time-style.gp", "set key\n");
+  fs::permissions(box.path("time-style.gp"), fs::perms::group_write, fs::perm_options::add);
+  const auto writable = box.sweep({"report", "pf"});
+  CHECK(writable.exit_code == 3);
+  CHECK_THAT(writable.err, Catch::Contains("pf.yaml:13:") && Catch::Contains("not trusted"));
+  CHECK_FALSE(fs::exists(box.path("reports/pf/figures/time.gp")));
 }
 
 TEST_CASE("a hand-edited figure script survives sweep report, which says what to do") {

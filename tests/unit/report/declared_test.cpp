@@ -306,6 +306,25 @@ TEST_CASE("the default transfer table shows seed 000's e-16 quantities (2 x size
   CHECK(t[0].cells[1][1].stats.summary.mean == Approx(1.1));
 }
 
+TEST_CASE("a % in a value on the x axis is text there, never a gnuplot format") {
+  CampaignData d;
+  d.campaign.label = "pct";
+  for (const char* load : {"10%", "%.999999999f"}) {
+    const std::string id = std::string("p") + std::to_string(d.points.size());
+    d.points.push_back({id, static_cast<std::int64_t>(d.points.size()), {{"load", load, "string", false}}});
+    fixture::add_value(d, fixture::add_run(d, id, 0), "time", 1.5, "s", "lower");
+  }
+  spec::ReportFigure g;
+  g.name = "time";
+  g.kind = spec::FigureKind::bars;
+  g.x = "load";
+  g.y = "time";
+  const FigureText f = build_figure(point_results(d), g, "pct");
+  // A tic label is a format of the tic's value: each % is doubled, in every drawing (the paper's too).
+  CHECK_THAT(f.script, Catch::Contains("set xtics ('10%%' 0, '%%.999999999f' 1)") &&
+                           Catch::Contains("set xtics ('10\\%%' 0, '\\%%.999999999f' 1)"));
+}
+
 TEST_CASE("a metric as x plots one value per index: busbw vs message size per backend") {
   CampaignData d;
   d.campaign.label = "coll";
@@ -340,10 +359,14 @@ TEST_CASE("a metric as x plots one value per index: busbw vs message size per ba
   CHECK(f.points == 6);
   CHECK_THAT(f.data, Catch::Contains("# panel  series mpi\n1024\t3\t") && Catch::Contains("\n16384\t7\t"));
   CHECK_THAT(f.script, Catch::Contains("set logscale x"));
-  // Style files load after the generated settings and before the plot, in each of the three drawings.
-  g.styles = {{"/home/u/all.gp", {}}, {"/home/u/it's.gp", {}}};
+  // Style files' checked lines come after the generated settings and before the plot, in each of the
+  // three drawings: their text, never a `load` of the path (the file could change after the check). A
+  // path's newline stays inside its comment.
+  g.styles = {{"/home/u/all.gp", {}, "set key box\r\nunset grid"}, {"/home/u/it's\n.gp", {}, "set grid\n"}};
   const std::string styled = build_figure(results, g, "coll").script;
-  const std::string loads = "load '/home/u/all.gp'\nload '/home/u/it''s.gp'\n";
+  CHECK(styled.find("load ") == std::string::npos);
+  const std::string loads = "# style file /home/u/all.gp\nset key box\nunset grid\n# end of the style file\n"
+                            "# style file /home/u/it's\\x0a.gp\nset grid\n# end of the style file\n";
   for (const char* output : {"svg", "pdf", "paper"}) {
     const std::size_t at = styled.find(fmt::format("sweep_output = '{}'\n{}", output, loads));
     REQUIRE(at != std::string::npos);

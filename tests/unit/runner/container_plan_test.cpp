@@ -211,6 +211,14 @@ TEST_CASE("container plan: a parameter that puts a line break in a container val
   CHECK(plan_error(with("  image: pt\n  mounts: [\"/a{{v}}\"]\n")).rfind("t.yaml:9:13: the container value renders", 0) == 0);
 }
 
+TEST_CASE("container plan: an image that renders to a word beginning with '-' is refused, never a runtime option") {
+  const auto e = spec::load_text("name: t\nmatrix:\n  img: [\"pt\", \"--privileged\"]\nworkload:\n  command: train\n"
+                                 "container:\n  runtime: podman\n  image: \"{{img}}\"\n",
+                                 "t.yaml");
+  CHECK_THAT(plan_error(e), Catch::StartsWith("t.yaml:8:11: container.image renders to \"--privileged\" at the point ") &&
+                                Catch::EndsWith("which begins with '-': the runtime would take it for an option, not an image"));
+}
+
 TEST_CASE("container plan: the top-level env reaches pyxis's and apptainer's containers over the image's ENV") {
   const std::string script = first_script(
       experiment("  runtime: pyxis\n  image: pt\n",

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <string>
+
 #include "util/escape.h"
 
 using namespace sweep;
@@ -28,4 +30,11 @@ TEST_CASE("base64 follows RFC 4648's test vectors") {
   CHECK(base64("fooba") == "Zm9vYmE=");
   CHECK(base64("foobar") == "Zm9vYmFy");
   CHECK(base64(std::string("\xff\xfe\x00", 3)) == "//4A");
+}
+
+TEST_CASE("XML text carries line breaks as references and other controls as visible text, so it stays well-formed") {
+  CHECK(xml_text("a<b>&\"c\"") == "a&lt;b&gt;&amp;&quot;c&quot;");
+  CHECK(xml_text("one\ntwo\tthree\r") == "one&#10;two&#9;three&#13;");
+  CHECK(xml_text(std::string("esc\x1b[31m nul") + '\0' + " bell\x07") == "esc\\x1b[31m nul\\x00 bell\\x07");
+  CHECK(xml_text("\xe2\x80\xae rtl") == "\xe2\x80\xae rtl");  // Unicode is XML's own: kept
 }
