@@ -27,24 +27,27 @@ double span_of(const Log& log) {
   return t;
 }
 
-/// One GPU's energy: its counter's last minus first reading, else the trapezoid integral of its power.
+/// One GPU's energy: its counter's last minus first reading, else the trapezoid integral of its power;
+/// `covered_s` is the time between those two readings, the time the energy is of.
 struct GpuEnergy {
   std::optional<double> joules;
   bool from_counter = false;
+  double covered_s = 0;
 };
 
 /// `samples`: one GPU's, in time order.
 GpuEnergy gpu_energy(const std::vector<const GpuSample*>& samples) {
   std::vector<const GpuSample*> counted;
   std::copy_if(samples.begin(), samples.end(), std::back_inserter(counted), [](auto* s) { return s->energy_j.has_value(); });
-  if (counted.size() >= 2) return {*counted.back()->energy_j - *counted.front()->energy_j, true};
+  if (counted.size() >= 2)
+    return {*counted.back()->energy_j - *counted.front()->energy_j, true, counted.back()->t - counted.front()->t};
   std::vector<const GpuSample*> powered;
   std::copy_if(samples.begin(), samples.end(), std::back_inserter(powered), [](auto* s) { return s->power_w.has_value(); });
   if (powered.size() < 2) return {};
   double j = 0;
   for (std::size_t i = 1; i < powered.size(); ++i)
     j += (powered[i]->t - powered[i - 1]->t) * (*powered[i]->power_w + *powered[i - 1]->power_w) / 2;
-  return {j, false};
+  return {j, false, powered.back()->t - powered.front()->t};
 }
 
 /// The time in which at least one of the node's GPUs reported a slowdown: each interval between
@@ -131,7 +134,7 @@ std::string sources_line(const std::vector<Log>& logs) {
 /// What the nodes' logs add up to, before it becomes metrics.
 struct Totals {
   double span = 0;
-  Acc gpu_j, util, mem_util, gpu_mem, temp, throttle_s, cpu_j, dram_j, cpu_s, rss;
+  Acc gpu_j, gpu_w, util, mem_util, gpu_mem, temp, throttle_s, cpu_j, dram_j, cpu_s, rss;
   std::size_t counter_gpus = 0, integral_gpus = 0;
   std::vector<std::string> cut_short;
 };
@@ -150,6 +153,7 @@ void add_log(const Log& log, Totals& t) {
   for (const auto& g : log.gpus) {
     const auto e = gpu_energy(by_gpu[g.index]);
     t.gpu_j.add(e.joules);
+    if (e.joules && e.covered_s > 0) t.gpu_w.add(*e.joules / e.covered_s);
     if (e.joules) ++(e.from_counter ? t.counter_gpus : t.integral_gpus);
   }
   t.throttle_s.add(throttled(log));
@@ -180,14 +184,14 @@ void put_metrics(const std::vector<Log>& logs, Totals& t, Summary& out) {
     const auto missing = short_of(logs, source);
     if (missing.empty() || missing.size() == logs.size()) continue;
     partial.push_back(fmt::format("{} not ok on {}: its sums left out", source, fmt::join(missing, ", ")));
-    if (source == std::string_view("nvml")) t.gpu_j.sum.reset();
+    if (source == std::string_view("nvml")) t.gpu_j.sum.reset(), t.gpu_w.sum.reset();
     if (source == std::string_view("rapl")) t.cpu_j.sum.reset(), t.dram_j.sum.reset();
     if (source == std::string_view("proc")) t.cpu_s.sum.reset();
   }
   auto per_span = [&](std::optional<double> v) { return v && t.span > 0 ? std::optional(*v / t.span) : std::nullopt; };
   put("telemetry_span_s", t.span, "s", "lower");
   put("gpu_energy_j", t.gpu_j.sum, "J", "lower");
-  put("avg_gpu_power_w", per_span(t.gpu_j.sum), "W");
+  put("avg_gpu_power_w", t.gpu_w.sum, "W");
   put("gpu_util_mean", t.util.mean(), "%");
   put("gpu_mem_util_mean", t.mem_util.mean(), "%");
   put("peak_gpu_mem_mib", t.gpu_mem.max, "MiB", "lower");
