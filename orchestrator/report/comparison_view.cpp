@@ -105,7 +105,8 @@ Alignment aligned(const CampaignData& baseline, const std::vector<PointResult>& 
     throw Error(ErrorKind::incomparable,
                 fmt::format("cannot compare {} with baseline {}: {}. --map OLD=NEW lines up a renamed axis; "
                             "--allow-different compares the points that line up anyway",
-                            candidate.campaign.label, baseline.campaign.label, join(a.differences, "; ")));
+                            terminal_text(candidate.campaign.label), terminal_text(baseline.campaign.label),
+                            terminal_text(join(a.differences, "; "))));
   return a;
 }
 
@@ -265,14 +266,14 @@ std::string comparison_text(const CampaignComparison& c) {
     if (r.result.verdict == stats::Verdict::inconclusive || r.result.verdict == stats::Verdict::regressed)
       out += fmt::format("{} {}: {}: {}\n", terminal_text(r.point), terminal_text(r.metric), stats::name_of(r.result.verdict),
                          terminal_text(r.result.reason));
-  for (const auto& p : c.only_in_baseline) out += fmt::format("only in {}: {}\n", c.baseline, p);
-  for (const auto& p : c.only_in_candidate) out += fmt::format("only in {}: {}\n", c.candidate, p);
-  for (const auto& d : c.differences) out += fmt::format("differs (--allow-different): {}\n", d);
+  for (const auto& p : c.only_in_baseline) out += fmt::format("only in {}: {}\n", terminal_text(c.baseline), terminal_text(p));
+  for (const auto& p : c.only_in_candidate) out += fmt::format("only in {}: {}\n", terminal_text(c.candidate), terminal_text(p));
+  for (const auto& d : c.differences) out += fmt::format("differs (--allow-different): {}\n", terminal_text(d));
   for (const auto& change : c.changed) out += "changed: " + terminal_text(change_text(change)) + "\n";
   if (!c.ignored.empty()) out += fmt::format("matched by {}; one-valued, not matched: {}\n",
-                                             c.matched_by.empty() ? "nothing (one point each)" : join(c.matched_by, ", "),
-                                             join(c.ignored, ", "));
-  out += fmt::format("{} vs {}: {}: {} ({} comparisons, p-values corrected: {})\n", c.candidate, c.baseline,
+                                             c.matched_by.empty() ? "nothing (one point each)" : terminal_text(join(c.matched_by, ", ")),
+                                             terminal_text(join(c.ignored, ", ")));
+  out += fmt::format("{} vs {}: {}: {} ({} comparisons, p-values corrected: {})\n", terminal_text(c.candidate), terminal_text(c.baseline),
                      name_of(c.gate()), verdict_counts(c), c.rows.size(), stats::name_of(c.correction));
   return out;
 }

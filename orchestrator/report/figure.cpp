@@ -356,15 +356,9 @@ std::string marker_text(const Layout& layout, const std::vector<FigureMarker>& m
 }
 
 /// A style file's checked lines (report/figure_style.h), never a `load` of its path: gnuplot would read
-/// the file again, after the check. CR line ends are dropped, as the check dropped them.
+/// the file again, after the check. resolve_style left the text as lines ended by "\n", CRs dropped.
 std::string style_text(const spec::StyleFile& style) {
-  std::string out = fmt::format("# style file {}\n", gnuplot_comment(style.path));
-  std::istringstream in(style.text);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    out += line + "\n";
-  }
-  return out + "# end of the style file\n";
+  return fmt::format("# style file {}\n{}# end of the style file\n", gnuplot_comment(style.path), style.text);
 }
 
 /// The generated settings, then the style files (`sweep_output` says which drawing this is), then the

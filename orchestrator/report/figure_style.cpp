@@ -51,13 +51,23 @@ std::optional<std::string> line_problem(const std::string& line) {
   return std::nullopt;
 }
 
+/// `text` with each line's CR dropped and every line ended by "\n": the text checked is the text used.
+std::string lines_of(std::string_view text) {
+  std::istringstream in{std::string(text)};
+  std::string out;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::optional<StyleProblem> check_style_text(std::string_view text) {
-  std::istringstream in{std::string(text)};
+  std::istringstream in{lines_of(text)};
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
     const std::size_t first = line.find_first_not_of(" \t");
     if (first == std::string::npos || line[first] == '#') continue;
     if (auto why = line_problem(line)) return StyleProblem{number, static_cast<int>(first) + 1, *why};
@@ -71,7 +81,7 @@ spec::StyleFile resolve_style(const spec::StyleFile& style, const std::string& b
   const fs::path path = (given.is_absolute() ? given : base / given).lexically_normal();
   spec::StyleFile out{path.string(), style.at, {}};
   try {
-    out.text = read_own_file(out.path, kStyleFileMaxBytes);  // one read: the text checked is the text used
+    out.text = lines_of(read_own_file(out.path, kStyleFileMaxBytes));  // one read: the text checked is the text used
   } catch (const Error& e) {
     fail_at(style.at, fmt::format("style file \"{}\" ({}): {} (a style file is read as your own regular file, "
                                   "writable by nobody else: copy it, or chmod go-w it; docs/reports.md#restyling)",

@@ -30,7 +30,8 @@ std::optional<StyleProblem> check_style_text(std::string_view text);
 constexpr std::size_t kStyleFileMaxBytes = 1u << 20;
 
 /// `style` with its path made absolute (against `base_dir`, the experiment's directory; "" = the
-/// directory of the file `style.at` names, e.g. a --spec file) and its `text` read once and checked:
+/// directory of the file `style.at` names, e.g. a --spec file) and its `text` read once (as lines ended by
+/// "\n", CRs dropped) and checked:
 /// Error(invalid_experiment) at `style.at` when it is missing, a symlink, not a regular file, another
 /// user's, writable by others, or over kStyleFileMaxBytes; at <file>:<line>:<column> when
 /// check_style_text refuses it.

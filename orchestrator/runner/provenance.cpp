@@ -109,10 +109,17 @@ store::KeyValues nccl_host_facts() {
 
 GitState git_state(const std::string& dir) {
   GitState state;
-  const auto head = exec::capture({"git", "-C", dir, "rev-parse", "HEAD"});
+  // The repository's own config may name a program for git status to run (core.fsmonitor): switched
+  // off, so that recording provenance runs nothing the repository chose.
+  const auto git = [&](std::initializer_list<std::string> args) {
+    std::vector<std::string> argv{"git", "-c", "core.fsmonitor=false", "-C", dir};
+    argv.insert(argv.end(), args);
+    return exec::capture(argv);
+  };
+  const auto head = git({"rev-parse", "HEAD"});
   if (!head || head->exit_code != 0) return state;
   state.commit = std::string(trim(head->out));
-  const auto status = exec::capture({"git", "-C", dir, "status", "--porcelain", "--untracked-files=no"});
+  const auto status = git({"status", "--porcelain", "--untracked-files=no"});
   if (status && status->exit_code == 0) state.dirty = !trim(status->out).empty();
   return state;
 }

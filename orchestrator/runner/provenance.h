@@ -37,7 +37,8 @@ struct GitState {
   std::optional<bool> dirty;       // uncommitted changes; nullopt when unknown
 };
 
-/// The HEAD commit and dirty state of the repository containing `dir`.
+/// The HEAD commit and dirty state of the repository containing `dir`, with the repository's
+/// core.fsmonitor program switched off (it is never run).
 GitState git_state(const std::string& dir);
 
 }  // namespace sweep::runner

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -13,6 +14,7 @@
 #include "runner/provenance.h"
 #include "runner/run_campaign.h"
 #include "sched/executors.h"
+#include "spec/experiment.h"
 #include "store/database_path.h"
 #include "store/store.h"
 #include "util/clock.h"
@@ -149,11 +151,21 @@ RunSummary rerun_campaign(RunOptions options, const std::string& label, const Ru
 }
 
 RunSummary extend_campaign_by(RunOptions options, const std::string& label, int repetitions, const RunSelection& selection) {
-  if (repetitions < 1) throw Error(ErrorKind::usage, "--repetitions: expected at least 1 more repetition");
+  if (repetitions < 1 || repetitions > spec::kMaxRepetitions)
+    throw Error(ErrorKind::usage, fmt::format("--repetitions: expected 1 to {} more repetitions, got {}",
+                                              spec::kMaxRepetitions, repetitions));
   return edit_then_run(std::move(options), label, "extend", [&](store::Store& db, const store::CampaignRecord& c) {
     const RunSelection where_only{selection.where, "all", {}};
+    std::map<std::string, int> runs_of;  // point id -> its runs now
+    for (const auto& r : db.runs(c.id)) ++runs_of[r.point_id];
     std::vector<std::pair<std::string, int>> more;
-    for (const auto& id : select_points(db.points(c.id), where_only)) more.emplace_back(id, repetitions);
+    for (const auto& id : select_points(db.points(c.id), where_only)) {
+      if (runs_of[id] + repetitions > spec::kMaxRepetitions)
+        throw Error(ErrorKind::usage, fmt::format("--repetitions {}: point {} has {} runs, and a point has at most {}; "
+                                                  "nothing was added",
+                                                  repetitions, id, runs_of[id], spec::kMaxRepetitions));
+      more.emplace_back(id, repetitions);
+    }
     if (more.empty())
       throw Error(ErrorKind::usage, fmt::format("no point of campaign \"{}\" matches ({}); nothing was added", label,
                                                 selection_text(where_only)));

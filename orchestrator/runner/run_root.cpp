@@ -115,7 +115,7 @@ void create_run_root(const std::string& run_root, const RunRootMarker& marker, s
   lock.emplace(run_root, marker.campaign);
   if (adopted && !dry_run_root(run_root) && !left_by_a_killed_start(run_root, marker)) {
     lock.reset();  // a start that held it meanwhile left runs there
-    make_new_directory(run_root, "run root");  // throws "... already exists"
+    throw directory_exists_error(run_root, "run root");
   }
   const auto text = read_marker(run_root);
   if (!text) write_new_file(marker_path(run_root), marker_text(marker), 0644);

@@ -238,6 +238,10 @@ struct RunOrder {
   friend bool operator==(const RunOrder&, const RunOrder&) = default;
 };
 
+/// The most runs one point may have (`repetitions`, `repetitions.max`, and `sweep extend` on top of what
+/// a point has): a stated bound on what is planned and recorded, checked before any work.
+inline constexpr int kMaxRepetitions = 10'000;
+
 struct Experiment {
   std::string path;         // as given to the loader; used in every error message
   std::string text;         // the exact file content, stored with the campaign and hashed
@@ -247,7 +251,7 @@ struct Experiment {
   std::vector<ZipGroup> zip;
   std::vector<ExcludeRule> exclude;
   std::vector<Derived> derived;  // topologically sorted: each uses only parameters and earlier entries
-  /// Runs per point planned at the start: `repetitions: N`, or `repetitions.min`.
+  /// Runs per point planned at the start: `repetitions: N`, or `repetitions.min`; at most kMaxRepetitions.
   int repetitions = 1;
   /// The most runs a point gets (equal to `repetitions` unless `until` is given).
   int max_repetitions = 1;

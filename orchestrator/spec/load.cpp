@@ -126,7 +126,12 @@ YAML::Node parse_override_value(const Override& o, const Source& src) {
 }
 
 void apply_override(const Override& o, LoadState& st) {
-  const Source src{fmt::format("--set {}={}", o.key, o.value), o.value, false};
+  // The place every message names, and every location of the value's items copies: a long value is cut
+  // to its first 60 bytes there, so that a list of n items costs O(n), not n copies of the whole list.
+  std::size_t shown_bytes = std::min<std::size_t>(o.value.size(), 60);
+  while (shown_bytes < o.value.size() && (static_cast<unsigned char>(o.value[shown_bytes]) & 0xC0) == 0x80) --shown_bytes;
+  const std::string shown = o.value.substr(0, shown_bytes) + (shown_bytes < o.value.size() ? "..." : "");
+  const Source src{fmt::format("--set {}={}", o.key, shown), o.value, false};
   if (o.key.empty()) fail_at(SourceLocation{src.file}, "--set needs key=value with a non-empty key");
   const Field f{o.key, YAML::Node(), parse_override_value(o, src)};
   for (Axis& axis : st.exp.matrix)
@@ -244,12 +249,7 @@ Experiment load_file(const std::string& path, const std::vector<Override>& overr
   const auto size = std::filesystem::file_size(path, ec);
   if (!ec && size > kMaxExperimentBytes)
     fail_at(SourceLocation{path}, fmt::format("the file is {} bytes; experiment files are limited to 16 MiB", size));
-  std::ifstream in(path, std::ios::binary);
-  if (!in.is_open()) throw Error(ErrorKind::io, fmt::format("cannot open experiment file \"{}\"", path));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw Error(ErrorKind::io, fmt::format("cannot read experiment file \"{}\"", path));
-  return load_text(buffer.str(), path, overrides);
+  return load_text(read_spec_file(path, "experiment file"), path, overrides);
 }
 
 std::string overrides_text(const std::vector<Override>& overrides) {

@@ -43,11 +43,7 @@ model::Interconnect read_interconnect(const Field& item, const Source& src) {
 
 std::string read_text_file(const std::string& path, std::string_view what) {
   if (!std::filesystem::exists(path)) throw Error(ErrorKind::not_found, fmt::format("{} \"{}\" does not exist", what, path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorKind::io, fmt::format("cannot read {} \"{}\"", what, path));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
+  return read_spec_file(path, what);
 }
 
 YAML::Node read_yaml_map_file(const std::string& path, std::string_view what, std::string& text) {

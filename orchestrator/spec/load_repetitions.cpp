@@ -3,7 +3,6 @@
 #include <fmt/core.h>
 
 #include <array>
-#include <climits>
 
 #include "spec/load_sections.h"
 #include "spec/yaml_read.h"
@@ -41,8 +40,9 @@ void read_bounds(const Field& f, const Source& src, LoadState& st) {
   if (!min || !max || !until)
     fail_at(location(f, src), "\"repetitions\" as a map needs \"min\", \"max\" and \"until\" (or give one number of "
                               "runs per point, e.g. repetitions: 5)");
-  st.exp.repetitions = static_cast<int>(integer_in(*min, src, 2, INT_MAX, "an integer >= 2 (an interval needs two runs)"));
-  st.exp.max_repetitions = static_cast<int>(integer_in(*max, src, 2, INT_MAX, "an integer >= 2"));
+  st.exp.repetitions =
+      static_cast<int>(integer_in(*min, src, 2, kMaxRepetitions, "an integer from 2 (an interval needs two runs) to 10000"));
+  st.exp.max_repetitions = static_cast<int>(integer_in(*max, src, 2, kMaxRepetitions, "an integer from 2 to 10000"));
   if (st.exp.max_repetitions < st.exp.repetitions)
     fail_at(location(*max, src), fmt::format("\"repetitions.max\" ({}) is below \"repetitions.min\" ({})",
                                              st.exp.max_repetitions, st.exp.repetitions));
@@ -54,7 +54,8 @@ void read_bounds(const Field& f, const Source& src, LoadState& st) {
 void read_repetitions(const Field& f, const Source& src, LoadState& st) {
   st.exp.until.reset();
   if (f.value.IsMap()) return read_bounds(f, src, st);
-  st.exp.repetitions = static_cast<int>(integer_in(f, src, 1, INT_MAX, "an integer >= 1, or {min, max, until}"));
+  st.exp.repetitions =
+      static_cast<int>(integer_in(f, src, 1, kMaxRepetitions, "an integer from 1 to 10000, or {min, max, until}"));
   st.exp.max_repetitions = st.exp.repetitions;
 }
 

@@ -401,10 +401,8 @@ void read_report(const Field& f, const Source& src, LoadState&) { read_report_sp
 
 ReportSpec load_report_file(const std::string& path) {
   if (!std::filesystem::exists(path)) throw Error(ErrorKind::not_found, fmt::format("report file \"{}\" does not exist", path));
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  const std::string text = read_spec_file(path, "report file");
+  check_text(text, path);
   const Source src{path, text, true};
   const auto fields = map_fields(Field{"", YAML::Node(), parse_root(text, src)}, src);
   // An experiment (it has a name) lends its `report:` section; the rest of it is not read here.

@@ -117,10 +117,12 @@ Json matrix() {
 }
 
 Json repetitions() {
+  // At most kMaxRepetitions (spec/experiment.h).
+  const Json runs = obj({{"anyOf", arr({obj({{"type", str("integer")}, {"minimum", "1"}, {"maximum", "10000"}}),
+                                        obj({{"type", str("string")}, {"pattern", str("^\\+?([1-9][0-9]{0,3}|10000)$")}})})}});
   const Json until = closed({{"metric", text()}, {"ci95_rel", number()}}, {"metric", "ci95_rel"});
-  const Json adaptive = closed({{"min", whole(1)}, {"max", whole(1)}, {"until", until}});
-  return described("Runs per point: an integer >= 1, or {min, max, until}",
-                   obj({{"anyOf", arr({whole(1), adaptive})}}));
+  const Json adaptive = closed({{"min", runs}, {"max", runs}, {"until", until}});
+  return described("Runs per point: an integer from 1 to 10000, or {min, max, until}", obj({{"anyOf", arr({runs, adaptive})}}));
 }
 
 /// `args` of `bundled: <name>`: the program's own long options (spec/bundled.h).

@@ -1,7 +1,8 @@
-// check_text (spec/yaml_read.h): byte-level checks before YAML parsing.
+// check_text and read_spec_file (spec/yaml_read.h): byte-level checks before YAML parsing.
 #include <fmt/core.h>
 
 #include "spec/yaml_read.h"
+#include "util/safe_files.h"
 
 namespace sweep::spec {
 namespace {
@@ -39,6 +40,15 @@ SourceLocation position(std::string_view text, std::size_t offset, const std::st
 }
 
 }  // namespace
+
+std::string read_spec_file(const std::string& path, std::string_view what) {
+  try {
+    return read_input_file(path, kMaxExperimentBytes);
+  } catch (const Error& e) {
+    throw Error(ErrorKind::io, fmt::format("cannot read {} \"{}\": {} (a regular file of at most 16 MiB is expected)", what,
+                                           path, e.what()));
+  }
+}
 
 void check_text(std::string_view text, const std::string& file) {
   if (text.size() > kMaxExperimentBytes)

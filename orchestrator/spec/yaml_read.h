@@ -73,4 +73,9 @@ void check_text(std::string_view text, const std::string& file);
 
 inline constexpr std::size_t kMaxExperimentBytes = 16u << 20;
 
+/// The text of a file the user names (an experiment, a site file, an interconnect file): a regular
+/// file of at most kMaxExperimentBytes, read no further (util/safe_files.h read_input_file). A FIFO,
+/// a device such as /dev/zero, or a larger file is Error(io) "cannot read <what> "<path>": <why>".
+std::string read_spec_file(const std::string& path, std::string_view what);
+
 }  // namespace sweep::spec

@@ -10,7 +10,12 @@
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -71,6 +76,7 @@ constexpr const char* kBundleInfo = "CREATE TABLE bundle_info (key TEXT PRIMARY 
 
 /// How an import maps the bundle's ids onto this database's, and the values it sets instead of the bundle's.
 struct Remap {
+  std::string shown;  // the bundle's name in messages
   std::int64_t campaign_id = 0;
   std::unordered_map<std::int64_t, std::int64_t> runs;  // bundle run id -> run id here
   std::map<std::string, std::string> campaign_values;   // campaigns column -> value here
@@ -86,10 +92,29 @@ void bind_value(SQLite::Statement& q, int index, const SQLite::Column& c) {
   }
 }
 
+/// The most bytes one text value of a bundle may hold (an experiment's text is limited to 16 MiB).
+constexpr int kMaxBundleTextBytes = 16 << 20;
+
+/// What is wrong with a bundle's value in `table`.`name` as a value sweep's schema stores, or "": no
+/// blobs, no infinities or NaN, a metric's value a number, no text over kMaxBundleTextBytes.
+std::string value_problem(std::string_view table, const std::string& name, const SQLite::Column& c) {
+  switch (c.getType()) {
+    case SQLITE_BLOB: return "a blob";
+    case SQLITE_FLOAT: return std::isfinite(c.getDouble()) ? "" : fmt::format("the non-finite number {}", c.getDouble());
+    case SQLITE_TEXT:
+      if (table == "metrics" && name == "value") return fmt::format("the text \"{}\" (not a number)", c.getString().substr(0, 40));
+      return c.getBytes() > kMaxBundleTextBytes ? fmt::format("{} bytes of text", c.getBytes()) : "";
+    default: return "";
+  }
+}
+
 /// Binds column `name` of `from`'s current row as the import maps it; false when the column is left out.
 bool bind_mapped(SQLite::Statement& q, int index, const std::string& name, const SQLite::Column& c, const CampaignRows& t,
                  const Remap& remap) {
   if (name == "id" && t.own_id) return false;
+  if (const std::string problem = value_problem(t.table, name, c); !problem.empty())
+    throw Error(ErrorKind::database, fmt::format("{} is damaged: a row of {} holds {} in {}; nothing was imported",
+                                                 remap.shown, t.table, problem, name));
   if (name == "campaign_id") q.bind(index, remap.campaign_id);
   else if (name == "run_id") {
     const auto it = remap.runs.find(c.getInt64());
@@ -177,6 +202,40 @@ void require_table(SQLite::Database& db, const std::string& shown, const char* t
     throw Error(ErrorKind::database, fmt::format("{} is not a sweep bundle: it has no table {}", shown, table));
 }
 
+/// SQLite's declared types, compared as SQLite does: without regard to case.
+bool same_type(std::string_view a, std::string_view b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](char x, char y) { return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y)); });
+}
+
+/// Refuses a bundle whose tables are not sweep's where the import reads them: each column it copies must
+/// be an ordinary column (not generated, not hidden) of the type this database declares for it. The
+/// rows are then read as data under sweep's schema, never computed by the bundle's.
+void check_columns(SQLite::Database& from, SQLite::Database& to, const std::string& shown) {
+  constexpr const char* kColumn = "SELECT type, hidden FROM pragma_table_xinfo(?1) WHERE name = ?2";
+  SQLite::Statement theirs(from, kColumn), ours(to, kColumn);
+  for (const CampaignRows& t : kCampaignTables)
+    for (const std::string& name : split(t.columns, ',')) {
+      const std::string column(trim(name));
+      for (auto* q : {&theirs, &ours}) {
+        q->reset();
+        q->bind(1, t.table);
+        q->bind(2, column);
+      }
+      if (!ours.executeStep()) throw Error(ErrorKind::internal, fmt::format("this database has no column {}.{}", t.table, column));
+      const std::string type = ours.getColumn(0).getString();
+      std::string problem;
+      if (!theirs.executeStep()) problem = "missing";
+      else if (theirs.getColumn(1).getInt() != 0) problem = "a generated or hidden column";
+      else if (!same_type(theirs.getColumn(0).getString(), type))
+        problem = fmt::format("of type \"{}\"", theirs.getColumn(0).getString());
+      if (!problem.empty())
+        throw Error(ErrorKind::database, fmt::format("{} is not a sweep bundle: its column {}.{} is {}, where sweep's schema "
+                                                     "has an ordinary column of type {}; nothing was imported",
+                                                     shown, t.table, column, problem, type));
+    }
+}
+
 /// Checks the format and schema versions (a newer one refused naming both), migrates an older schema
 /// in the copy, and reads its one campaign.
 OpenedBundle check_bundle(const std::string& copy, const std::string& shown) {
@@ -230,6 +289,31 @@ std::pair<std::string, std::string> origin_of(const OpenedBundle& b, const std::
   return origin;
 }
 
+/// Refuses, before anything is copied, a file that is not an SQLite database or is larger than the
+/// database its header describes (a sparse file of gigabytes around a small bundle): the copy an import
+/// makes is then never larger than the database itself. An empty file passes (SQLite reads it as empty).
+void check_file_size(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::array<unsigned char, 100> h{};
+  in.read(reinterpret_cast<char*>(h.data()), h.size());
+  const std::streamsize got = in.gcount();
+  if (got == 0) return;
+  constexpr std::string_view kMagic{"SQLite format 3\0", 16};
+  if (got < 100 || std::string_view(reinterpret_cast<const char*>(h.data()), 16) != kMagic)
+    throw Error(ErrorKind::database, fmt::format("{} is not a sweep bundle: not an SQLite database", path));
+  const auto be32 = [&](std::size_t at) {
+    return std::uint64_t{h[at]} << 24 | std::uint64_t{h[at + 1]} << 16 | std::uint64_t{h[at + 2]} << 8 | h[at + 3];
+  };
+  const std::uint64_t page = (std::uint64_t{h[16]} << 8 | h[17]) == 1 ? 65536 : (std::uint64_t{h[16]} << 8 | h[17]);
+  if (be32(92) != be32(24)) return;  // the header's page count is not valid (SQLite's rule): nothing to compare
+  std::error_code ec;
+  const std::uint64_t size = fs::file_size(path, ec);
+  if (!ec && size > page * be32(28))
+    throw Error(ErrorKind::database, fmt::format("{} is {} bytes, but the database its header describes is {} bytes: not a "
+                                                 "bundle sweep wrote; nothing was copied or imported",
+                                                 path, size, page * be32(28)));
+}
+
 }  // namespace
 
 void export_bundle(const Store& db, std::string_view label, const BundleFacts& facts, const std::string& bundle_path) {
@@ -267,6 +351,7 @@ ImportResult import_bundle(Store& db, const std::string& bundle_path) {
   std::error_code ec;
   if (!fs::is_regular_file(bundle_path, ec))
     throw Error(ErrorKind::not_found, fmt::format("{} is not a file sweep can import (no such regular file)", bundle_path));
+  check_file_size(bundle_path);
   fs::copy_file(bundle_path, copy, ec);
   if (ec) throw Error(ErrorKind::io, fmt::format("cannot copy {} to import it: {}", bundle_path, ec.message()));
   OpenedBundle b;
@@ -286,6 +371,7 @@ ImportResult import_bundle(Store& db, const std::string& bundle_path) {
     SQLite::Database to(db.path(), SQLite::OPEN_READWRITE);
     to.setBusyTimeout(30000);
     to.exec("PRAGMA foreign_keys = ON");
+    check_columns(from, to, bundle_path);
     SQLite::Transaction tx(to, SQLite::TransactionBehavior::IMMEDIATE);
     SQLite::Statement known(to, "SELECT label FROM campaigns WHERE origin_database_id = ? AND origin_label = ?");
     known.bind(1, origin_id);
@@ -303,6 +389,7 @@ ImportResult import_bundle(Store& db, const std::string& bundle_path) {
       return taken.getColumn(0).getInt() > 0;
     });
     Remap remap;
+    remap.shown = bundle_path;
     remap.campaign_values = {{"label", r.label}, {"origin_database_id", origin_id}, {"origin_label", origin_label}};
     for (const CampaignRows& t : kCampaignTables) {
       const std::int64_t rows = copy_rows(from, to, t, b.campaign.id, &remap);

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "templating/tags.h"
+#include "util/safe_files.h"
 #include "util/strings.h"
 
 namespace sweep::templating {
@@ -90,12 +91,13 @@ std::string Template::render(const Variables& vars, Escape escape) const {
 }
 
 Template load_template_file(const std::string& path) {
-  std::error_code ec;
-  std::ifstream in(path, std::ios::binary);
-  if (!in || std::filesystem::is_directory(path, ec))  // a directory opens, but reads as nothing
-    throw Error(ErrorKind::io, fmt::format("cannot read template file \"{}\"", path));
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw Error(ErrorKind::io, fmt::format("cannot read template file \"{}\"", path));
+  std::string text;
+  try {
+    text = read_input_file(path, kMaxTemplateBytes);
+  } catch (const Error& e) {
+    throw Error(ErrorKind::io, fmt::format("cannot read template file \"{}\": {} (a regular file of at most 1 MiB is expected)",
+                                           path, e.what()));
+  }
   return Template(std::move(text), SourceLocation{path, 1, 1});
 }
 

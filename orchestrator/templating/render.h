@@ -47,7 +47,11 @@ class Template {
   std::vector<std::string> names_;
 };
 
-/// Loads a template file. Throws Error(io) when it cannot be read.
+/// Template files are limited to this many bytes.
+inline constexpr std::size_t kMaxTemplateBytes = 1u << 20;
+
+/// Loads a template file. Throws Error(io) when it cannot be read, is not a regular file (a FIFO, a
+/// device) or is over kMaxTemplateBytes.
 Template load_template_file(const std::string& path);
 
 }  // namespace sweep::templating

@@ -111,14 +111,16 @@ void require_trusted_stat(const struct stat& st, const std::string& path, std::s
   check_stat(st, path, what);
 }
 
+Error directory_exists_error(const std::string& path, std::string_view what) {
+  return Error(ErrorKind::usage, fmt::format("the {} {} already exists; sweep never adopts a directory it did not create "
+                                             "(choose another --label, or remove it if it is yours)",
+                                             what, path));
+}
+
 void make_new_directory(const std::string& path, std::string_view what) {
   if (::mkdir(path.c_str(), 0755) == 0) return;
   const int err = errno;
-  if (err == EEXIST)
-    throw Error(ErrorKind::usage,
-                fmt::format("the {} {} already exists; sweep never adopts a directory it did not create "
-                            "(choose another --label, or remove it if it is yours)",
-                            what, path));
+  if (err == EEXIST) throw directory_exists_error(path, what);
   throw Error(ErrorKind::io, fmt::format("cannot create the {} {}: {}", what, path, errno_text(err)));
 }
 
@@ -164,17 +166,23 @@ void replace_own_file(const std::string& path, std::string_view text, mode_t mod
   if (::close(fd) != 0) throw Error(ErrorKind::io, fmt::format("cannot write {}: {}", path, errno_text(errno)));
 }
 
-std::string read_own_file(const std::string& path, const std::function<std::string(std::uintmax_t)>& size_problem) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+namespace {
+
+/// The one reader of read_own_file and read_input_file: `own` refuses a symlink and a file that
+/// untrusted_reason() refuses.
+std::string read_regular_file(const std::string& path, bool own,
+                              const std::function<std::string(std::uintmax_t)>& size_problem) {
+  const int fd = ::open(path.c_str(), O_RDONLY | (own ? O_NOFOLLOW : 0) | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
     const int e = errno;
-    throw Error(ErrorKind::io, e == ELOOP ? "is a symlink: not followed" : e == ENOENT ? "missing" : errno_text(e));
+    throw Error(ErrorKind::io, e == ELOOP && own ? "is a symlink: not followed" : e == ENOENT ? "missing" : errno_text(e));
   }
   struct stat st {};
   std::string why;
   if (::fstat(fd, &st) != 0) why = errno_text(errno);
   else if (!S_ISREG(st.st_mode)) why = "not a regular file";
-  else if (const std::string r = untrusted_reason(st, ::geteuid(), group_sharing_allowed()); !r.empty()) why = "not trusted: " + r;
+  else if (const std::string r = own ? untrusted_reason(st, ::geteuid(), group_sharing_allowed()) : ""; !r.empty())
+    why = "not trusted: " + r;
   else why = size_problem(static_cast<std::uintmax_t>(st.st_size));
   std::string text;
   if (why.empty()) {
@@ -194,10 +202,20 @@ std::string read_own_file(const std::string& path, const std::function<std::stri
   return text;
 }
 
-std::string read_own_file(const std::string& path, std::uintmax_t limit) {
-  return read_own_file(path, [limit](std::uintmax_t size) {
+std::function<std::string(std::uintmax_t)> over(std::uintmax_t limit) {
+  return [limit](std::uintmax_t size) {
     return size > limit ? fmt::format("{} bytes, over the limit of {}", size, limit) : std::string();
-  });
+  };
 }
+
+}  // namespace
+
+std::string read_own_file(const std::string& path, const std::function<std::string(std::uintmax_t)>& size_problem) {
+  return read_regular_file(path, true, size_problem);
+}
+
+std::string read_own_file(const std::string& path, std::uintmax_t limit) { return read_regular_file(path, true, over(limit)); }
+
+std::string read_input_file(const std::string& path, std::uintmax_t limit) { return read_regular_file(path, false, over(limit)); }
 
 }  // namespace sweep

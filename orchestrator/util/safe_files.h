@@ -21,6 +21,8 @@
 #include <string>
 #include <string_view>
 
+#include "util/error.h"
+
 namespace sweep {
 
 /// Whether the lab shares results by group (--allow-shared, the site's `shared_group: true`). The
@@ -53,6 +55,9 @@ void require_trusted_stat(const struct stat& st, const std::string& path, std::s
 /// "... already exists ..." naming `what`; other failures Error(io). Never follows a symlink.
 void make_new_directory(const std::string& path, std::string_view what);
 
+/// make_new_directory's Error(usage) for a `what` at `path` that exists already.
+Error directory_exists_error(const std::string& path, std::string_view what);
+
 /// Creates each missing directory of `path`, parents first, as mkdir(0755 & ~umask): unlike
 /// std::filesystem::create_directories, never writable by group or others whatever the umask (with a
 /// user-private group's umask 002 a results directory made group-writable would then be refused as
@@ -81,5 +86,10 @@ std::string read_own_file(const std::string& path, const std::function<std::stri
 
 /// read_own_file() refusing a file of more than `limit` bytes ("<size> bytes, over the limit of <limit>").
 std::string read_own_file(const std::string& path, std::uintmax_t limit);
+
+/// A file the user names (an experiment, a site file): read_own_file() that follows a symlink and
+/// trusts any owner, but still reads only a regular file of at most `limit` bytes, and at most
+/// that many: a FIFO, /dev/zero or a terminal is "not a regular file", never read until memory runs out.
+std::string read_input_file(const std::string& path, std::uintmax_t limit);
 
 }  // namespace sweep

@@ -168,6 +168,14 @@ TEST_CASE("rerun runs chosen runs again as new attempts, extend adds repetitions
   CHECK(kinds.getColumn(0).getString() == "reparse,rerun,rerun,extend");
   kinds.reset();  // a statement left stepping would hold its read snapshot
   CHECK_THAT(box.sweep({"show", "t"}).out, Catch::Contains("extend: 2 repetition(s) added to 2 point(s) (points where lr=0.01)"));
+  // A point has at most 10,000 runs: 9,998 more on top of its 3 is refused before anything is added.
+  const auto too_many = box.sweep({"extend", "t", "--repetitions", "9998", "--where", "lr=0.01"});
+  CHECK(too_many.exit_code == 2);
+  CHECK_THAT(too_many.err, Catch::Contains("--repetitions 9998: point ") &&
+                               Catch::Contains(" has 3 runs, and a point has at most 10000; nothing was added"));
+  CHECK(box.sweep({"extend", "t", "--repetitions", "1000000000"}).err ==
+        "sweep: --repetitions: expected 1 to 10000 more repetitions, got 1000000000\n");
+  CHECK(scalar(db, "SELECT count(*) FROM runs") == 8);
 
   // One run, named as sweep show lists it: a succeeded one too, since --run alone takes every state.
   SQLite::Statement point(db, "SELECT point_id FROM point_params WHERE name = 'batch' AND value = '16' "

@@ -3,6 +3,8 @@
 // refused with its place before anything is written; `sweep model` lists the site's interconnects.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
 #include <filesystem>
 
 #include "e2e/harness.h"
@@ -108,6 +110,24 @@ TEST_CASE("a broken site file is refused with its place, and nothing is written"
   const auto missing = box.sweep({"site", "--site", box.path("nope.yaml")});
   CHECK(missing.exit_code == 4);
   CHECK_THAT(missing.err, Catch::Contains("site file \"" + box.path("nope.yaml") + "\" does not exist"));
+}
+
+TEST_CASE("an experiment or site file that is a FIFO or a device is refused at once, never read without end") {
+  Sandbox box;
+  box.write("exp.yaml", kExperiment);
+  const std::string fifo = box.path("fifo.yaml");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);  // nobody writes it: a read would wait forever
+  const std::string expected = " (a regular file of at most 16 MiB is expected)\n";
+  for (const std::string& file : {fifo, std::string("/dev/zero")}) {
+    INFO(file);
+    const auto plan = box.sweep({"plan", file});
+    CHECK(plan.exit_code == 6);
+    CHECK(plan.err == "sweep: cannot read experiment file \"" + file + "\": not a regular file" + expected);
+    const auto site = box.sweep({"plan", "exp.yaml", "--site", file});
+    CHECK(site.exit_code == 6);
+    CHECK(site.err == "sweep: cannot read site file \"" + file + "\": not a regular file" + expected);
+  }
+  CHECK_FALSE(std::filesystem::exists(box.path("results")));
 }
 
 TEST_CASE("sweep model lists the site's interconnects next to the built-in ones") {

@@ -361,8 +361,8 @@ TEST_CASE("a metric as x plots one value per index: busbw vs message size per ba
   CHECK_THAT(f.script, Catch::Contains("set logscale x"));
   // Style files' checked lines come after the generated settings and before the plot, in each of the
   // three drawings: their text, never a `load` of the path (the file could change after the check). A
-  // path's newline stays inside its comment.
-  g.styles = {{"/home/u/all.gp", {}, "set key box\r\nunset grid"}, {"/home/u/it's\n.gp", {}, "set grid\n"}};
+  // path's newline stays inside its comment. (resolve_style ended every line; figure_style_test.)
+  g.styles = {{"/home/u/all.gp", {}, "set key box\nunset grid\n"}, {"/home/u/it's\n.gp", {}, "set grid\n"}};
   const std::string styled = build_figure(results, g, "coll").script;
   CHECK(styled.find("load ") == std::string::npos);
   const std::string loads = "# style file /home/u/all.gp\nset key box\nunset grid\n# end of the style file\n"

@@ -60,6 +60,9 @@ TEST_CASE("a style file is found against the experiment's directory, and a missi
   const auto mine = resolve_style({"mine.gp", at, {}}, dir.path.string());
   CHECK(mine.path == (dir.path / "mine.gp").string());
   CHECK(mine.text == "set key box\n");
+  // A Windows editor's CR line ends are dropped, and the last line is ended: the figure script's lines.
+  std::ofstream(dir.path / "crlf.gp") << "set key box\r\nunset grid";
+  CHECK(resolve_style({"crlf.gp", at, {}}, dir.path.string()).text == "set key box\nunset grid\n");
   CHECK_THROWS_WITH(resolve_style({"nope.gp", at, {}}, dir.path.string()),
                     Catch::StartsWith("exp.yaml:12:14: style file \"nope.gp\"") && Catch::Contains("missing"));
   CHECK_THROWS_WITH(resolve_style({"bad.gp", at, {}}, dir.path.string()),

@@ -35,7 +35,9 @@ TEST_CASE("repetitions: each mistake is named where it is") {
         "x.yaml:7:3: \"repetitions\" as a map needs \"min\", \"max\" and \"until\" (or give one number of runs per "
         "point, e.g. repetitions: 5)");
   CHECK(err("  min: 1\n  max: 20\n  until: {metric: t, ci95_rel: 0.02}\n") ==
-        "x.yaml:7:8: \"repetitions.min\" must be an integer >= 2 (an interval needs two runs), got \"1\"");
+        "x.yaml:7:8: \"repetitions.min\" must be an integer from 2 (an interval needs two runs) to 10000, got \"1\"");
+  CHECK(err("  min: 3\n  max: 10001\n  until: {metric: t, ci95_rel: 0.02}\n") ==
+        "x.yaml:8:8: \"repetitions.max\" must be an integer from 2 to 10000, got \"10001\"");
   CHECK(err("  min: 5\n  max: 4\n  until: {metric: t, ci95_rel: 0.02}\n") ==
         "x.yaml:8:8: \"repetitions.max\" (4) is below \"repetitions.min\" (5)");
   CHECK(err("  min: 3\n  max: 9\n  until: {metric: t, ci95_rel: 2}\n") ==
@@ -45,4 +47,10 @@ TEST_CASE("repetitions: each mistake is named where it is") {
         "x.yaml:9:10: \"repetitions.until\" needs \"metric\" (whose mean to make precise) and \"ci95_rel\" (the 95% "
         "interval's half-width as a fraction of the mean, e.g. 0.02)");
   CHECK(err("  min: 3\n  max: 9\n  util: {metric: t}\n") == "x.yaml:9:3: unknown key \"util\" (did you mean \"until\"?)");
+}
+
+TEST_CASE("repetitions: at most 10000 runs a point, refused before anything is planned") {
+  CHECK(load(kHead + "repetitions: 10000\n").repetitions == 10000);
+  CHECK(load_error(kHead + "repetitions: 1000000000\n") ==
+        "x.yaml:6:14: \"repetitions\" must be an integer from 1 to 10000, or {min, max, until}, got \"1000000000\"");
 }

@@ -196,14 +196,14 @@ TEST_CASE("load: format, name and description") {
 TEST_CASE("load: repetitions") {
   CHECK(load(kHead + "repetitions: 5\n").repetitions == 5);
   CHECK(load_error(kHead + "repetitions: abc\n") ==
-        "x.yaml:6:14: \"repetitions\" must be an integer >= 1, or {min, max, until}, got \"abc\"");
-  CHECK(load_error(kHead + "repetitions: 0\n") == "x.yaml:6:14: \"repetitions\" must be an integer >= 1, or {min, max, until}, got \"0\"");
+        "x.yaml:6:14: \"repetitions\" must be an integer from 1 to 10000, or {min, max, until}, got \"abc\"");
+  CHECK(load_error(kHead + "repetitions: 0\n") == "x.yaml:6:14: \"repetitions\" must be an integer from 1 to 10000, or {min, max, until}, got \"0\"");
   CHECK(load_error(kHead + "repetitions: 2.5\n") ==
-        "x.yaml:6:14: \"repetitions\" must be an integer >= 1, or {min, max, until}, got \"2.5\"");
+        "x.yaml:6:14: \"repetitions\" must be an integer from 1 to 10000, or {min, max, until}, got \"2.5\"");
   CHECK(load_error(kHead + "repetitions: \"3\"\n") ==
-        "x.yaml:6:14: \"repetitions\" must be an integer >= 1, or {min, max, until}, got \"3\"");
+        "x.yaml:6:14: \"repetitions\" must be an integer from 1 to 10000, or {min, max, until}, got \"3\"");
   CHECK(load_error(kHead + "repetitions:\n") ==
-        "x.yaml:6:1: \"repetitions\" must be an integer >= 1, or {min, max, until}, got nothing (null)");
+        "x.yaml:6:1: \"repetitions\" must be an integer from 1 to 10000, or {min, max, until}, got nothing (null)");
 }
 
 TEST_CASE("load: the report section is validated with the experiment") {
@@ -222,6 +222,19 @@ TEST_CASE("load: --set replaces a matrix key by one typed value") {
         "--set batch={a: 1}: \"batch\" must be a single value (number, string or bool), got a map");
 }
 
+TEST_CASE("load: a --set list of 20,000 values is read whole, and a long value is cut where messages name it") {
+  std::string list = "[";
+  for (int i = 0; i < 20000; ++i) list += (i ? ", " : "") + std::to_string(i);
+  list += "]";  // 128 KB: each item's place used to copy the whole text (quadratic, 2 GiB at 120 KB)
+  const Experiment e = load(kHead, {{"batch", list}});
+  REQUIRE(e.matrix[0].choices.size() == 20000);
+  CHECK(e.matrix[0].choices[19999].params[0].value == Value(19999));
+  CHECK(e.matrix[0].choices[0].where.str().rfind("--set batch=[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 1...", 0) == 0);
+  CHECK(load_error(kHead, {{"name", std::string(70, 'n') + "/"}}) ==
+        "--set name=" + std::string(60, 'n') + "...: name \"" + std::string(70, 'n') +
+            "/\" may only contain letters, digits and . _ + - (found '/')");
+}
+
 TEST_CASE("load: --set replaces top-level scalars, validated like the file") {
   const Experiment e =
       load(kHead,
@@ -230,7 +243,7 @@ TEST_CASE("load: --set replaces top-level scalars, validated like the file") {
   CHECK(e.name == "other");
   CHECK(e.description == "from the command line");
   CHECK(load_error(kHead, {{"repetitions", "abc"}}) ==
-        "--set repetitions=abc: \"repetitions\" must be an integer >= 1, or {min, max, until}, got \"abc\"");
+        "--set repetitions=abc: \"repetitions\" must be an integer from 1 to 10000, or {min, max, until}, got \"abc\"");
   CHECK(load_error(kHead, {{"executor", "pbs"}}) ==
         "--set executor=pbs: unknown executor \"pbs\" (available: local, slurm)");
   CHECK(load_error(kHead, {{"name", "a/b"}}) ==

@@ -6,6 +6,7 @@
 
 #include <SQLiteCpp/Database.h>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 
@@ -230,6 +231,38 @@ TEST_CASE("garbage, damaged, empty and hostile files are refused naming the file
   CHECK_THAT(refusal(b, dir.file("label.sweep")), Catch::Contains(dir.file("label.sweep")) && Catch::Contains("../../etc"));
   CHECK_THAT(refusal(b, dir.file("origin.sweep")), Catch::Contains("not 32 hex digits"));
   CHECK_THAT(refusal(b, dir.file("two.sweep")), Catch::Contains("holds 2 campaigns"));
+  CHECK(counts(b.path()) == before);
+
+  // Read as data under sweep's schema (issue 47): a column the bundle computes, values sweep never
+  // stores (infinite, text or a blob where a number or text belongs) are refused, and nothing is written.
+  const std::vector<std::pair<std::string, std::string>> computed = {
+      {"generated.sweep",
+       "PRAGMA legacy_alter_table = ON; CREATE TABLE m2 (run_id INTEGER NOT NULL, attempt INTEGER NOT NULL, name TEXT NOT NULL, idx INTEGER NOT NULL, "
+       "unit TEXT NOT NULL, better TEXT NOT NULL, value REAL GENERATED ALWAYS AS (length(printf('%.*c', 100000000, 'x'))) "
+       "VIRTUAL); INSERT INTO m2 (run_id, attempt, name, idx, unit, better) SELECT run_id, attempt, name, idx, unit, "
+       "better FROM metrics; DROP TABLE metrics; ALTER TABLE m2 RENAME TO metrics"},
+      {"typed.sweep", "ALTER TABLE run_provenance RENAME COLUMN value TO v; ALTER TABLE run_provenance ADD COLUMN value BLOB"},
+      {"infinite.sweep", "UPDATE metrics SET value = 9e999"},
+      {"text.sweep", "UPDATE metrics SET value = 'fast'"},
+      {"blob.sweep", "UPDATE run_provenance SET value = x'00ff'"}};
+  for (const auto& [file, text] : computed) {
+    export_bundle(a, "demo", facts(), dir.file(file));
+    sql(dir.file(file), text);
+  }
+  CHECK(refusal(b, dir.file("generated.sweep")) ==
+        dir.file("generated.sweep") + " is not a sweep bundle: its column metrics.value is a generated or hidden column, "
+                                      "where sweep's schema has an ordinary column of type REAL; nothing was imported");
+  CHECK_THAT(refusal(b, dir.file("typed.sweep")), Catch::Contains("its column run_provenance.value is of type \"BLOB\""));
+  CHECK(refusal(b, dir.file("infinite.sweep")) ==
+        dir.file("infinite.sweep") + " is damaged: a row of metrics holds the non-finite number inf in value; nothing was imported");
+  CHECK_THAT(refusal(b, dir.file("text.sweep")), Catch::Contains("a row of metrics holds the text \"fast\" (not a number) in value"));
+  CHECK_THAT(refusal(b, dir.file("blob.sweep")), Catch::Contains("a row of run_provenance holds a blob in value"));
+  // A sparse file of 5 GB around a small bundle is refused before anything is copied.
+  export_bundle(a, "demo", facts(), dir.file("sparse.sweep"));
+  std::filesystem::resize_file(dir.file("sparse.sweep"), 5ull << 30);
+  CHECK_THAT(refusal(b, dir.file("sparse.sweep")),
+             Catch::Contains(" is 5368709120 bytes, but the database its header describes is ") &&
+                 Catch::Contains("nothing was copied or imported"));
   CHECK(counts(b.path()) == before);
 
   // A trigger in the bundle never fires here: the rows arrive as they were, and only they.

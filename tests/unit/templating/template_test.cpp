@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -121,8 +123,22 @@ TEST_CASE("load_template_file reads a file and its errors name the path") {
   CHECK(error_of([&] { load_template_file(path); }) ==
         path + ":1:1: template line 2, column 1: partials ({{> name}}) are not supported");
   std::remove(path.c_str());
-  CHECK(error_of([&] { load_template_file(path); }, ErrorKind::io) == "cannot read template file \"" + path + "\"");
-  CHECK(error_of([&] { load_template_file(dir); }, ErrorKind::io) == "cannot read template file \"" + dir + "\"");
+  const std::string expected = " (a regular file of at most 1 MiB is expected)";
+  CHECK(error_of([&] { load_template_file(path); }, ErrorKind::io) == "cannot read template file \"" + path + "\": missing" + expected);
+  CHECK(error_of([&] { load_template_file(dir); }, ErrorKind::io) ==
+        "cannot read template file \"" + dir + "\": not a regular file" + expected);
+  // A FIFO is refused, not waited on (nobody writes it), and a device is not read until memory runs out.
+  const std::string fifo = dir + "/fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK(error_of([&] { load_template_file(fifo); }, ErrorKind::io) ==
+        "cannot read template file \"" + fifo + "\": not a regular file" + expected);
+  std::remove(fifo.c_str());
+  CHECK(error_of([&] { load_template_file("/dev/zero"); }, ErrorKind::io) ==
+        "cannot read template file \"/dev/zero\": not a regular file" + expected);
+  { std::ofstream(path) << std::string(kMaxTemplateBytes + 1, 'x'); }
+  CHECK(error_of([&] { load_template_file(path); }, ErrorKind::io) ==
+        "cannot read template file \"" + path + "\": 1048577 bytes, over the limit of 1048576" + expected);
+  std::remove(path.c_str());
   rmdir(dir.c_str());
 }
 
