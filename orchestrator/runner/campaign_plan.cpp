@@ -113,6 +113,12 @@ CampaignPlan::CampaignPlan(spec::Experiment experiment, const std::string& templ
   throw_if_stopped("planning the campaign");
   if (refused) throw *refused;
   if (!any) fail_at({experiment_.path, 1, 1}, "every point of the matrix is excluded: there is nothing to run");
+  const std::uint64_t runs = points_.size() * static_cast<std::uint64_t>(experiment_.repetitions);
+  if (keep && runs > std::max(kMaxStartRuns, max_points))
+    fail_at(matrix_at, fmt::format("{} points x {} repetitions is {} runs; a new campaign records at most {} at its "
+                                   "start (or --max-points, when larger): fewer repetitions, or fewer points",
+                                   matrix::grouped(points_.size()), experiment_.repetitions, matrix::grouped(runs),
+                                   matrix::grouped(std::max(kMaxStartRuns, max_points))));
   if (use == PlanUse::run)
     for (const spec::Workload& w : experiment_.workloads) require_built(w);
   if (sched::is_batch(experiment_.executor)) {

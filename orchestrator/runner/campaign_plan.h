@@ -59,6 +59,10 @@ struct PlanDirs {
 /// point, under run's limit on their number, for the forecast (docs/forecasts.md).
 enum class PlanUse { run, check, estimate };
 
+/// The most runs a new campaign records at its start (points x repetitions), unless --max-points is
+/// larger: 100,000 points x 10,000 repetitions would be a database of 10^9 runs.
+inline constexpr std::uint64_t kMaxStartRuns = 1'000'000;
+
 class CampaignPlan {
  public:
   /// Expands `experiment` and compiles its command and the executor's job-script template

@@ -231,6 +231,19 @@ TEST_CASE("a run's plan keeps at most max_points points, a check's streams any n
   CHECK_THROWS_WITH(runner::CampaignPlan(load(exclude), templates, runner::PlanUse::run, 3),
                     Catch::StartsWith("t.yaml:3:3: more than --max-points 3 points of the matrix survive its exclusions "
                                       "(12 before them: a 4 x b 3)"));
+  // Points x repetitions: 12 x 10,000 = 120,000 runs fit; with 200 points (2,000,000 runs) the start is
+  // refused before anything is recorded, unless --max-points is larger still.
+  CHECK(runner::CampaignPlan(load("repetitions: 10000\n"), templates, runner::PlanUse::run).points().size() == 12);
+  const auto wide = [](const std::string& extra) {
+    std::string values;
+    for (int i = 0; i < 200; ++i) values += (i ? ", " : "") + std::to_string(i);
+    return spec::load_text("name: t\nmatrix:\n  a: [" + values + "]\n" + extra + "workload:\n  command: run\n", "t.yaml");
+  };
+  CHECK_THROWS_WITH(runner::CampaignPlan(wide("repetitions: 10000\n"), templates, runner::PlanUse::run),
+                    "t.yaml:3:3: 200 points x 10000 repetitions is 2,000,000 runs; a new campaign records at most "
+                    "1,000,000 at its start (or --max-points, when larger): fewer repetitions, or fewer points");
+  CHECK(runner::CampaignPlan(wide("repetitions: 10000\n"), templates, runner::PlanUse::run, 2'000'000).points().size() == 200);
+  CHECK_NOTHROW(runner::CampaignPlan(wide("repetitions: 10000\n"), templates, runner::PlanUse::check));
 }
 
 TEST_CASE("workdir: the experiment's directory by default, launch, run or a templated path from the experiment's") {
