@@ -9,6 +9,7 @@
 #include "cli/command.h"
 #include "util/error.h"
 #include "util/exit_codes.h"
+#include "util/sinks.h"
 #include "util/version.h"
 
 namespace {
@@ -30,10 +31,12 @@ int run_main(int argc, char** argv) {
 
 /// The last word on stderr, which never throws: stderr may be a hung-up terminal (fmt::print throws
 /// std::system_error on a failed write, which a catch block would turn into std::terminate).
+/// An error's text may carry a label, a path or a value from a database or bundle someone sent: its
+/// control characters (a terminal escape, a carriage return) are printed as visible \xNN, its lines kept.
 void say_error(const char* prefix, const char* what) {
   std::fputs("sweep: ", stderr);
   std::fputs(prefix, stderr);
-  std::fputs(what, stderr);
+  std::fputs(sweep::terminal_text(what, true).c_str(), stderr);
   std::fputs("\n", stderr);
 }
 

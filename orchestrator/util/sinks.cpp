@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 
 #include "util/escape.h"
@@ -32,6 +33,22 @@ bool is_plain_number(std::string_view text) {
 }
 
 constexpr std::size_t kFileNameMax = 100, kFileNameKept = 80, kHashDigits = 10;
+
+/// The code point of the character at text[i] when it is one that is never drawn but changes how text
+/// around it is shown or read: a C1 control (U+0080..U+009F, e.g. CSI), a bidirectional embedding,
+/// override or isolate (U+202A..U+202E, U+2066..U+2069: the "Trojan source" characters), a zero-width or
+/// direction mark (U+200B..U+200F), or the BOM (U+FEFF). Its UTF-8 length in `len`; 0 otherwise.
+char32_t invisible_format(std::string_view text, std::size_t i, std::size_t& len) {
+  const auto at = [&](std::size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0u; };
+  if (at(i) == 0xc2 && at(i + 1) >= 0x80 && at(i + 1) <= 0x9f) return len = 2, at(i + 1);
+  if (at(i) != 0xe2 && at(i) != 0xef) return 0;
+  const char32_t cp = (at(i) & 0x0fu) << 12 | (at(i + 1) & 0x3fu) << 6 | (at(i + 2) & 0x3fu);
+  const bool three = (at(i + 1) & 0xc0) == 0x80 && (at(i + 2) & 0xc0) == 0x80;
+  const bool hidden = (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
+                      cp == 0xfeff;
+  if (!three || !hidden) return 0;
+  return len = 3, cp;
+}
 
 }  // namespace
 
@@ -76,9 +93,9 @@ std::string terminal_text(std::string_view text, bool keep_lines) {
       append_hex(out, c);
     } else if (c < 0x80) {
       out += text[i];
-    } else if (c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
-               static_cast<unsigned char>(text[i + 1]) <= 0x9f) {
-      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(text[++i]));  // a C1 control, e.g. CSI
+    } else if (std::size_t hidden_len = 0; const char32_t cp = invisible_format(text, i, hidden_len)) {
+      out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(cp));  // a C1 control (CSI), a bidi override
+      i += hidden_len - 1;
     } else if (const std::size_t len = utf8_sequence_length(text, i); len > 0) {
       out.append(text.substr(i, len));
       i += len - 1;
@@ -102,9 +119,14 @@ std::string latex_text(std::string_view text) {
     const char ch = text[i];
     const auto c = static_cast<unsigned char>(ch);
     const auto* hit = std::find_if(std::begin(kEscapes), std::end(kEscapes), [ch](const auto& e) { return e.first == ch; });
+    std::size_t hidden_len = 0;
     if (hit != std::end(kEscapes)) out += hit->second;
     else if (is_control(c)) out += fmt::format("\\textbackslash{{}}x{:02x}", c);
-    else out += ch;
+    else if (const char32_t cp = invisible_format(text, i, hidden_len)) {
+      out += fmt::format("\\textbackslash{{}}u{:04x}", static_cast<std::uint32_t>(cp));  // pdflatex has no glyph for it
+      i += hidden_len - 1;
+      continue;
+    } else out += ch;
     if (std::find(std::begin(kLigatures), std::end(kLigatures), text.substr(i, 2)) != std::end(kLigatures)) out += "{}";
   }
   return out;

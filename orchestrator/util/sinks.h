@@ -23,13 +23,16 @@ std::string gnuplot_comment(std::string_view text);
 std::string safe_file_name(std::string_view text);
 
 /// `text` safe to print on a terminal: C0 controls (ESC included, and newline and tab), DEL and
-/// backslash written as \xNN; UTF-8 C1 controls (U+0080..U+009F) as \uNNNN; invalid UTF-8 bytes as \xNN.
+/// backslash written as \xNN; UTF-8 C1 controls (U+0080..U+009F), bidirectional overrides, embeddings and
+/// isolates (U+202A..U+202E, U+2066..U+2069), zero-width and direction marks (U+200B..U+200F) and the BOM
+/// as \uNNNN; invalid UTF-8 bytes as \xNN.
 /// With `keep_lines` (a whole document printed as lines: a report, a comparison), newline, tab and
 /// backslash pass as they are and every other control is escaped.
 std::string terminal_text(std::string_view text, bool keep_lines = false);
 
 /// `text` as LaTeX text: its special characters escaped (\ { } $ & # ^ _ % ~ < > |), control characters
-/// written as a visible \textbackslash{}xNN, so none ever reaches LaTeX; "{}" breaks the pairs TeX's fonts
+/// written as a visible \textbackslash{}xNN, so none ever reaches LaTeX, and the invisible format
+/// characters terminal_text names (a right-to-left override stops pdflatex) as \textbackslash{}uNNNN; "{}" breaks the pairs TeX's fonts
 /// join into one glyph (-- `` '' !` ?` ,,), so "--fast" prints as typed.
 std::string latex_text(std::string_view text);
 

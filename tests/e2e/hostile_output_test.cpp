@@ -164,6 +164,18 @@ TEST_CASE("a % in a parameter value is text in the figures of sweep report and s
   CHECK_THAT(night.out, !Catch::Contains("figure not drawn"));
 }
 
+TEST_CASE("an error that names a hostile label prints its control characters as visible text") {
+  Sandbox box;
+  box.write("t.yaml", "name: t\nmatrix: {n: [1]}\nworkload: {command: 'true'}\ntelemetry: false\n");
+  REQUIRE(box.sweep({"run", "t.yaml", "--label", "t"}).exit_code == 0);  // a database to look in
+  const std::string label = "x\x1b]0;owned\x07\ry";
+  const auto r = box.sweep({"show", label});
+  CHECK(r.exit_code == 4);
+  CHECK(r.err.find('\x1b') == std::string::npos);
+  CHECK(r.err.find('\r') == std::string::npos);
+  CHECK_THAT(r.err, Catch::Contains("x\\x1b]0;owned\\x07\\x0dy"));
+}
+
 TEST_CASE("concurrent reports of one campaign all succeed and a planted temporary is not followed") {
   Sandbox box;
   write_speed_experiment(box, 2);

@@ -49,6 +49,7 @@ TEST_CASE("terminal text shows escape sequences instead of sending them") {
   CHECK(terminal_text("\xc2\x9b" "2J") == "\\u009b2J");  // C1 CSI
   CHECK(terminal_text("h\xc3\xa9") == "h\xc3\xa9");       // other UTF-8 passes
   CHECK(terminal_text("\xff") == "\\xff");
+  CHECK(terminal_text("user\u202e\u2066txt.exe\u200f") == "user\\u202e\\u2066txt.exe\\u200f");  // Trojan-source characters
   CHECK(terminal_text("| a\\|b |\n\x1b]0;title\x07\r\n", true) == "| a\\|b |\n\\x1b]0;title\\x07\\x0d\n");
 }
 
@@ -57,6 +58,11 @@ TEST_CASE("LaTeX text escapes specials and never passes control characters") {
   CHECK(latex_text("<x>") == "\\textless{}x\\textgreater{}");
   CHECK(latex_text(std::string("a\x1b\nb\0", 5)) == "a\\textbackslash{}x1b\\textbackslash{}x0ab\\textbackslash{}x00");
   CHECK(!has_control(latex_text(kHostile)));
+  // A right-to-left override (U+202E) stopped pdflatex; it and the other invisible format characters
+  // are visible text, and other UTF-8 passes.
+  CHECK(latex_text("a\u202eb\u2066c\u200bd\ufeff\u00e9") == "a\\textbackslash{}u202eb\\textbackslash{}u2066c"
+                                                         "\\textbackslash{}u200bd\\textbackslash{}ufeff\u00e9");
+  CHECK(latex_text("\u2030\u20ac") == "\u2030\u20ac");  // near them, but drawn: passed
   // Ligatures are broken: "--fast" is two hyphens, ``a'' two backquotes and two quotes, "---" three hyphens.
   CHECK(latex_text("--fast") == "-{}-fast");
   CHECK(latex_text("---") == "-{}-{}-");
