@@ -17,7 +17,7 @@
 #include "util/atomic_file.h"
 #include "util/clock.h"
 #include "util/error.h"
-#include "util/private_directory.h"
+#include "util/scratch_directory.h"
 #include "util/version.h"
 
 namespace sweep::cli {
@@ -63,7 +63,7 @@ int run_bundle(const Options& o) {
   if (::isatty(STDOUT_FILENO))
     throw Error(ErrorKind::usage, "a bundle is a binary file: redirect standard output (sweep export --bundle LABEL > "
                                   "LABEL.sweep) or pass --output FILE");
-  const PrivateDirectory dir({}, "sweep-export-");
+  const ScratchDirectory dir({}, "sweep-export-", {"bundle.sweep", "bundle.sweep-journal", "bundle.sweep-wal", "bundle.sweep-shm"});
   const std::string path = (dir.path() / "bundle.sweep").string();
   store::export_bundle(db, o.label, bundle_facts(), path);
   stream_to_stdout(path);

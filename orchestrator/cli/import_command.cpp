@@ -4,6 +4,7 @@
 #include <fmt/core.h>
 
 #include "cli/command.h"
+#include "runner/run_limits.h"
 #include "store/bundle.h"
 #include "store/store.h"
 #include "util/safe_files.h"
@@ -23,7 +24,7 @@ void add_import(CLI::App& sub, Action& action) {
     action = [o] {
       make_directories(o->paths.results());
       store::Store db(o->paths.db());
-      const store::ImportResult r = store::import_bundle(db, o->bundle);
+      const store::ImportResult r = store::import_bundle(db, o->bundle, runner::kRunRecordLimits);
       const std::string system = r.system.empty() ? "a system without a name" : "system " + terminal_text(r.system);
       if (r.already_imported) {
         fmt::print("{}: campaign \"{}\" of {} is already imported as \"{}\"; nothing changed (to take a newer export of "

@@ -27,7 +27,7 @@
 #include "store/views.h"
 #include "util/error.h"
 #include "util/names.h"
-#include "util/private_directory.h"
+#include "util/scratch_directory.h"
 #include "util/strings.h"
 
 namespace sweep::store {
@@ -272,6 +272,26 @@ OpenedBundle check_bundle(const std::string& copy, const std::string& shown) {
   return b;
 }
 
+/// Refuses a bundle one of whose attempts holds more metric values, distinct names or a longer name than
+/// ingest lets a run record (`limits`), naming the first such run. One pass over the copy's metrics.
+void check_run_limits(SQLite::Database& db, const std::string& shown, const BundleLimits& limits) {
+  SQLite::Statement q(db, "SELECT r.repetition, m.attempt, count(*), count(DISTINCT m.name), max(length(CAST(m.name AS BLOB))), "
+                          "substr(r.point_id, 1, 64) FROM metrics m JOIN runs r ON r.id = m.run_id "
+                          "GROUP BY m.run_id, m.attempt HAVING count(*) > ?1 OR count(DISTINCT m.name) > ?2 OR "
+                          "max(length(CAST(m.name AS BLOB))) > ?3 LIMIT 1");
+  q.bind(1, static_cast<std::int64_t>(limits.values_per_run));
+  q.bind(2, static_cast<std::int64_t>(limits.metric_names_per_run));
+  q.bind(3, static_cast<std::int64_t>(limits.metric_name_bytes));
+  if (!q.executeStep()) return;
+  throw Error(ErrorKind::database,
+              fmt::format("{} holds a run (point {}, repetition {}, attempt {}) with {} metric values of {} names, the longest "
+                          "{} bytes; a run of this sweep records at most {} values of {} names of {} bytes each; nothing was "
+                          "imported",
+                          shown, q.getColumn(5).getString(), q.getColumn(0).getInt64(), q.getColumn(1).getInt64(), q.getColumn(2).getInt64(),
+                          q.getColumn(3).getInt64(), q.getColumn(4).getInt64(), limits.values_per_run,
+                          limits.metric_names_per_run, limits.metric_name_bytes));
+}
+
 /// Where the campaign first came from: its recorded origin when the bundle's database had imported it
 /// itself, else the bundle's source database and its label there. Refused unless both are well formed.
 std::pair<std::string, std::string> origin_of(const OpenedBundle& b, const std::string& shown) {
@@ -345,8 +365,9 @@ void export_bundle(const Store& db, std::string_view label, const BundleFacts& f
   });
 }
 
-ImportResult import_bundle(Store& db, const std::string& bundle_path) {
-  const PrivateDirectory dir({}, "sweep-import-");
+ImportResult import_bundle(Store& db, const std::string& bundle_path, const BundleLimits& limits) {
+  // The copy and SQLite's files beside it; a signal, or the next import after a SIGKILL, removes them.
+  const ScratchDirectory dir({}, "sweep-import-", {"bundle.sqlite", "bundle.sqlite-journal", "bundle.sqlite-wal", "bundle.sqlite-shm"});
   const std::string copy = (dir.path() / "bundle.sqlite").string();
   std::error_code ec;
   if (!fs::is_regular_file(bundle_path, ec))
@@ -372,6 +393,7 @@ ImportResult import_bundle(Store& db, const std::string& bundle_path) {
     to.setBusyTimeout(30000);
     to.exec("PRAGMA foreign_keys = ON");
     check_columns(from, to, bundle_path);
+    check_run_limits(from, bundle_path, limits);
     SQLite::Transaction tx(to, SQLite::TransactionBehavior::IMMEDIATE);
     SQLite::Statement known(to, "SELECT label FROM campaigns WHERE origin_database_id = ? AND origin_label = ?");
     known.bind(1, origin_id);

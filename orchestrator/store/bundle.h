@@ -35,6 +35,14 @@ struct ImportResult {
   bool migrated = false;           // it was older than this sweep's, and was migrated in the private copy
 };
 
+/// What one run of a bundle may hold: the caps ingest puts on a run (parse/extract.h), passed in by the
+/// caller, so that a bundle cannot bring in what no run of this sweep could have recorded.
+struct BundleLimits {
+  std::size_t metric_names_per_run = 0;  // distinct metric names of one attempt
+  std::size_t values_per_run = 0;        // metric values of one attempt, all names together
+  std::size_t metric_name_bytes = 0;     // the longest metric name
+};
+
 class Store;
 
 /// Writes campaign `label` of `db` alone (its points, runs, attempts, metrics, provenance, settings,
@@ -49,7 +57,8 @@ void export_bundle(const Store& db, std::string_view label, const BundleFacts& f
 /// it changes nothing and says so (already_imported). The file is read from a private copy with SQLite's
 /// defensive settings, an older schema migrated in that copy. Error(database) naming the file when it
 /// is not a bundle, is damaged, or is of a newer format or schema (both versions named); Error(usage)
-/// for a campaign of `db` itself.
-ImportResult import_bundle(Store& db, const std::string& bundle_path);
+/// for a campaign of `db` itself. Error(database) naming the run, before anything is copied, when an
+/// attempt holds more than `limits` allow.
+ImportResult import_bundle(Store& db, const std::string& bundle_path, const BundleLimits& limits);
 
 }  // namespace sweep::store

@@ -44,14 +44,14 @@ TEST_CASE("a 200 MB metric line is skipped unparsed and the run keeps its other 
                                                       "limit of 1048576 bytes on a metric line; skipped"));
 }
 
-TEST_CASE("a million distinct metric names keep the first 10000 and count the rest") {
+TEST_CASE("a hundred thousand distinct metric names keep the first 10000 and count the rest") {
   Sandbox box;
   run_one(box, "many", "import sys\nw = sys.stdout.write\n"
-                       "for i in range(1000000): w('{\"v\": 1, \"metric\": \"m%d\", \"value\": 1}\\n' % i)\n");
+                       "for i in range(100000): w('{\"v\": 1, \"metric\": \"m%d\", \"value\": 1}\\n' % i)\n");
   auto db = box.db();
   CHECK(scalar(db, "SELECT count(DISTINCT name) FROM metrics") == 10000);
   CHECK(scalar(db, "SELECT count(*) FROM metrics WHERE name = 'm9999'") == 1);
   CHECK(scalar(db, "SELECT count(*) FROM metrics WHERE name = 'm10000'") == 0);
   CHECK_THAT(warnings_of(box, "many"),
-             Catch::Contains("990000 values of metrics beyond the first 10000 distinct metric names were skipped"));
+             Catch::Contains("90000 values of metrics beyond the first 10000 distinct metric names were skipped"));
 }

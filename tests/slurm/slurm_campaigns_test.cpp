@@ -256,12 +256,13 @@ TEST_CASE("seed 003's findings at scale=ci: DP's scaling factor is throughput ov
   REQUIRE(yaml.find(network) != std::string::npos);
   yaml.replace(yaml.find(network), network.size(), "\nnetwork: {interfaces: [lo]}\n");
   const std::string L = unique_label(box, "find");
-  // GPT-2 at batch 16, 3 repetitions, one run at a time (no run's time measured while another shares the
-  // 2 cores): 1x1 once, and DP, TP and PP on 1x2, 2x1 and 2x2.
+  // GPT-2 at batch 16, 2 repetitions, one run at a time (no run's time measured while another shares the
+  // 2 cores): 1x1 once, and DP, TP and PP on 1x2, 2x1 and 2x2. Two repetitions decide the order
+  // asserted below (four ranks on two cores against two; docs/ci.md has the measured factors).
   LoadWatch load;
   run_and_report(box, box.write("g2.yaml", yaml), L,
-                 {"--set", "model=gpt2", "--set", "batch=16", "--set", "repetitions=3", "--max-queued", "1",
-                  "--poll-min", "0.2"}, 30);
+                 {"--set", "model=gpt2", "--set", "batch=16", "--set", "repetitions=2", "--max-queued", "1",
+                  "--poll-min", "0.2"}, 20);
   const std::string busy = load.verdict(4);  // a 2x2 run's four ranks
   std::map<std::string, double> dp_scaling;
   for (const auto& row : csv_rows(box.path("reports/" + L + "/report.parallelism.csv")))
@@ -331,11 +332,11 @@ TEST_CASE("seed 003's findings at scale=ci: DP's scaling factor is throughput ov
     CHECK(std::stod(row.at(0)) >= std::stod(row.at(1)));
     ++compared;
   }
-  CHECK(compared == 9);  // DP, TP and PP, 3 runs each
+  CHECK(compared == 6);  // DP, TP and PP, 2 runs each
   // Each of those 2-node GPU jobs recorded the facts of both nodes (a step on each, keeping the job's GPUs).
   const auto facts = rows_of(box, "SELECT v.value FROM run_provenance v JOIN runs r ON r.id = v.run_id WHERE "
                                   "v.key = 'job.nodes' AND" + of_points({{"setup", "2x1"}}));
-  CHECK(facts.size() == 9);
+  CHECK(facts.size() == 6);
   for (const auto& row : facts) {
     INFO(row.at(0));
     std::istringstream lines(row.at(0));

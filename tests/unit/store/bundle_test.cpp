@@ -20,6 +20,9 @@ using namespace sweep::store;
 
 namespace {
 
+/// The caps of a run as ingest has them (runner/run_limits.h), restated: this test links store alone.
+constexpr BundleLimits kLimits{10'000, 1'000'000, 256};
+
 CampaignRecord campaign(const std::string& label, const std::string& system) {
   CampaignRecord c;
   c.label = label;
@@ -77,7 +80,7 @@ void sql(const std::string& path, const std::string& text) {
 
 std::string refusal(Store& db, const std::string& bundle) {
   try {
-    import_bundle(db, bundle);
+    import_bundle(db, bundle, kLimits);
   } catch (const Error& e) {
     return e.what();
   }
@@ -113,7 +116,7 @@ TEST_CASE("an import remaps every id, labels the campaign LABEL@SYSTEM and chang
   finished_campaign(b, "demo", "lab-b");  // the same label here, and ids that the bundle's would collide with
   const auto before = counts(b.path());
 
-  const ImportResult r = import_bundle(b, dir.file("demo.sweep"));
+  const ImportResult r = import_bundle(b, dir.file("demo.sweep"), kLimits);
   CHECK(r.label == "demo@lab-a");
   CHECK_FALSE(r.already_imported);
   CHECK(r.runs == 4);
@@ -144,7 +147,7 @@ TEST_CASE("an import remaps every id, labels the campaign LABEL@SYSTEM and chang
   CHECK(raw.execAndGet("SELECT count(*) FROM \"values:demo@lab-a\"").getInt() == 4);
   CHECK(raw.execAndGet(fmt::format("SELECT count(*) FROM campaign_forecasts WHERE campaign_id = {}", imported->id)).getInt() == 2);
 
-  const ImportResult again = import_bundle(b, dir.file("demo.sweep"));
+  const ImportResult again = import_bundle(b, dir.file("demo.sweep"), kLimits);
   CHECK(again.already_imported);
   CHECK(again.label == "demo@lab-a");
   CHECK(counts(b.path()) == after);
@@ -152,8 +155,8 @@ TEST_CASE("an import remaps every id, labels the campaign LABEL@SYSTEM and chang
   // A bundle of the imported campaign, taken into a third database, keeps the first origin.
   export_bundle(b, "demo@lab-a", facts(), dir.file("again.sweep"));
   Store c(dir.file("c.db"));
-  CHECK(import_bundle(c, dir.file("again.sweep")).label == "demo@lab-a");
-  CHECK(import_bundle(c, dir.file("demo.sweep")).already_imported);
+  CHECK(import_bundle(c, dir.file("again.sweep"), kLimits).label == "demo@lab-a");
+  CHECK(import_bundle(c, dir.file("demo.sweep"), kLimits).already_imported);
   // ... and into its first database it is refused: the campaign is there already.
   CHECK_THAT(refusal(a, dir.file("again.sweep")), Catch::Contains("of this very database"));
 }
@@ -167,12 +170,12 @@ TEST_CASE("a label taken by another origin gets the origin's id, and no system g
   finished_campaign(a2, "demo", "lab-a");
   export_bundle(a1, "demo", facts(), dir.file("a1.sweep"));
   export_bundle(a2, "demo", facts(), dir.file("a2.sweep"));
-  CHECK(import_bundle(b, dir.file("a1.sweep")).label == "demo@lab-a");
-  CHECK(import_bundle(b, dir.file("a2.sweep")).label == "demo@lab-a-" + a2.database_id().substr(0, 8));
+  CHECK(import_bundle(b, dir.file("a1.sweep"), kLimits).label == "demo@lab-a");
+  CHECK(import_bundle(b, dir.file("a2.sweep"), kLimits).label == "demo@lab-a-" + a2.database_id().substr(0, 8));
   Store n(dir.file("n.db"));
   finished_campaign(n, "anon", "");
   export_bundle(n, "anon", facts(), dir.file("n.sweep"));
-  CHECK(import_bundle(b, dir.file("n.sweep")).label == "anon@" + n.database_id().substr(0, 8));
+  CHECK(import_bundle(b, dir.file("n.sweep"), kLimits).label == "anon@" + n.database_id().substr(0, 8));
 }
 
 TEST_CASE("a bundle of a newer schema or format is refused with both versions named") {
@@ -268,7 +271,7 @@ TEST_CASE("garbage, damaged, empty and hostile files are refused naming the file
   // A trigger in the bundle never fires here: the rows arrive as they were, and only they.
   export_bundle(a, "demo", facts(), dir.file("trigger.sweep"));
   sql(dir.file("trigger.sweep"), "CREATE TRIGGER t AFTER INSERT ON metrics BEGIN DELETE FROM campaigns; END");
-  CHECK(import_bundle(b, dir.file("trigger.sweep")).runs == 4);
+  CHECK(import_bundle(b, dir.file("trigger.sweep"), kLimits).runs == 4);
   CHECK(b.campaigns().size() == 1);
 }
 
@@ -284,12 +287,44 @@ TEST_CASE("a bundle of an older schema is migrated in a private copy, the file l
   std::ifstream in(dir.file("old.sweep"), std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), {});
   Store b(dir.file("b.db"));
-  const ImportResult r = import_bundle(b, dir.file("old.sweep"));
+  const ImportResult r = import_bundle(b, dir.file("old.sweep"), kLimits);
   CHECK(r.migrated);
   CHECK(r.bundle_schema == 9);
   CHECK(r.label == "demo@" + a.database_id().substr(0, 8));  // schema 9 knew no system
   CHECK(r.runs == 4);
   std::ifstream again(dir.file("old.sweep"), std::ios::binary);
   CHECK(std::string((std::istreambuf_iterator<char>(again)), {}) == bytes);
-  CHECK(import_bundle(b, dir.file("old.sweep")).already_imported);
+  CHECK(import_bundle(b, dir.file("old.sweep"), kLimits).already_imported);
+}
+
+TEST_CASE("a bundle's run with more values, metric names or a longer name than a run records is refused, naming it") {
+  TempDir dir;
+  Store a(dir.file("a.db"));
+  finished_campaign(a, "demo", "lab-a");
+  export_bundle(a, "demo", facts(), dir.file("demo.sweep"));
+  Store b(dir.file("b.db"));
+  const auto before = counts(b.path());
+  // Each run of the demo holds one value of one metric named "t": within these, and then past each cap.
+  CHECK(import_bundle(b, dir.file("demo.sweep"), BundleLimits{1, 1, 1}).runs == 4);
+  Store c(dir.file("c.db"));
+  const auto refused = [&](const BundleLimits& limits) {
+    try {
+      import_bundle(c, dir.file("demo.sweep"), limits);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(imported)");
+  };
+  const std::string values = refused(BundleLimits{1, 0, 1});
+  CHECK_THAT(values, Catch::Contains("demo.sweep holds a run (point p1, repetition 0, attempt 1) with 1 metric values of 1 "
+                                     "names, the longest 1 bytes; a run of this sweep records at most 0 values of 1 names "
+                                     "of 1 bytes each; nothing was imported"));
+  CHECK_THAT(refused(BundleLimits{0, 1, 1}), Catch::Contains("at most 1 values of 0 names"));
+  CHECK_THAT(refused(BundleLimits{1, 1, 0}), Catch::Contains("of 0 bytes each"));
+  // A bundle whose run was given many values (a hand-made one): refused under the real caps.
+  sql(dir.file("demo.sweep"), "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10001) "
+                              "INSERT INTO metrics (run_id, attempt, name, idx, value, unit, better) SELECT (SELECT min(id) "
+                              "FROM runs), 1, 'm' || i, 0, 1.0, '', '' FROM n");
+  CHECK_THAT(refused(kLimits), Catch::Contains("with 10002 metric values of 10002 names"));
+  CHECK(counts(c.path()) == before);
 }
