@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "runner/campaign_settings.h"
+#include "runner/stop.h"
 #include "runner/provenance.h"
 #include "runner/run_root.h"
 #include "util/error.h"
@@ -139,7 +140,7 @@ store::CampaignRecord open_campaign(store::Store& db, const RunOptions& options,
                                               c.label));
   try {
     c.id = db.create_campaign(c, plan.point_records(), settings_to_record(resolved.site, resolved.template_dir, e.telemetry),
-                              resolved.forecast);
+                              resolved.forecast, &stop_flag());
   } catch (...) {
     lock.reset();
     std::error_code ignored;

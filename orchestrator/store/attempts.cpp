@@ -39,6 +39,20 @@ void detail::insert_provenance(SQLite::Database& db, std::int64_t run_id, int at
   }
 }
 
+void detail::mask_recorded(const Masker& masker, std::string& failure_reason, std::vector<MetricRecord>& metrics,
+                           KeyValues& provenance) {
+  if (masker.empty()) return;
+  failure_reason = masker(failure_reason);
+  for (MetricRecord& m : metrics) {
+    m.name = masker(m.name);
+    m.unit = masker(m.unit);
+  }
+  for (auto& [key, value] : provenance) {
+    key = masker(key);
+    value = masker(value);
+  }
+}
+
 namespace {
 
 /// Binds the outcome columns shared by `runs` and `attempts`, starting at parameter `first`.
@@ -87,10 +101,7 @@ int Store::begin_attempt(std::int64_t run_id, const std::string& run_dir, const 
 
 void Store::finish_attempt(std::int64_t run_id, int attempt, const AttemptResult& unmasked) {
   AttemptResult result = unmasked;
-  if (!masker_.empty()) {
-    result.failure_reason = masker_(result.failure_reason);
-    for (auto& kv : result.provenance) kv.second = masker_(kv.second);
-  }
+  mask_recorded(masker_, result.failure_reason, result.metrics, result.provenance);
   guarded(path_, "record a run's result", [&] {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     SQLite::Statement run(*db_,

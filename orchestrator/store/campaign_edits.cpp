@@ -83,7 +83,10 @@ void Store::replace_results(std::int64_t campaign_id, const std::vector<Reparsed
                             const std::string& spec_text, const std::string& spec_hash) {
   guarded(path_, "replace the campaign's metric values", [&] {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
-    for (const auto& r : runs) replace_run(*db_, path_, r);
+    for (ReparsedRun r : runs) {
+      mask_recorded(masker_, r.failure_reason, r.metrics, r.matches);
+      replace_run(*db_, path_, r);
+    }
     if (!spec_text.empty()) {
       SQLite::Statement q(*db_, "UPDATE campaigns SET spec_text = ?, spec_hash = ? WHERE id = ?");
       q.bind(1, spec_text);

@@ -15,6 +15,7 @@
 
 #include "store/records.h"
 #include "util/error.h"
+#include "util/secrets.h"
 
 namespace sweep::store::detail {
 
@@ -108,6 +109,12 @@ inline RunRecord read_run(SQLite::Statement& q) {
 void insert_metrics(SQLite::Database& db, std::int64_t run_id, int attempt, const std::vector<MetricRecord>& metrics);
 /// Inserts (or replaces) an attempt's provenance, inside the caller's transaction. (store/attempts.cpp)
 void insert_provenance(SQLite::Database& db, std::int64_t run_id, int attempt, const KeyValues& provenance);
+/// Masks the secret values `masker` knows in what an attempt records: its failure reason, its metrics'
+/// names and units (a workload may print a secret into a metric's name) and its provenance's keys and
+/// values (`matches.<metric>` holds a metric's name). Names that mask alike become one, the last kept, as
+/// INSERT OR REPLACE keeps it. (store/attempts.cpp)
+void mask_recorded(const Masker& masker, std::string& failure_reason, std::vector<MetricRecord>& metrics,
+                   KeyValues& provenance);
 
 /// Begins a new attempt of a run inside the caller's transaction: the run becomes running with
 /// `run_dir`, and an attempts row is added. Returns the new attempt number. (store/attempts.cpp)

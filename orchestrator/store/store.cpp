@@ -29,8 +29,15 @@ namespace {
 
 constexpr std::array<std::string_view, 4> kStateNames{"pending", "running", "succeeded", "failed"};
 
+/// Throws Error(interrupted) once `stop` is set, looking at it every 4,096 calls.
+void check_stop(const std::atomic<bool>* stop, std::uint64_t& rows) {
+  if (stop && (++rows & 4095u) == 0 && stop->load())
+    throw Error(ErrorKind::interrupted, "stopped by a signal while recording the campaign; nothing was recorded");
+}
+
 void insert_points(SQLite::Database& db, std::int64_t campaign_id, const std::vector<PointRecord>& points,
-                   int repetitions) {
+                   int repetitions, const std::atomic<bool>* stop) {
+  std::uint64_t rows = 0;
   SQLite::Statement point(db, "INSERT INTO points (campaign_id, point_id, ordinal) VALUES (?, ?, ?)");
   SQLite::Statement param(db,
                           "INSERT INTO point_params (campaign_id, point_id, name, value, type, derived, position) "
@@ -60,7 +67,9 @@ void insert_points(SQLite::Database& db, std::int64_t campaign_id, const std::ve
       run.bind(3, rep);
       run.exec();
       run.reset();
+      check_stop(stop, rows);
     }
+    check_stop(stop, rows);
   }
 }
 
@@ -159,7 +168,8 @@ std::vector<CampaignRecord> Store::campaigns() const {
 }
 
 std::int64_t Store::create_campaign(const CampaignRecord& c, const std::vector<PointRecord>& points,
-                                    const CampaignSettings& settings, const std::vector<ForecastRecord>& forecast) {
+                                    const CampaignSettings& settings, const std::vector<ForecastRecord>& forecast,
+                                    const std::atomic<bool>* stop) {
   return guarded(path_, "create campaign " + c.label, [&] {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     SQLite::Statement q(*db_,
@@ -187,7 +197,7 @@ std::int64_t Store::create_campaign(const CampaignRecord& c, const std::vector<P
       s.exec();
       s.reset();
     }
-    insert_points(*db_, id, points, c.repetitions);
+    insert_points(*db_, id, points, c.repetitions, stop);
     insert_forecasts(*db_, id, forecast);
     create_campaign_view(*db_, id, c.label);
     tx.commit();

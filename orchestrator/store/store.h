@@ -4,6 +4,7 @@
 // moment leaves either the state before a call or the state after it, never half of one.
 #include <functional>
 #include <memory>
+#include <atomic>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,8 +37,9 @@ class Store {
   /// to version 5): what a run root's marker names.
   std::string database_id() const;
 
-  /// Known secret values (util/secrets.h) masked in every failure reason, provenance value and
-  /// submission error written from now on: the database never holds one (docs/experiment-format.md#secrets).
+  /// Known secret values (util/secrets.h) masked in every failure reason, metric name and unit, provenance
+  /// key and value, and submission error written from now on, by a run's result and by a reparse: the
+  /// database never holds one (docs/experiment-format.md#secrets).
   void mask_secrets(Masker masker) { masker_ = std::move(masker); }
 
   // --- campaigns -------------------------------------------------------------------------------
@@ -48,8 +50,12 @@ class Store {
   /// the settings it was started with (campaign_settings, schema 9), atomically. Returns the campaign id.
   /// Error(database) if the label exists.
   /// `forecast`: its rows of campaign_forecasts (schema 10), written in the same transaction.
+  /// `stop`, when given, is read every few thousand rows: once it is set (a signal), the transaction is
+  /// rolled back and Error(interrupted) thrown, "stopped by a signal while recording the campaign;
+  /// nothing was recorded" (a million runs take seconds to record).
   std::int64_t create_campaign(const CampaignRecord& campaign, const std::vector<PointRecord>& points,
-                               const CampaignSettings& settings = {}, const std::vector<ForecastRecord>& forecast = {});
+                               const CampaignSettings& settings = {}, const std::vector<ForecastRecord>& forecast = {},
+                               const std::atomic<bool>* stop = nullptr);
   /// The forecast rows stored with a campaign when it was created, in point order (store/forecasts.cpp);
   /// empty for a campaign created without one (before schema 10, or imported without one).
   std::vector<ForecastRecord> forecasts(std::int64_t campaign_id) const;

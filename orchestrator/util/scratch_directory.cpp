@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -92,6 +93,7 @@ ScratchDirectory::ScratchDirectory(const fs::path& parent, const std::string& pr
     throw;
   }
   g_file_count = files.size();
+  std::atomic_signal_fence(std::memory_order_seq_cst);  // the paths are whole before the handler may read them
   g_active = 1;
   struct sigaction handler {};
   handler.sa_handler = on_signal;
@@ -106,6 +108,7 @@ ScratchDirectory::ScratchDirectory(const fs::path& parent, const std::string& pr
 ScratchDirectory::~ScratchDirectory() {
   for (std::size_t i = 0; i < kSignals.size(); ++i) ::sigaction(kSignals[i], &g_previous[i], nullptr);
   g_active = 0;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
   g_file_count = 0;
   std::error_code ignored;
   fs::remove_all(path_, ignored);

@@ -139,6 +139,32 @@ TEST_CASE("SIGINT or SIGTERM while a huge matrix is planned exits 130 promptly, 
   }
 }
 
+TEST_CASE("SIGINT or SIGTERM while a million runs are recorded exits 130 with nothing recorded") {
+  for (const int sig : {SIGINT, SIGTERM}) {
+    Sandbox box;
+    box.write("m.yaml", "name: m\nrepetitions: 1000\nmatrix:\n  a: " + values(1000) + "\nworkload:\n  command: echo {{a}}\n");
+    const int pid = box.spawn_sweep({"run", "m.yaml", "--label", "m"});
+    // Recording begins once the campaign's run root is there (runner/campaign_setup.cpp makes it just
+    // before): the signal follows it. A bound on a hang.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (!fs::exists(box.path("results/m"))) {
+      REQUIRE(std::chrono::steady_clock::now() < deadline);
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ::kill(pid, sig);
+    const Ended e = wait_for(pid, std::chrono::seconds(30));  // recording the million runs takes longer
+    INFO("signal " << sig << ", ended " << e.seconds << " s after it");
+    REQUIRE(WIFEXITED(e.status));
+    CHECK(WEXITSTATUS(e.status) == 130);
+    CHECK_THAT(read_file(box.path(".sweep.bg.err")),
+               Catch::EndsWith("sweep: stopped by a signal while recording the campaign; nothing was recorded\n"));
+    CHECK_FALSE(fs::exists(box.path("results/m")));
+    auto db = box.db();
+    CHECK(db.execAndGet("SELECT count(*) FROM campaigns").getInt() == 0);
+    CHECK(db.execAndGet("SELECT count(*) FROM runs").getInt() == 0);
+  }
+}
+
 TEST_CASE("a dry run renders a bounded sample of the job scripts, and says so") {
   Sandbox box;
   box.write("m.yaml", "name: m\nrepetitions: 3\nmatrix:\n  a: " + values(100) + "\n  b: " + values(10) +

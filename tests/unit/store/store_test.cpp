@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -177,6 +179,33 @@ TEST_CASE("known secret values are masked in every failure reason and provenance
   CHECK(db.runs(id).front().failure_reason == "metric *** not found");
   CHECK(db.attempts(run.id).front().failure_reason == "metric *** not found");
   CHECK(db.provenance(run.id, 1) == KeyValues{{"job.comm_env", "NCCL_X=***"}});
+}
+
+TEST_CASE("a secret a workload prints into a metric's name or unit is masked there, and in a reparse too") {
+  TempDir dir;
+  Store db(dir.file("sweep.db"));
+  db.mask_secrets(secret_masker());
+  const auto id = db.create_campaign(campaign("c1", 1), two_points());
+  const auto runs = db.runs(id);
+  db.begin_attempt(runs[0].id, "/r/a1", "t1");
+  AttemptResult ok;
+  ok.state = RunState::succeeded;
+  // Two names that differ only by the secret mask alike: one row, as INSERT OR REPLACE keeps it.
+  ok.metrics = {{"leak_hf_s3cret", 0, 1.0, "s", "lower"}, {"t", 0, 2.0, "hf_s3cret/s", "lower"}, {"leak_***", 0, 3.0, "", ""}};
+  ok.provenance = {{"matches.leak_hf_s3cret", "1"}};
+  db.finish_attempt(runs[0].id, 1, ok);
+  std::vector<std::string> stored;
+  for (const MetricRow& row : db.metrics(id)) stored.push_back(row.metric.name + " " + row.metric.unit);
+  std::sort(stored.begin(), stored.end());
+  CHECK(stored == std::vector<std::string>{"leak_*** ", "t ***/s"});
+  CHECK(db.provenance(runs[0].id, 1) == KeyValues{{"matches.leak_***", "1"}});
+  ReparsedRun again{runs[0].id, 1, true, RunState::failed, "criterion", "hf_s3cret below 1", {{"x_hf_s3cret", 0, 4.0, "", ""}},
+                    {{"matches.x_hf_s3cret", "hf_s3cret"}}};
+  db.replace_results(id, {again}, ChangeRecord{0, id, "now", "me", "host", "reparse", "what", ""});
+  REQUIRE(db.metrics(id).size() == 1);
+  CHECK(db.metrics(id).front().metric.name == "x_***");
+  CHECK(db.runs(id).front().failure_reason == "*** below 1");
+  CHECK(db.provenance(runs[0].id, 1) == KeyValues{{"matches.x_***", "***"}});
 }
 
 TEST_CASE("the database persists across opens") {
