@@ -71,9 +71,45 @@ bool secret_name(std::string_view name) {
                      [&](std::string_view w) { return upper.find(w) != std::string::npos; });
 }
 
+namespace {
+
+/// The literal word after an option of a secret-looking name (`--token abc`, `-password 'a b'`) whose
+/// first dash is at `i`, as an assignment named by the option in upper case, `-` as `_` (`--api-key` ->
+/// API_KEY: the variable a resume takes the masked value from); where the scan goes on in `next`. A word
+/// that begins with `-` is the next option, not a value.
+std::optional<SecretAssignment> secret_option_value(std::string_view line, std::size_t i, std::size_t& next) {
+  next = i + 1;
+  if (line[i] != '-' || (i > 0 && std::string_view(" \t;&|(").find(line[i - 1]) == std::string_view::npos)) return std::nullopt;
+  std::size_t name = i;
+  while (name < line.size() && name - i < 2 && line[name] == '-') ++name;
+  std::size_t gap = name;
+  while (gap < line.size() && (name_char(line[gap]) || line[gap] == '-')) ++gap;
+  std::size_t value = gap;
+  while (value < line.size() && (line[value] == ' ' || line[value] == '\t')) ++value;
+  if (gap == name || value == gap || value >= line.size() || line[value] == '-') return std::nullopt;
+  const std::size_t end = word_end(line, value);
+  if (end == std::string_view::npos) return std::nullopt;
+  next = end;
+  std::string literal;
+  const std::string_view option = line.substr(name, gap - name);
+  if (!secret_name(option) || !literal_of(line.substr(value, end - value), literal) || literal.empty()) return std::nullopt;
+  std::string variable(option);
+  std::transform(variable.begin(), variable.end(), variable.begin(),
+                 [](unsigned char c) { return c == '-' ? '_' : static_cast<char>(std::toupper(c)); });
+  return SecretAssignment{variable, literal, value, end, literal == kMask};
+}
+
+}  // namespace
+
 std::vector<SecretAssignment> secret_assignments(std::string_view line) {
   std::vector<SecretAssignment> out;
   for (std::size_t i = 0; i < line.size(); ++i) {
+    std::size_t after_option = i;
+    if (auto option = secret_option_value(line, i, after_option)) {
+      out.push_back(std::move(*option));
+      i = after_option - 1;
+      continue;
+    }
     if (!name_start(line[i]) || (i > 0 && name_char(line[i - 1]))) continue;
     std::size_t eq = i;
     while (eq < line.size() && name_char(line[eq])) ++eq;

@@ -27,7 +27,9 @@ bool secret_name(std::string_view name);
 std::string secret_line_sed_script();
 
 /// A literal assigned to a secret-looking name in a shell line (`export HF_TOKEN=abc`,
-/// `HF_TOKEN='abc' cmd`): the value (unquoted) and where its word is in the line, quotes included.
+/// `HF_TOKEN='abc' cmd`), or given to an option of one (`login --token abc`, `--api-key 'a b'`: named
+/// TOKEN, API_KEY; a next word that begins with `-` is no value): the value (unquoted) and where its word
+/// is in the line, quotes included.
 /// An assignment whose value expands something ($, `, {{) holds no literal and is not listed; one whose
 /// value is kMask (a stored experiment's masked literal) is listed with `masked`.
 struct SecretAssignment {

@@ -32,6 +32,27 @@ TEST_CASE("literal secret assignments in a shell line, with where their words ar
         "export HF_TOKEN=$S0 PATH=/x; API_KEY=$S1 cmd DB_PASSWORD=$S2");
 }
 
+TEST_CASE("a literal given to an option of a secret-looking name, in its space form, is a secret too") {
+  const std::string line = "huggingface-cli login --token abc123 --add-to-git-credential; tool --api-key 'a b' -v";
+  const auto found = secret_assignments(line);
+  REQUIRE(found.size() == 2);
+  CHECK(found[0].name == "TOKEN");
+  CHECK(found[0].value == "abc123");
+  CHECK(found[1].name == "API_KEY");
+  CHECK(found[1].value == "a b");
+  CHECK(replace_assignments(line, found, [](std::size_t i) { return "$S" + std::to_string(i); }) ==
+        "huggingface-cli login --token $S0 --add-to-git-credential; tool --api-key $S1 -v");
+  // Not values: the next option, an expansion, an option of another name, a dash inside a word.
+  CHECK(secret_assignments("cmd --token --verbose").empty());
+  CHECK(secret_assignments("cmd --token \"$T\"").empty());
+  CHECK(secret_assignments("cmd --threads 4 -n 2").empty());
+  CHECK(secret_assignments("my-token value").empty());
+  CHECK(secret_assignments("cmd --token").empty());
+  // The = form is the assignment's, as before; a masked one is masked.
+  CHECK(secret_assignments("cmd --token=abc123").size() == 1);
+  CHECK(secret_assignments("cmd --token ***").at(0).masked);
+}
+
 TEST_CASE("an assignment that expands something, or was masked already, holds no literal") {
   CHECK(secret_assignments("export HF_TOKEN=$(cat ~/.tok)").empty());
   CHECK(secret_assignments("export HF_TOKEN=\"$MY_TOKEN\"").empty());
