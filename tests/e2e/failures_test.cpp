@@ -13,11 +13,11 @@ workload:
     case {{mode}} in
       ok) echo "value=1" ;;
       exit3) echo "value=1"; exit 3 ;;
-      slow) sleep 30 ;;
+      slow) sleep 600 ;;
       silent) echo "nothing to see" ;;
     esac
 resources:
-  time: "00:02"
+  time: "00:20"
 metrics:
   - name: value
     better: higher
@@ -25,6 +25,9 @@ metrics:
 )";
 }
 
+// The time limit is a bound no quick run reaches on a busy machine (CI after e98a45a: with a 2 s limit, the
+// runs that echo one line were cut off, their sampler's start and stop under ASan taking longer): only
+// `slow`, which sleeps past it, is ended by it.
 TEST_CASE("runs fail by exit code, timeout and missing metric, each with its reason") {
   Sandbox box;
   const auto spec = box.write("failing.yaml", kFailing);
